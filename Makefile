@@ -1,0 +1,44 @@
+# Scorebook: `make run` serves the site, `make test` runs every test.
+# Both set up everything they need on a fresh machine.
+
+SHELL := /bin/bash
+# Django 6 needs Python 3.12 or newer; the default python3 here is 3.11.
+PYTHON ?= $(shell for p in python3.13 python3.12 $$HOME/.pyenv/versions/3.13*/bin/python3.13 $$HOME/.pyenv/versions/3.12*/bin/python3.12 /usr/bin/python3.13 /usr/bin/python3.12; do \
+	"$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo "$$p"; break; }; done)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test test-fast install chromium migrate bench clean
+
+$(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (python3.12 / python3.13)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
+chromium:
+	@test -x /usr/bin/chromium || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; }
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: install chromium
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The engine and view tests without the browser.
+test-fast: install
+	$(BIN)/python -m pytest -m "not browser" $(PYTEST_ARGS)
+
+bench: install
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 .pytest_cache artifacts

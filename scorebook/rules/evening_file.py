@@ -1,0 +1,333 @@
+"""The evening file (``shared/evening-format.md``): parse and validate, export, and the score report.
+
+Unknown keys are refused with an error naming the key and the deal, so that a typo
+cannot change a score.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from . import registry
+from .deals import Adjustment, Claim, ClassicDeal, ContractDeal, Deal, Evening, Pass, RobreStart
+from .model import ClassicRules, RulesError, Trump
+from .scoring import DealError, EveningResult, score
+
+FORMAT = "scorebook-evening/1"
+TOP_KEYS = {"format", "ruleset", "rules", "date", "players", "first_dealer", "stake", "currency", "deals"}
+REQUIRED = ("format", "ruleset", "players", "deals")
+CONTRACT_KEYS = {"contract", "declarers", "tricks", "dealer", "playing", "trump", "trump_changed", "exposed_fault"}
+MAX_PLAYER_NAME = 40
+MAX_DEALS = 2000
+
+
+class FileError(ValueError):
+    """An evening file that cannot be read. ``number`` is the deal (1-based), 0 for the file itself."""
+
+    def __init__(self, number: int, message: str):
+        self.number = number
+        self.message = message
+        super().__init__(f"deal {number}: {message}" if number else message)
+
+
+def loads(text: str | bytes) -> Evening:
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise FileError(0, f"not a JSON document: {exc}") from None
+    return from_dict(data)
+
+
+def from_dict(data: Any) -> Evening:
+    if not isinstance(data, Mapping):
+        raise FileError(0, "the evening file must be a JSON object")
+    unknown = sorted(set(data) - TOP_KEYS)
+    if unknown:
+        raise FileError(0, f"unknown key {unknown[0]!r}")
+    for key in REQUIRED:
+        if key not in data:
+            raise FileError(0, f"the key {key!r} is missing")
+    if data["format"] != FORMAT:
+        raise FileError(0, f"format must be {FORMAT!r}")
+    overrides = data.get("rules") or {}
+    if not isinstance(data["ruleset"], str):
+        raise FileError(0, "ruleset must be a preset key")
+    try:
+        rules = registry.resolve(data["ruleset"], overrides)
+    except RulesError as exc:
+        raise FileError(0, f"rules: {exc}" if exc.path != "ruleset" else exc.message) from None
+    players = _players(data["players"])
+    first_dealer = data.get("first_dealer", players[0] if players else None)
+    if not isinstance(first_dealer, str) or first_dealer not in players:
+        raise FileError(0, f"first_dealer {first_dealer!r} is not one of the players")
+    stake = _stake(data.get("stake"))
+    currency = data.get("currency", "EUR")
+    if not isinstance(currency, str) or not (1 <= len(currency) <= 8):
+        raise FileError(0, "currency must be a short code such as EUR")
+    evening_date = None
+    if data.get("date") is not None:
+        try:
+            evening_date = date.fromisoformat(data["date"])
+        except (TypeError, ValueError):
+            raise FileError(0, "date must be written YYYY-MM-DD") from None
+    raw_deals = data["deals"]
+    if not isinstance(raw_deals, list):
+        raise FileError(0, "deals must be a list")
+    if len(raw_deals) > MAX_DEALS:
+        raise FileError(0, f"an evening holds at most {MAX_DEALS} deals")
+    classic = isinstance(rules, ClassicRules)
+    parse = _classic_deal if classic else _contract_deal
+    deals = tuple(parse(raw, number, players) for number, raw in enumerate(raw_deals, start=1))
+    return Evening(
+        rules=rules,
+        players=players,
+        first_dealer=first_dealer,
+        deals=deals,
+        stake=stake,
+        currency=currency,
+        date=evening_date,
+        overrides=overrides,
+    )
+
+
+def _players(raw: Any) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
+        raise FileError(0, "players must be a list of names")
+    names = tuple(p.strip() for p in raw)
+    if any(not name for name in names):
+        raise FileError(0, "a player's name cannot be empty")
+    if any(len(name) > MAX_PLAYER_NAME for name in names):
+        raise FileError(0, f"a player's name has at most {MAX_PLAYER_NAME} characters")
+    if len(set(names)) != len(names):
+        raise FileError(0, "player names must be unique within the evening")
+    if names != tuple(raw):
+        raise FileError(0, "player names cannot start or end with spaces")
+    return names
+
+
+def _stake(raw: Any) -> Decimal | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise FileError(0, 'stake must be a decimal written as a string, such as "0.05"')
+    try:
+        stake = Decimal(raw)
+    except InvalidOperation:
+        raise FileError(0, f"stake {raw!r} is not a decimal number") from None
+    if not stake.is_finite() or stake < 0 or stake > 10_000:
+        raise FileError(0, f"stake {raw!r} must be between 0 and 10000")
+    return stake
+
+
+class _DealReader:
+    def __init__(self, raw: Any, number: int, players: tuple[str, ...], allowed: set[str]):
+        if not isinstance(raw, Mapping):
+            raise FileError(number, "a deal must be an object")
+        unknown = sorted(set(raw) - allowed)
+        if unknown:
+            raise FileError(number, f"unknown key {unknown[0]!r}")
+        self.raw, self.number, self.players = raw, number, players
+
+    def error(self, message: str) -> FileError:
+        return FileError(self.number, message)
+
+    def name(self, value: Any, key: str) -> str:
+        if not isinstance(value, str):
+            raise self.error(f"{key}: a player's name is expected")
+        if value not in self.players:
+            raise self.error(f"{key}: {value!r} is not at the table")
+        return value
+
+    def names(self, key: str) -> tuple[str, ...]:
+        value = self.raw[key]
+        if not isinstance(value, list) or not value:
+            raise self.error(f"{key} must be a list of players")
+        return tuple(self.name(v, key) for v in value)
+
+    def int(self, value: Any, key: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(f"{key} must be a whole number")
+        return value
+
+    def optional_name(self, key: str) -> str | None:
+        return None if self.raw.get(key) is None else self.name(self.raw[key], key)
+
+
+def _contract_deal(raw: Any, number: int, players: tuple[str, ...]) -> Deal:
+    if isinstance(raw, Mapping) and "adjustment" in raw:
+        return _adjustment(raw, number, players)
+    r = _DealReader(raw, number, players, CONTRACT_KEYS)
+    if "contract" not in raw:
+        raise r.error("a deal needs a contract (or \"pass\", or an adjustment)")
+    contract = raw["contract"]
+    if not isinstance(contract, str):
+        raise r.error("contract must be a contract key")
+    playing = r.names("playing") if raw.get("playing") is not None else None
+    dealer = r.optional_name("dealer")
+    if contract == "pass":
+        extra = sorted(set(raw) - {"contract", "dealer", "playing"})
+        if extra:
+            raise r.error(f"a pass has no {extra[0]!r}")
+        return Pass(dealer=dealer, playing=playing)
+    for key in ("declarers", "tricks"):
+        if key not in raw:
+            raise r.error(f"{contract}: {key} is missing")
+    tricks_raw = raw["tricks"]
+    if isinstance(tricks_raw, Mapping):
+        tricks: int | dict[str, int] = {r.name(k, "tricks"): r.int(v, "tricks") for k, v in tricks_raw.items()}
+    else:
+        tricks = r.int(tricks_raw, "tricks")
+    trump = None
+    if raw.get("trump") is not None:
+        try:
+            trump = Trump(raw["trump"])
+        except ValueError:
+            raise r.error(f"trump must be one of {', '.join(t.value for t in Trump)}") from None
+    trump_changed = raw.get("trump_changed", False)
+    if not isinstance(trump_changed, bool):
+        raise r.error("trump_changed must be true or false")
+    return ContractDeal(
+        contract=contract,
+        declarers=r.names("declarers"),
+        tricks=tricks,
+        dealer=dealer,
+        playing=playing,
+        trump=trump,
+        trump_changed=trump_changed,
+        exposed_fault=r.optional_name("exposed_fault"),
+    )
+
+
+def _adjustment(raw: Mapping, number: int, players: tuple[str, ...]) -> Adjustment:
+    r = _DealReader(raw, number, players, {"adjustment", "note"})
+    points = raw["adjustment"]
+    if not isinstance(points, Mapping) or not points:
+        raise r.error("an adjustment gives points to players: {\"Anne\": -5}")
+    note = raw.get("note", "")
+    if not isinstance(note, str) or len(note) > 200:
+        raise r.error("note must be a text of at most 200 characters")
+    return Adjustment({r.name(k, "adjustment"): r.int(v, "adjustment") for k, v in points.items()}, note)
+
+
+def _pair(r: _DealReader, key: str) -> tuple[int, int]:
+    value = r.raw[key]
+    if not isinstance(value, list) or len(value) != 2:
+        raise r.error(f"{key} must be [team 0, team 1]")
+    return (r.int(value[0], key), r.int(value[1], key))
+
+
+def _classic_deal(raw: Any, number: int, players: tuple[str, ...]) -> Deal:
+    if isinstance(raw, Mapping) and "adjustment" in raw:
+        return _adjustment(raw, number, players)
+    if isinstance(raw, Mapping) and "robre" in raw:
+        r = _DealReader(raw, number, players, {"robre"})
+        spec = raw["robre"]
+        if not isinstance(spec, Mapping) or set(spec) - {"teams", "dummy_partner"} or not spec:
+            raise r.error('robre must be {"teams": [[a, b], [c, d]]} or {"dummy_partner": name}')
+        if "dummy_partner" in spec:
+            return RobreStart(dummy_partner=r.name(spec["dummy_partner"], "dummy_partner"))
+        teams = spec["teams"]
+        if not isinstance(teams, list) or len(teams) != 2 or any(not isinstance(t, list) or len(t) != 2 for t in teams):
+            raise r.error("robre teams must be two teams of two players")
+        return RobreStart(teams=tuple(tuple(r.name(p, "teams") for p in team) for team in teams))
+    if isinstance(raw, Mapping) and "claim" in raw:
+        r = _DealReader(raw, number, players, {"claim", "dealer"})
+        team = r.int(raw["claim"], "claim")
+        return Claim(team=team, dealer=r.optional_name("dealer"))
+    r = _DealReader(raw, number, players, {"tricks", "honours", "dealer"})
+    if "tricks" not in raw:
+        raise r.error("a deal of classic whist gives the tricks of the two teams (or a robre, a claim, an adjustment)")
+    honours = _pair(r, "honours") if "honours" in raw else (0, 0)
+    return ClassicDeal(tricks=_pair(r, "tricks"), honours=honours, dealer=r.optional_name("dealer"))
+
+
+# --- export ---------------------------------------------------------------------------
+
+
+def deal_to_dict(deal: Deal) -> dict[str, Any]:
+    out: dict[str, Any]
+    if isinstance(deal, Adjustment):
+        out = {"adjustment": dict(deal.points)}
+        if deal.note:
+            out["note"] = deal.note
+        return out
+    if isinstance(deal, RobreStart):
+        if deal.dummy_partner is not None:
+            return {"robre": {"dummy_partner": deal.dummy_partner}}
+        return {"robre": {"teams": [list(team) for team in deal.teams]}}
+    if isinstance(deal, Claim):
+        out = {"claim": deal.team}
+    elif isinstance(deal, ClassicDeal):
+        out = {"tricks": list(deal.tricks), "honours": list(deal.honours)}
+    elif isinstance(deal, Pass):
+        out = {"contract": "pass"}
+    else:
+        out = {
+            "contract": deal.contract,
+            "declarers": list(deal.declarers),
+            "tricks": dict(deal.tricks) if isinstance(deal.tricks, Mapping) else deal.tricks,
+        }
+        if deal.trump is not None:
+            out["trump"] = str(deal.trump)
+        if deal.trump_changed:
+            out["trump_changed"] = True
+        if deal.exposed_fault is not None:
+            out["exposed_fault"] = deal.exposed_fault
+    if getattr(deal, "playing", None) is not None:
+        out["playing"] = list(deal.playing)
+    if deal.dealer is not None:
+        out["dealer"] = deal.dealer
+    return out
+
+
+def to_dict(evening: Evening) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "ruleset": evening.rules.key,
+        "rules": registry.diff(evening.rules.key, evening.rules),
+    }
+    if evening.date is not None:
+        out["date"] = evening.date.isoformat()
+    out["players"] = list(evening.players)
+    out["first_dealer"] = evening.first_dealer
+    if evening.stake is not None:
+        out["stake"] = str(evening.stake)
+        out["currency"] = evening.currency
+    out["deals"] = [deal_to_dict(d) for d in evening.deals]
+    return out
+
+
+def dumps(evening: Evening) -> str:
+    return json.dumps(to_dict(evening), ensure_ascii=False, indent=2) + "\n"
+
+
+# --- the score report ----------------------------------------------------------------
+
+
+def report(evening: Evening, result: EveningResult | None = None) -> dict[str, Any]:
+    """What ``manage.py score FILE`` prints."""
+    result = result or score(evening)
+    out: dict[str, Any] = {
+        "totals": dict(result.totals),
+        "deals": [{"deltas": {p: d for p, d in r.deltas.items() if d}, "pot": r.pot} for r in result.deals],
+        "pot": result.pot,
+    }
+    if evening.stake is not None:
+        money = result.money(evening.stake)
+        out["money"] = {p: str(money[p]) for p in evening.players}
+        out["transfers"] = [
+            {"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in result.transfers(evening.stake)
+        ]
+    return out
+
+
+def score_file(text: str | bytes) -> dict[str, Any]:
+    """Parse, validate and score; raises FileError or DealError."""
+    return report(loads(text))
+
+
+__all__ = ["FileError", "DealError", "loads", "from_dict", "to_dict", "dumps", "report", "score_file"]

@@ -1,0 +1,67 @@
+"""The registry of presets: look a variant up by key, and resolve house rules on top of it."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from .model import Family, Ruleset, RulesError, merge, ruleset_from_dict, to_dict
+from .presets import PRESETS
+
+_BY_KEY: dict[str, Ruleset] = {rules.key: rules for rules in PRESETS}
+
+
+def keys() -> list[str]:
+    return list(_BY_KEY)
+
+
+def all_presets() -> list[Ruleset]:
+    return list(_BY_KEY.values())
+
+
+def get(key: str) -> Ruleset:
+    try:
+        return _BY_KEY[key]
+    except KeyError:
+        raise RulesError("ruleset", f"unknown variant {key!r} (known: {', '.join(_BY_KEY)})") from None
+
+
+def choices(lang: str = "fr") -> list[tuple[str, str]]:
+    """(key, name) pairs for a form or a model field."""
+    return [(rules.key, rules.names.get(lang)) for rules in _BY_KEY.values()]
+
+
+def family(key: str) -> Family:
+    return get(key).family
+
+
+def resolve(key: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+    """The preset ``key`` with house-rule ``overrides`` merged on top, validated."""
+    preset = get(key)
+    if not overrides:
+        return preset
+    if not isinstance(overrides, Mapping):
+        raise RulesError("rules", "must be an object")
+    merged = merge(to_dict(preset), overrides)
+    for fixed in ("key", "family"):
+        if merged[fixed] != to_dict(preset)[fixed]:
+            raise RulesError(fixed, f"cannot be changed (the preset is {preset.key!r})")
+    return ruleset_from_dict(merged)
+
+
+def diff(key: str, rules: Ruleset) -> dict[str, Any]:
+    """The smallest override that turns preset ``key`` into ``rules`` (for export)."""
+    return _diff(to_dict(get(key)), to_dict(rules))
+
+
+def _diff(base: Any, new: Any) -> Any:
+    if isinstance(base, dict) and isinstance(new, dict):
+        out = {}
+        for k in new:
+            if k not in base:
+                out[k] = new[k]
+            elif base[k] != new[k]:
+                out[k] = _diff(base[k], new[k])
+        for k in base:
+            if k not in new:
+                out[k] = None  # a removed trick cell
+        return out
+    return new

@@ -1,0 +1,588 @@
+"""Scoring an evening: deals in, per-deal deltas, running totals, the bête and the robres out.
+
+``score(evening)`` validates every deal as it goes (who deals, who sits out, how many
+tricks) and raises ``DealError`` naming the deal number and the cause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from . import settlement
+from .deals import Adjustment, Claim, ClassicDeal, ContractDeal, Deal, Evening, Pass, RobreStart
+from .model import MAX_TRICKS, BeteEnd, ClassicRules, ClassicScoring, Combination, Contract, ContractRules, Trump
+
+BETE = "(bête)"  # the pot as a party of the settlement when it is carried to the next evening
+
+
+class DealError(ValueError):
+    """A deal that breaks the rules. ``number`` is 1-based; 0 means the evening itself."""
+
+    def __init__(self, number: int, message: str, field: str = ""):
+        self.number = number
+        self.message = message
+        self.field = field
+        super().__init__(f"deal {number}: {message}" if number else message)
+
+
+@dataclass(frozen=True)
+class Manche:
+    winner: int
+    value: int
+    points: tuple[int, int]  # both sides' points when it ended (trick points in French whist)
+
+
+@dataclass(frozen=True)
+class RobreState:
+    number: int
+    teams: tuple[tuple[str, ...], tuple[str, ...]]
+    points: tuple[int, int] = (0, 0)
+    honours_aside: tuple[int, int] = (0, 0)
+    manches: tuple[Manche, ...] = ()
+    chelems: tuple[int, int] = (0, 0)
+    deals: int = 0
+    winner: int | None = None
+    result: tuple[int, int] | None = None  # each side's manche values + bonus + chelems
+    dummy_partner: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def manches_won(self) -> tuple[int, int]:
+        return (sum(m.winner == 0 for m in self.manches), sum(m.winner == 1 for m in self.manches))
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.teams[0] + self.teams[1]
+
+
+@dataclass(frozen=True)
+class DealResult:
+    number: int
+    deal: Deal
+    deltas: Mapping[str, int]
+    pot: int = 0
+    dealer: str | None = None
+    playing: tuple[str, ...] = ()
+    sitting_out: tuple[str, ...] = ()
+    multiplier: int = 1
+    made: bool | None = None
+    outcomes: Mapping[str, bool] = field(default_factory=dict)  # per declarer
+    robre: RobreState | None = None
+    ended_robre: bool = False
+
+
+@dataclass(frozen=True)
+class NextDeal:
+    dealer: str
+    playing: tuple[str, ...]
+    sitting_out: tuple[str, ...]
+    multiplier: int = 1
+    robre: RobreState | None = None
+
+
+@dataclass(frozen=True)
+class EveningResult:
+    players: tuple[str, ...]
+    deals: tuple[DealResult, ...]
+    totals: Mapping[str, int]
+    pot: int
+    next: NextDeal
+    robres: tuple[RobreState, ...] = ()  # finished robres, in order
+    bete_end: BeteEnd = BeteEnd.SHARE
+
+    def running(self) -> list[dict[str, int]]:
+        """The totals after each deal (for the chart)."""
+        running, out = dict.fromkeys(self.players, 0), []
+        for deal in self.deals:
+            for player, delta in deal.deltas.items():
+                running[player] += delta
+            out.append(dict(running))
+        return out
+
+    def money(self, stake: Decimal) -> dict[str, Decimal]:
+        """Net money per player: (points - mean) x stake, in cents summing to zero.
+
+        With the bête shared out this is the same as sharing it equally; when it is
+        carried to the next evening it is a party of its own and keeps its part.
+        """
+        points: dict[str, int] = dict(self.totals)
+        if self.bete_end is BeteEnd.CARRY and self.pot:
+            points[BETE] = self.pot
+        return settlement.money(points, stake)
+
+    def transfers(self, stake: Decimal) -> list[settlement.Transfer]:
+        return settlement.min_transfers(self.money(stake))
+
+
+def score(evening: Evening) -> EveningResult:
+    if isinstance(evening.rules, ContractRules):
+        return _ContractScorer(evening).run()
+    return _ClassicScorer(evening).run()
+
+
+# --- shared -----------------------------------------------------------------------
+
+
+class _Scorer:
+    def __init__(self, evening: Evening):
+        self.evening = evening
+        self.rules = evening.rules
+        self.players = evening.players
+        n = len(self.players)
+        if len(set(self.players)) != n:
+            raise DealError(0, "player names must be unique")
+        if not self.rules.min_players <= n <= self.rules.max_players:
+            raise DealError(
+                0, f"{self.rules.key} is played by {self.rules.min_players} to {self.rules.max_players} players, not {n}"
+            )
+        if evening.first_dealer not in self.players:
+            raise DealError(0, f"the first dealer {evening.first_dealer!r} is not at the table")
+        self.dealer_seat = self.players.index(evening.first_dealer)
+        self.totals = dict.fromkeys(self.players, 0)
+        self.results: list[DealResult] = []
+        self.number = 0
+
+    def error(self, message: str, field: str = "") -> DealError:
+        return DealError(self.number, message, field)
+
+    def known(self, name: str, field: str) -> str:
+        if name not in self.players:
+            raise self.error(f"{name!r} is not at the table", field)
+        return name
+
+    def seat(self, name: str) -> int:
+        return self.players.index(name)
+
+    def record(self, deal: Deal, deltas: dict[str, int], **kwargs) -> None:
+        for player, delta in deltas.items():
+            self.totals[player] += delta
+        full = {p: deltas.get(p, 0) for p in self.players}
+        self.results.append(DealResult(number=self.number, deal=deal, deltas=full, **kwargs))
+
+    def adjustment(self, deal: Adjustment) -> dict[str, int]:
+        if not deal.points:
+            raise self.error("an adjustment gives points to at least one player", "points")
+        deltas = {}
+        for name, points in deal.points.items():
+            self.known(name, "points")
+            if isinstance(points, bool) or not isinstance(points, int):
+                raise self.error(f"the adjustment for {name} must be a whole number", "points")
+            if abs(points) > 100_000:
+                raise self.error(f"the adjustment for {name} is too large", "points")
+            deltas[name] = points
+        return deltas
+
+
+# --- contract games ------------------------------------------------------------------
+
+
+class _ContractScorer(_Scorer):
+    rules: ContractRules
+
+    def __init__(self, evening: Evening):
+        super().__init__(evening)
+        self.pot = 0
+        self.double_pending = False
+
+    def default_playing(self, dealer_seat: int) -> tuple[str, ...]:
+        n = len(self.players)
+        if n == 4:
+            return self.players
+        return tuple(self.players[(dealer_seat + i) % n] for i in range(1, 5))
+
+    def table(self, deal: ContractDeal | Pass) -> tuple[str, tuple[str, ...]]:
+        if deal.dealer is not None:
+            self.dealer_seat = self.seat(self.known(deal.dealer, "dealer"))
+        dealer = self.players[self.dealer_seat]
+        if deal.playing is None:
+            return dealer, self.default_playing(self.dealer_seat)
+        playing = tuple(self.known(p, "playing") for p in deal.playing)
+        if len(playing) != 4 or len(set(playing)) != 4:
+            raise self.error("four different players play a deal", "playing")
+        return dealer, tuple(p for p in self.players if p in playing)  # seat order
+
+    def ante(self, dealer: str, deltas: dict[str, int]) -> None:
+        if self.rules.bete is not None and self.rules.bete.ante:
+            deltas[dealer] = deltas.get(dealer, 0) - self.rules.bete.ante
+            self.pot += self.rules.bete.ante
+
+    def run(self) -> EveningResult:
+        for self.number, deal in enumerate(self.evening.deals, start=1):
+            if isinstance(deal, Adjustment):
+                self.record(deal, self.adjustment(deal), pot=self.pot)
+            elif isinstance(deal, Pass):
+                dealer, playing = self.table(deal)
+                deltas: dict[str, int] = {}
+                self.ante(dealer, deltas)
+                if self.rules.all_pass_multiplier > 1:
+                    self.double_pending = True
+                self.record(deal, deltas, pot=self.pot, dealer=dealer, playing=playing, sitting_out=self.out(playing))
+            elif isinstance(deal, ContractDeal):
+                self.contract_deal(deal)
+            else:
+                raise self.error(f"a {type(deal).__name__} is not a deal of {self.rules.key}")
+        playing = self.default_playing(self.dealer_seat)
+        multiplier = self.rules.all_pass_multiplier if self.double_pending else 1
+        nxt = NextDeal(self.players[self.dealer_seat], playing, self.out(playing), multiplier)
+        end = self.rules.bete.end if self.rules.bete else BeteEnd.SHARE
+        return EveningResult(self.players, tuple(self.results), self.totals, self.pot, nxt, bete_end=end)
+
+    def out(self, playing: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(p for p in self.players if p not in playing)
+
+    def contract_deal(self, deal: ContractDeal) -> None:
+        contract = self.rules.contracts.get(deal.contract)
+        if contract is None:
+            raise self.error(f"unknown contract {deal.contract!r} in {self.rules.key}", "contract")
+        dealer, playing = self.table(deal)
+        declarers = self.check_declarers(contract, deal, playing)
+        tricks = self.check_tricks(contract, deal, declarers)
+        self.check_options(contract, deal, playing, declarers, tricks)
+        multiplier = self.rules.all_pass_multiplier if self.double_pending else 1
+        self.double_pending = False
+        deltas: dict[str, int] = {}
+        self.ante(dealer, deltas)
+        sides = [declarers] if contract.declarers == 2 else [(d,) for d in declarers]
+        outcomes = {}
+        for side in sides:
+            side_tricks = sum(tricks[d] for d in side)
+            if contract.exact:
+                made = all(tricks[d] == contract.needs for d in side)
+            else:
+                made = contract.succeeds(side_tricks, deal.trump_changed)
+            outcomes.update(dict.fromkeys(side, made))
+            payout = contract.payout(side_tricks, made)
+            if self.rules.bete is not None:
+                self.bete_side(contract, deal, side, tricks, made, payout.declarer * multiplier, payout.opponent * multiplier, playing, deltas)
+                continue
+            if self.rules.combination is Combination.EACH_VS_TABLE:
+                others = [p for p in playing if p not in side]
+            else:
+                others = [p for p in playing if p not in declarers]
+            for d in side:
+                deltas[d] = deltas.get(d, 0) + payout.declarer * multiplier
+            for o in others:
+                deltas[o] = deltas.get(o, 0) + payout.opponent * multiplier
+        self.record(
+            deal,
+            deltas,
+            pot=self.pot,
+            dealer=dealer,
+            playing=playing,
+            sitting_out=self.out(playing),
+            multiplier=multiplier,
+            made=all(outcomes.values()),
+            outcomes=outcomes,
+        )
+        self.dealer_seat = (self.seat(dealer) + 1) % len(self.players)
+
+    def bete_side(self, contract, deal, side, tricks, made, declarer_value, opponent_value, playing, deltas) -> None:
+        """``encheres``: a made contract is paid by each opponent and takes the bête; a failure feeds it."""
+        opponents = [p for p in playing if p not in side]
+        if made:
+            for o in opponents:
+                deltas[o] = deltas.get(o, 0) + opponent_value
+            share = self.pot // len(side)  # an odd jeton stays in the bête
+            for d in side:
+                deltas[d] = deltas.get(d, 0) + declarer_value + share
+            self.pot -= share * len(side)
+            return
+        payment = max(self.pot, -declarer_value) if self.rules.bete.failure_floor else self.pot
+        payers = list(side)
+        if contract.exact and len(side) == 2:  # in association: the partner(s) who took a trick pay
+            payers = [d for d in side if tricks[d] != contract.needs]
+        parts: dict[str, int] = {}
+        side_payment = payment
+        if deal.exposed_fault:
+            parts[deal.exposed_fault] = _half_up(payment)
+            side_payment = _half_up(payment)
+        each = side_payment if len(payers) == 1 else _half_up(side_payment)
+        for payer in payers:
+            parts[payer] = each
+        for payer, amount in parts.items():
+            deltas[payer] = deltas.get(payer, 0) - amount
+            self.pot += amount
+
+    def check_declarers(self, contract: Contract, deal: ContractDeal, playing) -> tuple[str, ...]:
+        declarers = tuple(deal.declarers)
+        for d in declarers:
+            self.known(d, "declarers")
+            if d not in playing:
+                raise self.error(f"{d} is sitting out this deal and cannot declare", "declarers")
+        if len(set(declarers)) != len(declarers):
+            raise self.error("a player is named twice among the declarers", "declarers")
+        n = len(declarers)
+        if contract.declarers == 2 and n != 2:
+            raise self.error(f"{deal.contract} is played by 2 declarers, not {n}", "declarers")
+        if contract.declarers == 1 and not 1 <= n <= contract.simultaneous:
+            most = "1 declarer" if contract.simultaneous == 1 else f"1 to {contract.simultaneous} declarers"
+            raise self.error(f"{deal.contract} is played by {most}, not {n}", "declarers")
+        return declarers
+
+    def check_tricks(self, contract: Contract, deal: ContractDeal, declarers) -> dict[str, int]:
+        raw = deal.tricks
+        if contract.exact:
+            if isinstance(raw, Mapping):
+                if set(raw) != set(declarers):
+                    raise self.error("give the tricks of each declarer, and only of the declarers", "tricks")
+                tricks = dict(raw)
+            elif len(declarers) == 1:
+                tricks = {declarers[0]: raw}
+            else:
+                raise self.error(f"{deal.contract}: give the tricks of each declarer", "tricks")
+        else:
+            if isinstance(raw, Mapping):
+                raise self.error(f"{deal.contract}: give the tricks of the declaring side as one number", "tricks")
+            # the side's tricks, kept on the first declarer
+            tricks = {declarers[0]: raw} | {d: 0 for d in declarers[1:]}
+        for name, value in tricks.items():
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self.error("tricks must be a whole number", "tricks")
+            if value < 0:
+                raise self.error(f"{value} tricks: a number of tricks cannot be negative", "tricks")
+            if value > MAX_TRICKS:
+                raise self.error(f"{value} tricks: a deal has only 13", "tricks")
+        if sum(tricks.values()) > MAX_TRICKS:
+            raise self.error(f"{sum(tricks.values())} tricks in all: a deal has only 13", "tricks")
+        return tricks
+
+    def check_options(self, contract: Contract, deal: ContractDeal, playing, declarers, tricks) -> None:
+        if deal.trump_changed and contract.needs_if_trump_changed is None:
+            raise self.error(f"{deal.contract} has no changed trump", "trump_changed")
+        if deal.trump not in (None, Trump.NONE) and not contract.trumps:
+            raise self.error(f"{deal.contract} is played without trumps", "trump")
+        if deal.exposed_fault is not None:
+            if not contract.exposed_fault:
+                raise self.error(f"{deal.contract} has no exposed fault", "exposed_fault")
+            if deal.exposed_fault not in playing or deal.exposed_fault in declarers:
+                raise self.error(f"{deal.exposed_fault} is not an opponent in this deal", "exposed_fault")
+            if all(tricks[d] == contract.needs for d in declarers):
+                raise self.error("an exposed fault needs a failed misère", "exposed_fault")
+
+
+def _half_up(amount: int) -> int:
+    return -(-amount // 2)
+
+
+# --- classic games -------------------------------------------------------------------
+
+
+class _ClassicScorer(_Scorer):
+    rules: ClassicRules
+
+    def __init__(self, evening: Evening):
+        super().__init__(evening)
+        self.robre: RobreState | None = None
+        self.next_robre: RobreState = self.default_robre(1, None)
+        self.finished: list[RobreState] = []
+
+    def default_robre(self, number: int, previous: RobreState | None) -> RobreState:
+        seats, n = self.players, len(self.players)
+        if self.rules.dummy:
+            if previous is None:
+                partner = seats[0]
+            else:
+                partner = seats[(self.seat(previous.dummy_partner) + 1) % n]
+            return self.dummy_robre(number, partner)
+        if previous is not None and n == 4:
+            return RobreState(number, previous.teams)
+        start = ((number - 1) * (n - 4)) % n  # with 5 or 6 present, those who sat out come in
+        w = [seats[(start + i) % n] for i in range(4)]
+        return RobreState(number, ((w[0], w[2]), (w[1], w[3])))
+
+    def dummy_robre(self, number: int, partner: str) -> RobreState:
+        others = tuple(p for p in self.players if p != partner)
+        return RobreState(number, ((partner,), others), dummy_partner=partner)
+
+    def current(self) -> RobreState:
+        if self.robre is None or self.robre.finished:
+            return self.next_robre
+        return self.robre
+
+    def run(self) -> EveningResult:
+        for self.number, deal in enumerate(self.evening.deals, start=1):
+            if isinstance(deal, Adjustment):
+                self.record(deal, self.adjustment(deal), robre=self.robre)
+            elif isinstance(deal, RobreStart):
+                self.start_robre(deal)
+                self.record(deal, {}, robre=self.next_robre)
+            elif isinstance(deal, ClassicDeal | Claim):
+                self.play(deal)
+            else:
+                raise self.error(f"a {type(deal).__name__} is not a deal of {self.rules.key}")
+        robre = self.current()
+        dealer = self.dealer_for(robre, None)
+        nxt = NextDeal(dealer, robre.players if not self.rules.dummy else self.players, self.out(robre), 1, robre)
+        return EveningResult(self.players, tuple(self.results), self.totals, 0, nxt, tuple(self.finished))
+
+    def out(self, robre: RobreState) -> tuple[str, ...]:
+        if self.rules.dummy:
+            return ()
+        return tuple(p for p in self.players if p not in robre.players)
+
+    def start_robre(self, deal: RobreStart) -> None:
+        if self.robre is not None and not self.robre.finished:
+            raise self.error("the robre in progress is not finished", "robre")
+        number = len(self.finished) + 1
+        if self.rules.dummy:
+            if deal.teams is not None or deal.dummy_partner is None:
+                raise self.error("a robre of whist with a dummy names the dummy's partner", "robre")
+            self.next_robre = self.dummy_robre(number, self.known(deal.dummy_partner, "robre"))
+            return
+        if deal.dummy_partner is not None or deal.teams is None:
+            raise self.error("a robre names its two teams", "robre")
+        teams = deal.teams
+        names = [p for team in teams for p in team]
+        if len(teams) != 2 or any(len(team) != 2 for team in teams) or len(set(names)) != 4:
+            raise self.error("a robre has two teams of two different players", "robre")
+        for name in names:
+            self.known(name, "robre")
+        self.next_robre = RobreState(number, (tuple(teams[0]), tuple(teams[1])))
+
+    def dealer_for(self, robre: RobreState, named: str | None) -> str:
+        if named is not None:
+            self.known(named, "dealer")
+            return named
+        n = len(self.players)
+        for i in range(n):
+            candidate = self.players[(self.dealer_seat + i) % n]
+            if self.rules.dummy or candidate in robre.players:
+                return candidate
+        raise AssertionError("a robre always has players")
+
+    def play(self, deal: ClassicDeal | Claim) -> None:
+        robre = self.current()
+        dealer = self.dealer_for(robre, deal.dealer)
+        rules = self.rules
+        points, aside, chelems = list(robre.points), list(robre.honours_aside), list(robre.chelems)
+        winner = None
+        if isinstance(deal, Claim):
+            if rules.claim_at is None:
+                raise self.error(f"a claim at 8 is not part of {rules.key}", "claim")
+            if deal.team not in (0, 1):
+                raise self.error("the claiming team is 0 or 1", "claim")
+            if points[deal.team] != rules.claim_at:
+                raise self.error(
+                    f"team {deal.team} stands at {points[deal.team]}, not {rules.claim_at}: it cannot claim", "claim"
+                )
+            points[deal.team] += rules.claim_points
+            winner = deal.team if points[deal.team] >= rules.manche_target else None
+        else:
+            tricks, honours = self.check_classic(deal)
+            if rules.chelem_points is not None and MAX_TRICKS in tricks:
+                chelems[tricks.index(MAX_TRICKS)] += rules.chelem_points  # outside the manche
+            else:
+                trick_points = [max(0, t - rules.book) for t in tricks]
+                honour_points = [
+                    0 if points[side] in rules.honours_barred_at else rules.honour_score(honours[side]) for side in (0, 1)
+                ]
+                points = [points[s] + trick_points[s] for s in (0, 1)]
+                winner = _reached(points, rules.manche_target)
+                if not rules.honours_towards_manche:
+                    aside = [aside[s] + honour_points[s] for s in (0, 1)]
+                elif winner is None:  # tricks are scored before honours
+                    points = [points[s] + honour_points[s] for s in (0, 1)]
+                    winner = _reached(points, rules.manche_target)
+        manches = robre.manches
+        if winner is not None:
+            manches += (Manche(winner, self.manche_value(winner, points, aside), (points[0], points[1])),)
+            points, aside = [0, 0], [0, 0]
+        robre = RobreState(
+            robre.number,
+            robre.teams,
+            (points[0], points[1]),
+            (aside[0], aside[1]),
+            manches,
+            (chelems[0], chelems[1]),
+            robre.deals + 1,
+            dummy_partner=robre.dummy_partner,
+        )
+        deltas: dict[str, int] = {}
+        won = robre.manches_won
+        if max(won) >= rules.manches_to_win:
+            robre, deltas = self.settle(robre, 0 if won[0] > won[1] else 1)
+        self.robre = robre
+        if robre.finished:
+            self.finished.append(robre)
+            self.next_robre = self.default_robre(robre.number + 1, robre)
+        self.record(
+            deal,
+            deltas,
+            dealer=dealer,
+            playing=robre.players if not rules.dummy else self.players,
+            sitting_out=self.out(robre),
+            robre=robre,
+            ended_robre=robre.finished,
+        )
+        self.dealer_seat = (self.seat(dealer) + 1) % len(self.players)
+
+    def manche_value(self, winner: int, points: list[int], aside: list[int]) -> int:
+        loser = 1 - winner
+        if self.rules.scoring is ClassicScoring.VALUE:
+            return self.rules.manche_value(points[loser])
+        return (
+            points[winner] + aside[winner] - points[loser] - aside[loser]
+            + self.rules.manche_base
+            + self.rules.manche_value(points[loser])
+        )
+
+    def settle(self, robre: RobreState, winner: int) -> tuple[RobreState, dict[str, int]]:
+        totals = [
+            sum(m.value for m in robre.manches if m.winner == side)
+            + robre.chelems[side]
+            + (self.rules.robre_bonus if side == winner else 0)
+            for side in (0, 1)
+        ]
+        d = totals[winner] - totals[1 - winner]
+        deltas: dict[str, int] = {}
+        if self.rules.dummy:
+            sign = 1 if winner == 0 else -1
+            deltas[robre.dummy_partner] = 2 * d * sign
+            for other in robre.teams[1]:
+                deltas[other] = -d * sign
+        else:
+            for p in robre.teams[winner]:
+                deltas[p] = d
+            for p in robre.teams[1 - winner]:
+                deltas[p] = -d
+        finished = RobreState(
+            robre.number,
+            robre.teams,
+            robre.points,
+            robre.honours_aside,
+            robre.manches,
+            robre.chelems,
+            robre.deals,
+            winner=winner,
+            result=(totals[0], totals[1]),
+            dummy_partner=robre.dummy_partner,
+        )
+        return finished, deltas
+
+    def check_classic(self, deal: ClassicDeal) -> tuple[list[int], list[int]]:
+        tricks, honours = list(deal.tricks), list(deal.honours)
+        if len(tricks) != 2 or len(honours) != 2:
+            raise self.error("give the tricks and the honours of the two teams", "tricks")
+        for value in tricks + honours:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise self.error("tricks and honours are whole numbers, 0 or more", "tricks")
+        if max(tricks) > MAX_TRICKS:
+            raise self.error(f"{max(tricks)} tricks: a deal has only 13", "tricks")
+        if sum(tricks) != MAX_TRICKS:
+            raise self.error(f"the tricks add up to {sum(tricks)}, not 13", "tricks")
+        cards = self.rules.honours_cards
+        if max(honours) > cards or sum(honours) > cards:
+            raise self.error(f"there are only {cards} honours", "honours")
+        return tricks, honours
+
+
+def _reached(points: list[int], target: int) -> int | None:
+    for side in (0, 1):
+        if points[side] >= target:
+            return side
+    return None

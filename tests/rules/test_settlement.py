@@ -1,0 +1,243 @@
+"""Money settlement of a whist evening (scoring reference, section 4)."""
+
+from collections.abc import Iterator
+from decimal import Decimal
+from fractions import Fraction
+from math import floor
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorebook.rules.settlement import Transfer, min_transfer_count, min_transfers, money
+
+D = Decimal
+
+
+def exact_cents(points: dict[str, int | Fraction], stake: Decimal) -> dict[str, Fraction]:
+    """The unrounded amount of each player in cents, computed independently."""
+    mean = Fraction(sum(Fraction(p) for p in points.values())) / len(points)
+    return {name: (Fraction(p) - mean) * Fraction(stake) * 100 for name, p in points.items()}
+
+
+def cents(amount: Decimal) -> Fraction:
+    return Fraction(amount) * 100
+
+
+# --- money -------------------------------------------------------------------
+
+
+def test_it_pays_points_times_stake_when_points_sum_to_zero() -> None:
+    assert money({"A": 12, "B": -4, "C": -8}, D("0.05")) == {
+        "A": D("0.60"),
+        "B": D("-0.20"),
+        "C": D("-0.40"),
+    }
+
+
+def test_it_pays_against_the_mean_when_points_do_not_sum_to_zero() -> None:
+    # Liège style: points 10, 3, 0, mean 13/3. Exact cents 28.33.., -6.66.., -21.66..
+    # Rounding each alone gives 0.28 - 0.07 - 0.22 = -0.01; the missing cent goes
+    # to the first of the three equal remainders (1/3 each).
+    result = money({"A": 10, "B": 3, "C": 0}, D("0.05"))
+    assert result == {"A": D("0.29"), "B": D("-0.07"), "C": D("-0.22")}
+    assert sum(result.values()) == D("0.00")
+
+
+def test_it_rounds_with_largest_remainders_where_independent_rounding_does_not_sum_to_zero() -> None:
+    # Mean 3/4: exact cents 0.25, 0.25, 0.25, -0.75. Independent rounding would give
+    # 0.00, 0.00, 0.00, -0.01 (sum -0.01). Floors 0, 0, 0, -1, all remainders 1/4,
+    # so the one missing cent goes to the earliest player.
+    assert money({"A": 1, "B": 1, "C": 1, "D": 0}, D("0.01")) == {
+        "A": D("0.01"),
+        "B": D("0.00"),
+        "C": D("0.00"),
+        "D": D("-0.01"),
+    }
+
+
+def test_it_gives_the_missing_cents_to_the_largest_remainders_before_earlier_players() -> None:
+    # Points 0, 3, 3 (mean 2), stake 0.005: exact cents -1, 0.5, 0.5. Floors -1, 0, 0
+    # (one cent missing); remainders 0, 1/2, 1/2 -> B, although A comes first.
+    assert money({"A": 0, "B": 3, "C": 3}, D("0.005")) == {"A": D("-0.01"), "B": D("0.01"), "C": D("0.00")}
+    # Points 0, 0, 1, 2, 7 (mean 2), stake 0.0025: exact cents -0.5, -0.5, -0.25, 0, 1.25.
+    # Floors -1, -1, -1, 0, 1 (two cents missing); remainders 1/2, 1/2, 3/4, 0, 1/4
+    # -> C (largest), then A (ties with B, comes first).
+    assert money({"A": 0, "B": 0, "C": 1, "D": 2, "E": 7}, D("0.0025")) == {
+        "A": D("0.00"),
+        "B": D("-0.01"),
+        "C": D("0.00"),
+        "D": D("0.00"),
+        "E": D("0.01"),
+    }
+
+
+def test_it_handles_fractional_points_and_an_empty_evening() -> None:
+    assert money({"A": Fraction(1, 2), "B": Fraction(-1, 2)}, D("1.00")) == {"A": D("0.50"), "B": D("-0.50")}
+    assert money({}, D("0.05")) == {}
+
+
+points_strategy = st.dictionaries(
+    keys=st.text(alphabet="ABCDEFGHIJ", min_size=1, max_size=2),
+    values=st.one_of(
+        st.integers(min_value=-300, max_value=300),
+        st.fractions(min_value=-300, max_value=300, max_denominator=12),
+    ),
+    min_size=1,
+    max_size=8,
+)
+stake_strategy = st.decimals(
+    min_value=D("0"), max_value=D("5"), places=4, allow_nan=False, allow_infinity=False
+)
+
+
+@given(points_strategy, stake_strategy)
+def test_it_always_sums_money_to_exactly_zero(points: dict[str, int | Fraction], stake: Decimal) -> None:
+    result = money(points, stake)
+    assert list(result) == list(points)
+    assert sum(result.values(), D("0.00")) == D("0.00")
+    assert all(amount.as_tuple().exponent == -2 for amount in result.values())
+
+
+@given(points_strategy, stake_strategy)
+def test_it_stays_within_a_cent_of_the_exact_amount_and_rounds_up_only_the_largest_remainders(
+    points: dict[str, int | Fraction], stake: Decimal
+) -> None:
+    result = money(points, stake)
+    exact = exact_cents(points, stake)
+    rounded_up = []
+    rounded_down = []
+    for name, amount in result.items():
+        assert abs(cents(amount) - exact[name]) < 1
+        assert cents(amount) in (floor(exact[name]), floor(exact[name]) + 1)
+        remainder = exact[name] - floor(exact[name])
+        (rounded_up if cents(amount) > floor(exact[name]) else rounded_down).append(remainder)
+    assert not rounded_up or not rounded_down or min(rounded_up) >= max(rounded_down)
+
+
+@given(points_strategy, stake_strategy)
+def test_it_gives_the_same_money_for_the_same_input(points: dict[str, int | Fraction], stake: Decimal) -> None:
+    assert money(points, stake) == money(dict(points), Decimal(str(stake)))
+
+
+# --- transfers ---------------------------------------------------------------
+
+
+def set_partitions(items: list[int]) -> Iterator[list[list[int]]]:
+    """Every partition of `items` into non-empty blocks."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for partition in set_partitions(rest):
+        yield [[first], *partition]
+        for k in range(len(partition)):
+            yield [*partition[:k], [first, *partition[k]], *partition[k + 1 :]]
+
+
+def brute_force_count(balances: dict[str, Decimal]) -> int:
+    nonzero = [value for value in balances.values() if value]
+    most_blocks = max(
+        len(partition)
+        for partition in set_partitions([round(v * 100) for v in nonzero])
+        if all(sum(block) == 0 for block in partition)
+    ) if nonzero else 0
+    return len(nonzero) - most_blocks
+
+
+def settle(balances: dict[str, Decimal], transfers: list[Transfer]) -> dict[str, Decimal]:
+    left = dict(balances)
+    for transfer in transfers:
+        left[transfer.payer] += transfer.amount
+        left[transfer.payee] -= transfer.amount
+    return left
+
+
+@st.composite
+def balances_strategy(draw: st.DrawFn, max_players: int = 7) -> dict[str, Decimal]:
+    """Balances in whole cents that sum to zero; small values make zero-sum groups common."""
+    n = draw(st.integers(min_value=1, max_value=max_players))
+    value = st.one_of(st.integers(-6, 6), st.integers(-3000, 3000))
+    amounts = draw(st.lists(value, min_size=n - 1, max_size=n - 1))
+    amounts.append(-sum(amounts))
+    return {f"P{i}": (D(c) / 100).quantize(D("0.01")) for i, c in enumerate(amounts)}
+
+
+@settings(max_examples=300)
+@given(balances_strategy())
+def test_it_settles_every_balance_with_the_brute_force_minimum_of_transfers(balances: dict[str, Decimal]) -> None:
+    transfers = min_transfers(balances)
+    assert all(amount == 0 for amount in settle(balances, transfers).values())
+    assert all(t.amount > 0 and t.amount.as_tuple().exponent == -2 for t in transfers)
+    assert all(t.payer != t.payee for t in transfers)
+    assert len(transfers) == min_transfer_count(balances) == brute_force_count(balances)
+
+
+@given(balances_strategy())
+def test_it_lists_the_same_transfers_in_player_order_for_the_same_input(balances: dict[str, Decimal]) -> None:
+    transfers = min_transfers(balances)
+    assert transfers == min_transfers(dict(balances))
+    position = {name: i for i, name in enumerate(balances)}
+    keys = [(position[t.payer], position[t.payee]) for t in transfers]
+    assert keys == sorted(keys)
+    assert len(set(keys)) == len(keys)
+
+
+def test_it_beats_greedy_largest_debtor_to_largest_creditor() -> None:
+    # Greedy over everyone: E pays A 4 (A +1 left), D pays B 3 (B +1 left),
+    # then C pays A 1 and B 1: four payments. Optimum: {B, E} and {A, C, D}: three.
+    balances = {"A": D("5.00"), "B": D("4.00"), "C": D("-2.00"), "D": D("-3.00"), "E": D("-4.00")}
+    assert min_transfer_count(balances) == 3
+    assert min_transfers(balances) == [
+        Transfer("C", "A", D("2.00")),
+        Transfer("D", "A", D("3.00")),
+        Transfer("E", "B", D("4.00")),
+    ]
+
+
+def test_it_lists_transfers_in_a_fixed_order() -> None:
+    balances = {
+        "A": D("5.00"),
+        "B": D("-3.00"),
+        "C": D("0.00"),
+        "D": D("4.00"),
+        "E": D("-2.00"),
+        "F": D("-4.00"),
+    }
+    assert min_transfers(balances) == [
+        Transfer("B", "A", D("3.00")),
+        Transfer("E", "A", D("2.00")),
+        Transfer("F", "D", D("4.00")),
+    ]
+
+
+def test_it_breaks_ties_between_optimal_partitions_by_player_order() -> None:
+    # {A, C} + {B, D} and {A, D} + {B, C} are both optimal; the earliest player
+    # is grouped with the earliest possible partner.
+    balances = {"A": D("1.00"), "B": D("1.00"), "C": D("-1.00"), "D": D("-1.00")}
+    assert min_transfers(balances) == [Transfer("C", "A", D("1.00")), Transfer("D", "B", D("1.00"))]
+
+
+def test_it_needs_no_transfers_when_everyone_is_square() -> None:
+    assert min_transfers({"A": D("0.00"), "B": D("0.00")}) == []
+    assert min_transfers({}) == []
+    assert min_transfer_count({"A": D("0.00")}) == 0
+
+
+def test_it_settles_sixteen_players_exactly() -> None:
+    balances = {f"P{i}": D(i // 2 + 1) * (1 if i % 2 == 0 else -1) for i in range(16)}
+    transfers = min_transfers(balances)
+    assert len(transfers) == min_transfer_count(balances) == 8
+    assert all(amount == 0 for amount in settle(balances, transfers).values())
+
+
+def test_it_rejects_balances_that_do_not_sum_to_zero() -> None:
+    with pytest.raises(ValueError):
+        min_transfers({"A": D("1.00"), "B": D("-0.99")})
+    with pytest.raises(ValueError):
+        min_transfer_count({"A": D("1.00"), "B": D("-0.99")})
+
+
+def test_it_rejects_fractions_of_a_cent() -> None:
+    with pytest.raises(ValueError):
+        min_transfers({"A": D("0.005"), "B": D("-0.005")})
