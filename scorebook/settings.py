@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "scorebook.core",
+    "scorebook.evenings",
 ]
 
 MIDDLEWARE = [
@@ -130,4 +131,12 @@ STORAGES = {
     },
 }
 
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "evening_list"
+LOGOUT_REDIRECT_URL = "home"
+
+EMAIL_BACKEND = env_str("LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "evening_list"
+LOGOUT_REDIRECT_URL = "home"
+
+EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

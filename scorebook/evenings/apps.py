@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class EveningsConfig(AppConfig):
+    name = "scorebook.evenings"
+    label = "evenings"

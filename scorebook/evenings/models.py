@@ -1,0 +1,140 @@
+"""Evenings at the table. Deals are the source of truth; totals are derived by the engine."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from scorebook.rules import registry
+
+
+def new_share_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 random bits
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=40)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Evening(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
+
+    ruleset = models.CharField(_("variant"), max_length=20, choices=registry.choices())
+    rules = models.JSONField(_("rules"), help_text=_("The copy of the rules this evening is played with."))
+    date = models.DateField(_("date"))
+    stake = models.DecimalField(_("stake"), max_digits=9, decimal_places=4, null=True, blank=True)
+    currency = models.CharField(_("currency"), max_length=8, default="EUR")
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer"), default=0, help_text=_("Seat number"))
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.OPEN)
+    share_token = models.CharField(max_length=64, unique=True, default=new_share_token)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="evenings"
+    )
+    version = models.PositiveIntegerField(default=0, help_text=_("Goes up with every change of a deal."))
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-date", "-created_at"]
+
+    def __str__(self):
+        return f"{self.get_ruleset_display()} {self.date}"
+
+    def get_absolute_url(self):
+        return reverse("evening", args=[self.pk])
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class Seat(models.Model):
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["evening", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.position}: {self.player}"
+
+
+class Deal(models.Model):
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField()
+    data = models.JSONField(help_text="The deal as the evening file writes it.")
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(default=1)
+    request_key = models.CharField(
+        max_length=64, blank=True, default="", help_text="The record form's idempotency key."
+    )
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "number"], name="deal_number_unique"),
+            models.UniqueConstraint(
+                fields=["evening", "request_key"], condition=~models.Q(request_key=""), name="deal_request_key_unique"
+            ),
+        ]
+
+    def __str__(self):
+        return f"deal {self.number}"
+
+
+class DealRevision(models.Model):
+    class Action(models.TextChoices):
+        CORRECTED = "corrected", _("corrected")
+        DELETED = "deleted", _("deleted")
+        RESTORED = "restored", _("restored")
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    action = models.CharField(max_length=10, choices=Action)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+
+class Payment(models.Model):
+    """A settlement transfer marked as paid."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="payments")
+    payer = models.CharField(max_length=40)
+    payee = models.CharField(max_length=40)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    marked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    marked_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "payer", "payee", "amount"], name="payment_unique"),
+        ]

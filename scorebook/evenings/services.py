@@ -1,0 +1,272 @@
+"""The bridge between the database and the scoring engine.
+
+Views call these functions; they never compute points themselves. Every write
+re-scores the evening with the engine inside the transaction, so an impossible
+deal is refused before anything is saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date as date_cls
+from decimal import Decimal
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scorebook.rules import evening_file, registry
+from scorebook.rules.deals import Evening as EngineEvening
+from scorebook.rules.evening_file import FileError
+from scorebook.rules.model import to_dict
+from scorebook.rules.scoring import DealError, EveningResult, score
+
+from .models import Deal, DealRevision, Evening, Player, Seat
+
+
+class StaleDeal(Exception):
+    """The deal was changed by someone else since the form was shown."""
+
+    def __init__(self, deal: Deal):
+        self.deal = deal
+        super().__init__(f"deal {deal.number} was changed in the meantime")
+
+
+class EveningClosed(Exception):
+    pass
+
+
+def players_of(evening: Evening) -> list[str]:
+    return [seat.player.name for seat in evening.seats.select_related("player")]
+
+
+def file_dict(evening: Evening, deal_data: list[dict] | None = None, *, full_rules: bool = True) -> dict[str, Any]:
+    """The evening in the evening-file shape; ``full_rules`` keeps the whole copy of the rules."""
+    players = players_of(evening)
+    if deal_data is None:
+        deal_data = [d.data for d in evening.deals.all()]
+    rules = evening.rules if full_rules else registry.diff(evening.ruleset, _ruleset(evening))
+    out = {
+        "format": evening_file.FORMAT,
+        "ruleset": evening.ruleset,
+        "rules": rules,
+        "date": evening.date.isoformat(),
+        "players": players,
+        "first_dealer": players[evening.first_dealer],
+        "deals": deal_data,
+    }
+    if evening.stake is not None:
+        out["stake"] = _stake_text(evening.stake)
+        out["currency"] = evening.currency
+    return out
+
+
+def _stake_text(stake: Decimal) -> str:
+    text = format(stake, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _ruleset(evening: Evening):
+    return registry.resolve(evening.ruleset, evening.rules)
+
+
+def engine_evening(evening: Evening, deal_data: list[dict] | None = None) -> EngineEvening:
+    return evening_file.from_dict(file_dict(evening, deal_data))
+
+
+@dataclass
+class Scored:
+    engine: EngineEvening
+    result: EveningResult
+
+
+def scored(evening: Evening, deal_data: list[dict] | None = None) -> Scored:
+    engine = engine_evening(evening, deal_data)
+    return Scored(engine, score(engine))
+
+
+def check(evening: Evening, deal_data: list[dict]) -> Scored:
+    """Score a candidate list of deals; raises DealError or FileError naming the deal."""
+    return scored(evening, deal_data)
+
+
+def _locked(evening: Evening) -> Evening:
+    locked = Evening.objects.select_for_update().get(pk=evening.pk)
+    if not locked.is_open:
+        raise EveningClosed()
+    return locked
+
+
+def _bump(evening: Evening) -> None:
+    Evening.objects.filter(pk=evening.pk).update(version=evening.version + 1, updated_at=timezone.now())
+    evening.version += 1
+
+
+def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> tuple[Deal, bool]:
+    """Append a deal. Returns (deal, created); a repeated ``request_key`` returns the first deal."""
+    if request_key:
+        existing = Deal.objects.filter(evening=evening, request_key=request_key).first()
+        if existing is not None:
+            return existing, False
+    with transaction.atomic():
+        locked = _locked(evening)
+        if request_key:
+            existing = Deal.objects.filter(evening=locked, request_key=request_key).first()
+            if existing is not None:
+                return existing, False
+        current = [d.data for d in locked.deals.all()]
+        check(locked, current + [data])
+        deal = Deal.objects.create(
+            evening=locked,
+            number=len(current) + 1,
+            data=data,
+            recorded_by=user if user and user.is_authenticated else None,
+            request_key=request_key,
+        )
+        _bump(locked)
+    evening.version = locked.version
+    return deal, True
+
+
+def edit_deal(evening: Evening, number: int, data: dict, user, expected_version: int | None) -> Deal:
+    with transaction.atomic():
+        locked = _locked(evening)
+        deals = list(locked.deals.all())
+        deal = deals[number - 1]
+        if expected_version is not None and deal.version != expected_version:
+            raise StaleDeal(deal)
+        candidate = [d.data for d in deals]
+        before = candidate[number - 1]
+        candidate[number - 1] = data
+        check(locked, candidate)
+        deal.data = data
+        deal.version += 1
+        deal.save(update_fields=["data", "version"])
+        DealRevision.objects.create(
+            evening=locked, number=number, action=DealRevision.Action.CORRECTED, before=before, after=data, by=_user(user)
+        )
+        _bump(locked)
+    return deal
+
+
+def delete_deal(evening: Evening, number: int, user, expected_version: int | None = None) -> DealRevision:
+    with transaction.atomic():
+        locked = _locked(evening)
+        deals = list(locked.deals.all())
+        deal = deals[number - 1]
+        if expected_version is not None and deal.version != expected_version:
+            raise StaleDeal(deal)
+        candidate = [d.data for d in deals]
+        removed = candidate.pop(number - 1)
+        check(locked, candidate)
+        deal.delete()
+        for later in deals[number:]:  # renumber in order: numbers stay unique at every step
+            Deal.objects.filter(pk=later.pk).update(number=later.number - 1)
+        revision = DealRevision.objects.create(
+            evening=locked, number=number, action=DealRevision.Action.DELETED, before=removed, by=_user(user)
+        )
+        _bump(locked)
+    return revision
+
+
+def restore_deal(evening: Evening, revision: DealRevision, user) -> Deal:
+    """Undo a deletion: the deal goes back at its number, the later ones move up."""
+    with transaction.atomic():
+        locked = _locked(evening)
+        deals = list(locked.deals.all())
+        number = min(revision.number, len(deals) + 1)
+        candidate = [d.data for d in deals]
+        candidate.insert(number - 1, revision.before)
+        check(locked, candidate)
+        for later in reversed(deals[number - 1 :]):
+            Deal.objects.filter(pk=later.pk).update(number=later.number + 1)
+        deal = Deal.objects.create(evening=locked, number=number, data=revision.before, recorded_by=_user(user))
+        DealRevision.objects.create(
+            evening=locked, number=number, action=DealRevision.Action.RESTORED, after=revision.before, by=_user(user)
+        )
+        revision.delete()
+        _bump(locked)
+    return deal
+
+
+def _user(user):
+    return user if user is not None and user.is_authenticated else None
+
+
+def player_named(name: str, user) -> Player:
+    existing = Player.objects.filter(name=name).order_by("pk").first()
+    return existing or Player.objects.create(name=name, created_by=_user(user))
+
+
+def create_evening(
+    *,
+    ruleset: str,
+    players: list[str],
+    first_dealer: int,
+    stake: Decimal | None,
+    currency: str,
+    date: date_cls,
+    user,
+    rules: dict | None = None,
+) -> Evening:
+    """Start an evening with a copy of the rules (the preset, or the house rules given)."""
+    rules_copy = to_dict(registry.resolve(ruleset, rules or {}))
+    with transaction.atomic():
+        evening = Evening.objects.create(
+            ruleset=ruleset,
+            rules=rules_copy,
+            date=date,
+            stake=stake,
+            currency=currency,
+            first_dealer=first_dealer,
+            owner=_user(user),
+        )
+        for position, name in enumerate(players):
+            Seat.objects.create(evening=evening, player=player_named(name, user), position=position)
+    return evening
+
+
+def import_evening(text: str | bytes, user) -> Evening:
+    """Create an evening from an evening file; raises FileError or DealError (nothing saved)."""
+    engine = evening_file.loads(text)
+    score(engine)  # every deal valid before anything is written
+    data = evening_file.to_dict(engine)
+    try:
+        with transaction.atomic():
+            evening = create_evening(
+                ruleset=engine.rules.key,
+                players=list(engine.players),
+                first_dealer=engine.players.index(engine.first_dealer),
+                stake=engine.stake,
+                currency=engine.currency,
+                date=engine.date or timezone.localdate(),
+                user=user,
+                rules=data["rules"],
+            )
+            for number, deal in enumerate(data["deals"], start=1):
+                Deal.objects.create(evening=evening, number=number, data=deal, recorded_by=_user(user))
+    except IntegrityError as exc:  # pragma: no cover - a database refusal is reported, never half-saved
+        raise FileError(0, f"the evening could not be saved: {exc}") from None
+    return evening
+
+
+def export_text(evening: Evening) -> str:
+    """The evening file of an evening (rules as the changes from the preset)."""
+    return evening_file.dumps(engine_evening(evening))
+
+
+__all__ = [
+    "DealError",
+    "FileError",
+    "StaleDeal",
+    "EveningClosed",
+    "scored",
+    "check",
+    "record_deal",
+    "edit_deal",
+    "delete_deal",
+    "restore_deal",
+    "create_evening",
+    "import_evening",
+    "export_text",
+]

@@ -1,0 +1,26 @@
+from django.urls import path
+
+from .views import chart, files, scoring, settle, share
+
+urlpatterns = [
+    path("evenings/", scoring.evening_list, name="evening_list"),
+    path("evenings/new/", scoring.evening_new, name="evening_new"),
+    path("evenings/import/", files.evening_import, name="evening_import"),
+    path("e/<int:pk>/", scoring.evening, name="evening"),
+    path("e/<int:pk>/deals/", scoring.deal_record, name="deal_record"),
+    path("e/<int:pk>/deals/<int:number>/edit/", scoring.deal_edit, name="deal_edit"),
+    path("e/<int:pk>/deals/<int:number>/delete/", scoring.deal_delete, name="deal_delete"),
+    path("e/<int:pk>/undo/<int:revision>/", scoring.deal_restore, name="deal_restore"),
+    path("e/<int:pk>/adjust/", scoring.adjustment, name="adjustment"),
+    path("e/<int:pk>/robre/", scoring.robre_start, name="robre_start"),
+    path("e/<int:pk>/chart/", chart.evening_chart, name="evening_chart"),
+    path("e/<int:pk>/settle/", settle.settlement, name="settlement"),
+    path("e/<int:pk>/settle/paid/", settle.payment_toggle, name="payment_toggle"),
+    path("e/<int:pk>/close/", settle.evening_close, name="evening_close"),
+    path("e/<int:pk>/reopen/", settle.evening_reopen, name="evening_reopen"),
+    path("e/<int:pk>/print/", settle.evening_print, name="evening_print"),
+    path("e/<int:pk>/export/", files.evening_export, name="evening_export"),
+    path("e/<int:pk>/share/", share.share, name="evening_share"),
+    path("s/<str:token>/", share.public, name="evening_public"),
+    path("s/<str:token>/live/", share.public_live, name="evening_public_live"),
+]
