@@ -135,8 +135,4 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "evening_list"
 LOGOUT_REDIRECT_URL = "home"
 
-EMAIL_BACKEND = env_str("LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "evening_list"
-LOGOUT_REDIRECT_URL = "home"
-
-EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
