@@ -1,5 +1,27 @@
-from django.http import Http404
+"""The running totals of an evening as a chart (server-rendered SVG, no script).
+
+The chart itself is the partial ``evenings/chart.html#chart``; other pages include
+it with ``chart = chart_context(result)`` in their context (and link
+``css/chart.css``).
+"""
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from ..access import _get_evening_for_user
+from ..charts import chart_context
+from ..services import scored
+
+__all__ = ["chart_context", "evening_chart"]
 
 
-def evening_chart(request, pk):  # filled in by the chart work
-    raise Http404
+@login_required
+@require_safe
+def evening_chart(request, pk):
+    evening = _get_evening_for_user(request, pk)
+    result = scored(evening).result
+    context = {"evening": evening, "result": result, "chart": chart_context(result)}
+    if getattr(request, "htmx", False):  # a live refresh only needs the chart
+        return render(request, "evenings/chart.html#chart", context)
+    return render(request, "evenings/chart.html", context)

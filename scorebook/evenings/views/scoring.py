@@ -1,8 +1,277 @@
+"""The scoring page: running totals, whose deal it is, the record form, the deal list.
+
+htmx posts swap the ``board`` partial; without JavaScript the same forms post
+normally and redirect back (or re-render with their errors).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scorebook.rules.model import ClassicRules
+from scorebook.rules.scoring import DealError
+
+from .. import display, services
+from ..access import _get_evening_for_user
+from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RobreForm, deal_form_class
+from ..models import DealRevision, Evening, Player
+
+TEMPLATE = "evenings/scoring.html"
+INVALID = 422
 
 
-def _missing(*args, **kwargs):
-    raise Http404
+@login_required
+def evening_list(request):
+    evenings = Evening.objects.filter(owner=request.user).prefetch_related("seats__player")
+    return render(request, "evenings/list.html", {"evenings": evenings})
 
 
-evening_list = evening_new = evening = deal_record = deal_edit = deal_delete = deal_restore = adjustment = robre_start = _missing
+@login_required
+def evening_new(request):
+    form = NewEveningForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        c = form.cleaned_data
+        evening = services.create_evening(
+            ruleset=c["ruleset"],
+            players=c["players"],
+            first_dealer=c["first_dealer_index"],
+            stake=c.get("stake"),
+            currency=c.get("currency") or "EUR",
+            date=c["date"],
+            user=request.user,
+        )
+        return redirect(evening)
+    known = Player.objects.order_by("name").values_list("name", flat=True).distinct()[:200]
+    status = INVALID if form.is_bound else 200
+    return render(request, "evenings/new.html", {"form": form, "known_players": known}, status=status)
+
+
+def _deal_form(evening, scored, data=None, initial=None, prefix=None):
+    rules = scored.engine.rules
+    cls = deal_form_class(rules)
+    kwargs = {"rules": rules, "players": scored.engine.players, "initial": initial, "prefix": prefix}
+    if cls is ClassicDealForm:
+        kwargs["teams"] = scored.result.next.robre.teams
+    return cls(data, **kwargs)
+
+
+def _board(request, evening, *, form=None, adjustment_form=None, robre_form=None, status=200, scored=None):
+    """Render the whole page, or only the board partial for htmx."""
+    if scored is None:
+        scored = services.scored(evening)
+    rules = scored.engine.rules
+    players = scored.engine.players
+    deals = list(evening.deals.all())
+    rows = display.deal_rows(scored.result, [d.data for d in deals], rules)
+    for row, deal in zip(rows, deals, strict=True):
+        row.version = deal.version
+    revisions = list(evening.revisions.select_related("by")[:5])
+    undo = next((r for r in revisions if r.action == DealRevision.Action.DELETED), None)
+    if undo is not None and revisions and revisions[0] != undo:
+        undo = None  # only right after the deletion
+    classic = isinstance(rules, ClassicRules)
+    robre = scored.result.next.robre
+    context = {
+        "evening": evening,
+        "rules": rules,
+        "classic": classic,
+        "players": players,
+        "chips": display.total_chips(scored.result),
+        "next": scored.result.next,
+        "next_number": len(deals) + 1,
+        "pot": scored.result.pot,
+        "has_bete": getattr(rules, "bete", None) is not None,
+        "robre": robre,
+        "robres_done": scored.result.robres,
+        "rows": list(reversed(rows)),
+        "revisions": revisions,
+        "undo": undo,
+        "form": form or _deal_form(evening, scored),
+        "adjustment_form": adjustment_form or AdjustmentForm(players=players, prefix="adj"),
+        "can_score": evening.is_open,
+    }
+    if classic:
+        context["claim_teams"] = [
+            side for side in (0, 1) if rules.claim_at is not None and robre.points[side] == rules.claim_at
+        ]
+        if robre.deals == 0:
+            context["robre_form"] = robre_form or RobreForm(
+                players=list(players), dummy=rules.dummy, prefix="robre", initial={"choice": _current_choice(robre, rules)}
+            )
+    else:
+        context["groups"] = display.contract_groups(rules)
+    template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
+    return render(request, template, context, status=status)
+
+
+def _current_choice(robre, rules):
+    if rules.dummy:
+        return robre.dummy_partner
+    return "\x1f".join(robre.teams[0] + robre.teams[1])
+
+
+def _after_write(request, evening):
+    if request.htmx:
+        return _board(request, evening)
+    return redirect(evening)
+
+
+def evening(request, pk):
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    evening = _get_evening_for_user(request, pk)
+    return _board(request, evening)
+
+
+def _closed(request, evening):
+    messages.error(request, _("This evening is closed: reopen it to change a deal."))
+    return _after_write(request, evening)
+
+
+@login_required
+@require_POST
+def deal_record(request, pk):
+    evening = _get_evening_for_user(request, pk, write=True)
+    if not evening.is_open:
+        return _closed(request, evening)
+    scored = services.scored(evening)
+    form = _deal_form(evening, scored, request.POST)
+    if not form.is_valid():
+        return _board(request, evening, form=form, status=INVALID, scored=scored)
+    try:
+        services.record_deal(evening, form.deal_data(), request.user, form.cleaned_data.get("request_key") or "")
+    except DealError as error:
+        form.add_engine_error(error)
+        return _board(request, evening, form=form, status=INVALID, scored=scored)
+    except services.EveningClosed:
+        return _closed(request, evening)
+    return _after_write(request, evening)
+
+
+@login_required
+@require_POST
+def adjustment(request, pk):
+    evening = _get_evening_for_user(request, pk, write=True)
+    if not evening.is_open:
+        return _closed(request, evening)
+    scored = services.scored(evening)
+    form = AdjustmentForm(request.POST, players=scored.engine.players, prefix="adj")
+    if form.is_valid():
+        try:
+            services.record_deal(evening, form.deal_data(), request.user)
+            return _after_write(request, evening)
+        except DealError as error:
+            form.add_error(None, error.message)
+    return _board(request, evening, adjustment_form=form, status=INVALID, scored=scored)
+
+
+@login_required
+@require_POST
+def robre_start(request, pk):
+    evening = _get_evening_for_user(request, pk, write=True)
+    if not evening.is_open:
+        return _closed(request, evening)
+    scored = services.scored(evening)
+    rules = scored.engine.rules
+    if not isinstance(rules, ClassicRules):
+        raise Http404
+    form = RobreForm(request.POST, players=list(scored.engine.players), dummy=rules.dummy, prefix="robre")
+    if form.is_valid():
+        try:
+            services.record_deal(evening, form.deal_data(), request.user)
+            return _after_write(request, evening)
+        except DealError as error:
+            form.add_error("choice", error.message)
+    return _board(request, evening, robre_form=form, status=INVALID, scored=scored)
+
+
+def _deal_or_404(evening, number):
+    deals = list(evening.deals.all())
+    if not 1 <= number <= len(deals):
+        raise Http404("No such deal")
+    return deals[number - 1]
+
+
+@login_required
+def deal_edit(request, pk, number):
+    evening = _get_evening_for_user(request, pk, write=True)
+    deal = _deal_or_404(evening, number)
+    scored = services.scored(evening)
+    deal_result = scored.result.deals[number - 1]
+    rules = scored.engine.rules
+    players = list(scored.engine.players)
+    editable = "adjustment" not in deal.data and "robre" not in deal.data
+    status = 200
+    conflict = None
+    cls = deal_form_class(rules)
+    kwargs = {"rules": rules, "players": players}
+    if cls is ClassicDealForm:
+        kwargs["teams"] = deal_result.robre.teams
+    if request.method == "POST":
+        if not evening.is_open:
+            return _closed(request, evening)
+        form = cls(request.POST, **kwargs)
+        if form.is_valid():
+            try:
+                services.edit_deal(evening, number, form.deal_data(), request.user, form.cleaned_data.get("version"))
+                messages.success(request, _("Deal %(n)s corrected.") % {"n": number})
+                return redirect(evening)
+            except DealError as error:
+                form.add_engine_error(error)
+            except services.StaleDeal as stale:
+                conflict = stale.deal
+                form.add_error(None, _("Someone changed this deal in the meantime. Here is the newer version."))
+                deal = stale.deal
+        status = 409 if conflict else INVALID
+    else:
+        initial = cls.initial_from(deal.data, players) | {"version": deal.version}
+        form = cls(initial=initial, **kwargs)
+    context = {
+        "evening": evening,
+        "deal": deal,
+        "number": number,
+        "form": form,
+        "rules": rules,
+        "classic": isinstance(rules, ClassicRules),
+        "editable": editable,
+        "deal_result": deal_result,
+        "description": display.describe(deal.data, rules, deal_result),
+        "players": players,
+        "conflict": conflict,
+        "groups": None if isinstance(rules, ClassicRules) else display.contract_groups(rules),
+    }
+    return render(request, "evenings/deal_edit.html", context, status=status)
+
+
+@login_required
+@require_POST
+def deal_delete(request, pk, number):
+    evening = _get_evening_for_user(request, pk, write=True)
+    if not evening.is_open:
+        return _closed(request, evening)
+    _deal_or_404(evening, number)
+    try:
+        services.delete_deal(evening, number, request.user)
+    except DealError as error:
+        messages.error(request, _("Deal %(n)s cannot be deleted: %(why)s") % {"n": number, "why": error})
+    return _after_write(request, evening)
+
+
+@login_required
+@require_POST
+def deal_restore(request, pk, revision):
+    evening = _get_evening_for_user(request, pk, write=True)
+    if not evening.is_open:
+        return _closed(request, evening)
+    rev = get_object_or_404(DealRevision, pk=revision, evening=evening, action=DealRevision.Action.DELETED)
+    try:
+        services.restore_deal(evening, rev, request.user)
+    except DealError as error:
+        messages.error(request, _("The deal cannot be put back: %(why)s") % {"why": error})
+    return _after_write(request, evening)

@@ -1,0 +1,167 @@
+"""Words and rows for the pages: contract groups, a deal in one line, the rows of the deal list.
+
+Only presentation: the points come from the engine's results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from scorebook.rules.model import ClassicRules, Contract, ContractRules, Kind
+from scorebook.rules.scoring import DealResult, EveningResult
+
+BIG_SOLO_FROM = 9  # solo contracts needing this many tricks are shown with the abondances
+
+
+def lang() -> str:
+    code = (translation.get_language() or "fr")[:2]
+    return code if code in ("fr", "nl", "en") else "fr"
+
+
+def team_name(team) -> str:
+    return " & ".join(p for p in team if p)
+
+
+@dataclass
+class ContractButton:
+    key: str
+    label: str
+    contract: Contract
+
+
+@dataclass
+class ContractGroup:
+    label: str
+    buttons: list[ContractButton]
+    numbers: bool = False  # the buttons show only the number of tricks (e.g. "samen" 8 ... 13)
+
+    def share_words(self) -> None:
+        """When every name is the same words plus a different last word, say the words once."""
+        heads = {b.label.rsplit(" ", 1)[0] for b in self.buttons if " " in b.label}
+        if len(self.buttons) < 2 or len(heads) != 1 or any(" " not in b.label for b in self.buttons):
+            return
+        head = heads.pop()
+        self.label = head[:1].upper() + head[1:]
+        for b in self.buttons:
+            b.label = b.label.rsplit(" ", 1)[1]
+        self.numbers = all(b.label.isdigit() for b in self.buttons)
+
+
+def _group_label(c: Contract) -> str:
+    if c.kind is Kind.PAIR:
+        return _("Together")
+    if c.kind is Kind.TROU:
+        return _("Three aces")
+    if c.kind.per_declarer:
+        return _("Misère and piccolo")
+    if c.needs >= BIG_SOLO_FROM:
+        return _("Abondance and slam")
+    return _("Alone")
+
+
+def contract_groups(rules: ContractRules) -> list[ContractGroup]:
+    groups: dict[str, ContractGroup] = {}
+    code = lang()
+    for key, contract in rules.contracts.items():
+        label = _group_label(contract)
+        groups.setdefault(label, ContractGroup(label, []))
+        groups[label].buttons.append(ContractButton(key, contract.names.get(code), contract))
+    for group in groups.values():
+        group.share_words()
+    return list(groups.values())
+
+
+def describe(data: dict, rules, result: DealResult | None = None) -> str:
+    """One line for a deal, in the variant's own words."""
+    code = lang()
+    if "adjustment" in data:
+        note = data.get("note")
+        return _("Adjustment: %(note)s") % {"note": note} if note else _("Adjustment")
+    if "robre" in data:
+        spec = data["robre"]
+        if "dummy_partner" in spec:
+            return _("New robre: %(name)s plays with the dummy") % {"name": spec["dummy_partner"]}
+        a, b = spec["teams"]
+        return _("New robre: %(a)s against %(b)s") % {"a": team_name(a), "b": team_name(b)}
+    if isinstance(rules, ClassicRules):
+        teams = result.robre.teams if result and result.robre else (("",), ("",))
+        if "claim" in data:
+            return _("%(team)s show their honours at 8") % {"team": team_name(teams[data["claim"]])}
+        t0, t1 = data["tricks"]
+        text = f"{team_name(teams[0])} {t0} – {t1} {team_name(teams[1])}"
+        honours = data.get("honours", [0, 0])
+        for side in (0, 1):
+            if honours[side] >= 3:
+                text += " · " + _("%(n)s honours %(team)s") % {"n": honours[side], "team": team_name(teams[side])}
+        return text
+    if data.get("contract") == "pass":
+        return _("All pass")
+    contract = rules.contracts[data["contract"]]
+    tricks = data["tricks"]
+    if isinstance(tricks, dict):
+        tricks_text = ", ".join(f"{name} {n}" for name, n in tricks.items())
+    else:
+        tricks_text = _("%(n)s tricks") % {"n": tricks}
+        tricks_text = f"{' & '.join(data['declarers'])} · {tricks_text}"
+    return f"{contract.names.get(code)} · {tricks_text}"
+
+
+@dataclass
+class DealRow:
+    number: int
+    description: str
+    dealer: str | None
+    made: bool | None
+    multiplier: int
+    cells: list[tuple[str, int | None]]  # (player, delta) per seat; None = sat out
+    pot: int
+    ended_robre: bool
+    data: dict
+
+
+def deal_rows(result: EveningResult, datas: list[dict], rules) -> list[DealRow]:
+    rows = []
+    for deal_result, data in zip(result.deals, datas, strict=True):
+        out = set(deal_result.sitting_out)
+        rows.append(
+            DealRow(
+                number=deal_result.number,
+                description=describe(data, rules, deal_result),
+                dealer=deal_result.dealer,
+                made=deal_result.made,
+                multiplier=deal_result.multiplier,
+                cells=[(p, None if p in out else deal_result.deltas[p]) for p in result.players],
+                pot=deal_result.pot,
+                ended_robre=deal_result.ended_robre,
+                data=data,
+            )
+        )
+    return rows
+
+
+@dataclass
+class TotalChip:
+    name: str
+    total: int
+    leader: bool
+    sitting_out: bool
+    dealer: bool
+
+
+def total_chips(result: EveningResult) -> list[TotalChip]:
+    best = max(result.totals.values()) if result.totals else 0
+    any_points = any(result.totals.values())
+    out = set(result.next.sitting_out)
+    return [
+        TotalChip(
+            name=p,
+            total=result.totals[p],
+            leader=any_points and result.totals[p] == best,
+            sitting_out=p in out,
+            dealer=p == result.next.dealer,
+        )
+        for p in result.players
+    ]

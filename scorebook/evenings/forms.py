@@ -1,0 +1,322 @@
+"""Forms of the evening pages. Each turns what the scorer tapped into an evening-file deal;
+the engine (through services) decides whether the deal is possible."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from datetime import date
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scorebook.rules import registry
+from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
+
+from . import display
+
+MAX_PLAYERS = 7
+
+
+def new_request_key() -> str:
+    return uuid.uuid4().hex
+
+
+class DealForm(forms.Form):
+    """Common part: the idempotency key and the version of the deal being edited."""
+
+    request_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+
+    def __init__(self, *args, rules, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        self.players = list(players)
+        if not self.is_bound:
+            self.initial.setdefault("request_key", new_request_key())
+
+    def deal_data(self) -> dict:
+        raise NotImplementedError
+
+    def add_engine_error(self, error) -> None:
+        """Show an engine error (DealError / FileError) next to the field it names."""
+        field = getattr(error, "field", "") or None
+        if field not in self.fields:
+            field = {"points": None, "dealer": None, "robre": None}.get(field, None)
+        self.add_error(field, error.message)
+
+
+class ContractDealForm(DealForm):
+    contract = forms.ChoiceField(label=_("Contract"))
+    declarers = forms.MultipleChoiceField(label=_("Declarers"), required=False, widget=forms.CheckboxSelectMultiple)
+    tricks = forms.IntegerField(label=_("Tricks"), required=False, min_value=0, max_value=MAX_TRICKS)
+    trump_changed = forms.BooleanField(label=_("Trump changed (needs 9)"), required=False)
+    exposed_fault = forms.ChoiceField(label=_("Opponent made to take a trick"), required=False)
+    playing = forms.MultipleChoiceField(
+        label=_("Who plays this deal"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        rules: ContractRules = self.rules
+        lang = display.lang()
+        self.fields["contract"].choices = [("pass", _("All pass"))] + [
+            (key, c.names.get(lang)) for key, c in rules.contracts.items()
+        ]
+        people = [(p, p) for p in self.players]
+        self.fields["declarers"].choices = people
+        self.fields["playing"].choices = people
+        self.fields["exposed_fault"].choices = [("", "—")] + people
+        for seat, name in enumerate(self.players):
+            self.fields[f"tricks_{seat}"] = forms.IntegerField(
+                label=_("Tricks of %(name)s") % {"name": name}, required=False, min_value=0, max_value=MAX_TRICKS
+            )
+
+    def per_declarer_fields(self):
+        return [(name, self[f"tricks_{seat}"]) for seat, name in enumerate(self.players)]
+
+    @classmethod
+    def initial_from(cls, data: dict, players: list[str]) -> dict:
+        """Form values for an existing deal (the edit page)."""
+        initial = {"contract": data.get("contract")}
+        if data.get("contract") == "pass":
+            return initial | {"playing": data.get("playing", [])}
+        initial["declarers"] = data.get("declarers", [])
+        tricks = data.get("tricks")
+        if isinstance(tricks, dict):
+            for name, value in tricks.items():
+                initial[f"tricks_{players.index(name)}"] = value
+        else:
+            initial["tricks"] = tricks
+        initial["trump_changed"] = data.get("trump_changed", False)
+        initial["exposed_fault"] = data.get("exposed_fault", "")
+        initial["playing"] = data.get("playing", [])
+        return initial
+
+    def clean(self):
+        cleaned = super().clean()
+        key = cleaned.get("contract")
+        if not key or key == "pass":
+            return cleaned
+        contract = self.rules.contracts[key]
+        declarers = cleaned.get("declarers") or []
+        if not declarers:
+            self.add_error("declarers", _("Tap the declaring player(s)."))
+            return cleaned
+        if contract.exact:
+            for name in declarers:
+                if cleaned.get(f"tricks_{self.players.index(name)}") is None:
+                    self.add_error("tricks", _("Give the tricks of %(name)s.") % {"name": name})
+        elif cleaned.get("tricks") is None:
+            self.add_error("tricks", _("Give the tricks of the declaring side."))
+        playing = cleaned.get("playing") or []
+        if playing and len(playing) != 4:
+            self.add_error("playing", _("Four players play a deal."))
+        return cleaned
+
+    def deal_data(self) -> dict:
+        c = self.cleaned_data
+        playing = [p for p in self.players if p in (c.get("playing") or [])]
+        if c["contract"] == "pass":
+            data = {"contract": "pass"}
+        else:
+            contract = self.rules.contracts[c["contract"]]
+            declarers = [p for p in self.players if p in c["declarers"]]  # seat order
+            if contract.exact:
+                tricks = {name: c[f"tricks_{self.players.index(name)}"] for name in declarers}
+            else:
+                tricks = c["tricks"]
+            data = {"contract": c["contract"], "declarers": declarers, "tricks": tricks}
+            if c.get("trump_changed"):
+                data["trump_changed"] = True
+            if c.get("exposed_fault"):
+                data["exposed_fault"] = c["exposed_fault"]
+        if playing:
+            data["playing"] = playing
+        return data
+
+
+HONOURS_NONE = "none"
+
+
+class ClassicDealForm(DealForm):
+    tricks = forms.IntegerField(label=_("Tricks"), min_value=0, max_value=MAX_TRICKS, required=False)
+    honours = forms.ChoiceField(label=_("Honours"), required=False, widget=forms.RadioSelect)
+    claim = forms.TypedChoiceField(
+        choices=[("", ""), ("0", "0"), ("1", "1")], coerce=int, empty_value=None, required=False
+    )
+
+    def __init__(self, *args, teams=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        rules: ClassicRules = self.rules
+        self.teams = teams or (("", ""), ("", ""))
+        held = [h for h in sorted(rules.honours_points) if rules.honours_points[h] > 0]
+        choices = [(HONOURS_NONE, _("none"))]
+        for side in (0, 1):
+            for h in held:
+                choices.append((f"{side}-{h}", f"{h} · {display.team_name(self.teams[side])}"))
+        self.fields["honours"].choices = choices
+        self.fields["honours"].initial = HONOURS_NONE
+        if not self.is_bound:
+            self.initial.setdefault("tricks", 7)
+
+    @classmethod
+    def initial_from(cls, data: dict, players: list[str]) -> dict:
+        if "claim" in data:
+            return {"claim": data["claim"]}
+        honours = data.get("honours", [0, 0])
+        choice = HONOURS_NONE
+        for side in (0, 1):
+            if honours[side]:
+                choice = f"{side}-{honours[side]}"
+        return {"tricks": data["tricks"][0], "honours": choice}
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("claim") is None and cleaned.get("tricks") is None:
+            self.add_error("tricks", _("Give the tricks of the first team."))
+        return cleaned
+
+    def deal_data(self) -> dict:
+        c = self.cleaned_data
+        if c.get("claim") is not None:
+            return {"claim": c["claim"]}
+        honours = [0, 0]
+        choice = c.get("honours") or HONOURS_NONE
+        if choice != HONOURS_NONE:
+            side, held = choice.split("-")
+            honours[int(side)] = int(held)
+        return {"tricks": [c["tricks"], MAX_TRICKS - c["tricks"]], "honours": honours}
+
+
+def deal_form_class(rules):
+    return ClassicDealForm if isinstance(rules, ClassicRules) else ContractDealForm
+
+
+class AdjustmentForm(forms.Form):
+    note = forms.CharField(label=_("Reason"), max_length=200, required=False)
+
+    def __init__(self, *args, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.players = list(players)
+        for seat, name in enumerate(self.players):
+            self.fields[f"points_{seat}"] = forms.IntegerField(
+                label=name, required=False, min_value=-100_000, max_value=100_000
+            )
+
+    def point_fields(self):
+        return [self[f"points_{seat}"] for seat in range(len(self.players))]
+
+    def clean(self):
+        cleaned = super().clean()
+        if not any(cleaned.get(f"points_{seat}") for seat in range(len(self.players))):
+            raise forms.ValidationError(_("Give points to at least one player."))
+        return cleaned
+
+    def deal_data(self) -> dict:
+        points = {
+            name: self.cleaned_data[f"points_{seat}"]
+            for seat, name in enumerate(self.players)
+            if self.cleaned_data.get(f"points_{seat}")
+        }
+        data = {"adjustment": points}
+        if self.cleaned_data.get("note"):
+            data["note"] = self.cleaned_data["note"]
+        return data
+
+
+class RobreForm(forms.Form):
+    """Classic games: who plays the next robre and with whom."""
+
+    choice = forms.ChoiceField(label=_("Partnerships"))
+
+    def __init__(self, *args, players, dummy: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.dummy = dummy
+        if dummy:
+            self.fields["choice"].label = _("Plays with the dummy")
+            self.fields["choice"].choices = [(p, p) for p in players]
+        else:
+            self.fields["choice"].choices = [
+                (_teams_key(t), f"{display.team_name(t[0])} — {display.team_name(t[1])}") for t in partnerships(players)
+            ]
+
+    def deal_data(self) -> dict:
+        value = self.cleaned_data["choice"]
+        if self.dummy:
+            return {"robre": {"dummy_partner": value}}
+        a, b, c, d = value.split("\x1f")
+        return {"robre": {"teams": [[a, b], [c, d]]}}
+
+
+def _teams_key(teams) -> str:
+    return "\x1f".join(teams[0] + teams[1])
+
+
+def partnerships(players: list[str]):
+    """Every way to pick four players and pair them off (3 per four)."""
+    out = []
+    for four in itertools.combinations(players, 4):
+        a, rest = four[0], four[1:]
+        for partner in rest:
+            others = tuple(p for p in rest if p != partner)
+            out.append(((a, partner), others))
+    return out
+
+
+class NewEveningForm(forms.Form):
+    ruleset = forms.ChoiceField(label=_("Variant"), widget=forms.RadioSelect)
+    first_dealer = forms.TypedChoiceField(
+        label=_("First dealer"), coerce=int, choices=[(i, i + 1) for i in range(MAX_PLAYERS)], initial=0
+    )
+    stake = forms.DecimalField(
+        label=_("Stake per point"), required=False, min_value=0, max_value=10_000, max_digits=9, decimal_places=4
+    )
+    currency = forms.CharField(label=_("Currency"), max_length=8, initial="EUR")
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = registry.choices(display.lang())
+        self.fields["ruleset"].initial = "kleurenwiezen"
+        self.fields["date"].initial = timezone.localdate
+        for seat in range(MAX_PLAYERS):
+            self.fields[f"player_{seat}"] = forms.CharField(
+                label=_("Seat %(n)s") % {"n": seat + 1}, required=False, max_length=40
+            )
+        self.fields["first_dealer"].choices = [
+            (i, _("Seat %(n)s") % {"n": i + 1}) for i in range(MAX_PLAYERS)
+        ]
+
+    def player_fields(self):
+        return [self[f"player_{seat}"] for seat in range(MAX_PLAYERS)]
+
+    def clean(self):
+        cleaned = super().clean()
+        names = [(cleaned.get(f"player_{seat}") or "").strip() for seat in range(MAX_PLAYERS)]
+        seats = [seat for seat, name in enumerate(names) if name]
+        players = [names[seat] for seat in seats]
+        if len(set(n.casefold() for n in players)) != len(players):
+            self.add_error("player_0", _("Two players have the same name."))
+        key = cleaned.get("ruleset")
+        if key:
+            rules = registry.get(key)
+            if not rules.min_players <= len(players) <= rules.max_players:
+                self.add_error(
+                    "player_0",
+                    _("%(variant)s is played by %(low)s to %(high)s players.")
+                    % {"variant": rules.names.get(display.lang()), "low": rules.min_players, "high": rules.max_players},
+                )
+        dealer = cleaned.get("first_dealer")
+        if dealer is not None and players:
+            if dealer not in seats:
+                self.add_error("first_dealer", _("The first dealer's seat is empty."))
+            else:
+                cleaned["first_dealer_index"] = seats.index(dealer)
+        cleaned["players"] = players
+        return cleaned
+
+
+def today() -> date:
+    return timezone.localdate()
