@@ -6,6 +6,8 @@ SHELL := /bin/bash
 PYTHON ?= $(shell for p in python3.13 python3.12 $$HOME/.pyenv/versions/3.13*/bin/python3.13 $$HOME/.pyenv/versions/3.12*/bin/python3.12 /usr/bin/python3.13 /usr/bin/python3.12; do \
 	"$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo "$$p"; break; }; done)
 VENV := .venv
+HOST ?= 127.0.0.1
+PORT ?= 8000
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
@@ -28,7 +30,7 @@ migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
 run: migrate
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: install chromium
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/python -m pytest $(PYTEST_ARGS)
