@@ -282,8 +282,8 @@ def build(
         label = Label(
             text=names[player],
             total=finals[player],
-            x=_n(plot.right + 10),
-            leader_x=_n(plot.right + 7),
+            x=_n(end_x + 10),  # the right edge of the plot, or beside the start without deals
+            leader_x=_n(end_x + 7),
             y=_n(centres[i]),
             baseline=_n(centres[i] + 0.35 * FONT_SIZE),
             end_x=_n(end_x),
