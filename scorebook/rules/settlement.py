@@ -69,7 +69,7 @@ def _cents(balances: dict[str, Decimal]) -> dict[str, int]:
         if amount.denominator != 1:
             raise ValueError(f"balance of {name!r} is not a whole number of cents: {value}")
         cents[name] = int(amount)
-    if False:
+    if sum(cents.values()) != 0:
         raise ValueError(f"balances do not sum to zero: {sum(balances.values())}")
     return cents
 
@@ -109,6 +109,8 @@ def _zero_sum_groups(values: list[int]) -> list[list[int]]:
     partition optimal, the one with the smallest bitmask (i.e. whose last
     member comes earliest in the player order, then the one before, ...).
     """
+    if sum(values) != 0:  # otherwise no partition exists and the search below never ends
+        raise ValueError("balances do not sum to zero")
     if not values:
         return []
     total, best = _most_groups(values)
@@ -120,10 +122,7 @@ def _zero_sum_groups(values: list[int]) -> list[list[int]]:
         sub = 0
         while True:  # submasks of `others` in increasing order
             group = sub | first
-            if (
-                total[group] == 0
-                and best[remaining ^ group] == best[remaining] - 1
-            ):
+            if total[group] == 0 and best[remaining ^ group] == best[remaining] - 1:
                 break
             sub = (sub - others) & others
         groups.append([i for i in range(len(values)) if group >> i & 1])

@@ -218,6 +218,21 @@ def test_it_breaks_ties_between_optimal_partitions_by_player_order() -> None:
     assert min_transfers(balances) == [Transfer("C", "A", D("1.00")), Transfer("D", "B", D("1.00"))]
 
 
+def test_it_settles_a_group_largest_debtor_to_largest_creditor_earlier_player_first() -> None:
+    # Creditors tie: C (-4) pays A (the earlier of A, B) 3, then D (-2) pays B 2, C pays B 1.
+    assert min_transfers({"A": D("3.00"), "B": D("3.00"), "C": D("-4.00"), "D": D("-2.00")}) == [
+        Transfer("C", "A", D("3.00")),
+        Transfer("C", "B", D("1.00")),
+        Transfer("D", "B", D("2.00")),
+    ]
+    # Debtors tie: C (the earlier of C, D) pays A 3, then D pays B 2 and A 1.
+    assert min_transfers({"A": D("4.00"), "B": D("2.00"), "C": D("-3.00"), "D": D("-3.00")}) == [
+        Transfer("C", "A", D("3.00")),
+        Transfer("D", "A", D("1.00")),
+        Transfer("D", "B", D("2.00")),
+    ]
+
+
 def test_it_needs_no_transfers_when_everyone_is_square() -> None:
     assert min_transfers({"A": D("0.00"), "B": D("0.00")}) == []
     assert min_transfers({}) == []
