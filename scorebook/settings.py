@@ -135,4 +135,4 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "evening_list"
 LOGOUT_REDIRECT_URL = "home"
 
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+MAILERS = {"default": {"BACKEND": env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")}}

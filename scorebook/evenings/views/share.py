@@ -1,13 +1,179 @@
-from django.http import Http404
+"""The read-only link: the owner's share page, and the public score page that follows the evening live.
+
+The token is the only key of the public pages, and they only ever read. The live
+region polls ``public_live``; it answers 304 from the evening's version alone, so
+an unchanged evening is never scored again for a poll.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+import segno
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition, require_safe
+
+from scorebook.rules import evening_file
+from scorebook.rules.deals import Claim, ClassicDeal, ContractDeal
+from scorebook.rules.model import ClassicRules
+
+from .. import display, services
+from ..access import _get_evening_for_token, _get_evening_for_user
+from ..models import Evening
+
+LAST_DEALS = 10  # deals listed on the public page, newest first
+QR_DARK, QR_LIGHT = "#111418", "#ffffff"  # dark on white in both themes: phones scan it best
 
 
+@login_required
+@require_safe
 def share(request, pk):
-    raise Http404
+    evening = _get_evening_for_user(request, pk)
+    url = request.build_absolute_uri(reverse("evening_public", args=[evening.share_token]))
+    qr = segno.make(url, error="m").svg_inline(
+        scale=1,  # the SVG has a viewBox; CSS gives it its size
+        border=4,  # the quiet zone scanners need
+        dark=QR_DARK,
+        light=QR_LIGHT,
+        omitsize=True,
+        svgclass="qr-code",
+        title=_("QR code of the read-only link"),
+    )
+    return render(request, "evenings/share/share.html", {"evening": evening, "url": url, "qr": qr})
 
 
+def _public_headers(view):
+    """No search engine should index a score page that only its link opens."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        return response
+
+    return wrapped
+
+
+@require_safe
+@_public_headers
+@cache_control(no_cache=True)
 def public(request, token):
-    raise Http404
+    evening = _get_evening_for_token(token)
+    return render(request, "evenings/share/public.html", _board(evening))
 
 
+def _live_etag(request, token):
+    """The version alone says whether the score changed: one small query, no scoring."""
+    row = Evening.objects.filter(share_token=token).values_list("pk", "version", "status").first()
+    if row is None:
+        return None  # the view answers 404
+    pk, version, status = row
+    return f"{pk}-{version}-{status}-{translation.get_language()}"
+
+
+@require_safe
+@_public_headers
+@cache_control(no_cache=True)
+@condition(etag_func=_live_etag)
 def public_live(request, token):
-    raise Http404
+    evening = _get_evening_for_token(token)
+    return render(request, "evenings/share/_live.html", _board(evening))
+
+
+# --- what the public page shows ------------------------------------------------------
+
+
+def _board(evening: Evening) -> dict:
+    scored = services.scored(evening)
+    engine, result = scored.engine, scored.result
+    rules = engine.rules
+    standings = [
+        {
+            "name": chip.name,
+            "total": chip.total,
+            "shown": _signed(chip.total),
+            "leader": chip.leader,
+            "deals_next": chip.dealer,
+            "sits_out": chip.sitting_out,
+        }
+        for chip in sorted(display.total_chips(result), key=lambda chip: -chip.total)  # stable: seat order on ties
+    ]
+    datas = [evening_file.deal_to_dict(deal) for deal in engine.deals]  # the stored deals, as the engine read them
+    rows = _deal_rows(rules, result, datas)
+    return {
+        "evening": evening,
+        "variant": rules.names.get(display.lang()),
+        "standings": standings,
+        "has_bete": getattr(rules, "bete", None) is not None,
+        "pot": result.pot,
+        "robre": _robre(result.next.robre, rules, len(result.robres)) if result.next.robre is not None else None,
+        "next": result.next,
+        "deal_count": len(result.deals),
+        "last_deals": rows[-LAST_DEALS:][::-1],
+    }
+
+
+def _signed(value: int) -> str:
+    """+12, −4 (a true minus sign), 0."""
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+def _robre(robre, rules: ClassicRules, finished: int) -> dict:
+    won = robre.manches_won
+    aside = not rules.honours_towards_manche
+    return {
+        "number": robre.number,
+        "finished": finished,
+        "target": rules.manche_target,
+        "to_win": rules.manches_to_win,
+        "teams": [
+            {
+                "names": display.team_name(robre.teams[side]),
+                "manches": won[side],
+                "dots": [i < won[side] for i in range(rules.manches_to_win)],
+                "points": robre.points[side],
+                "honours_aside": robre.honours_aside[side] if aside else None,
+            }
+            for side in (0, 1)
+        ],
+    }
+
+
+def _deal_rows(rules, result, datas: list[dict]) -> list[dict]:
+    """One entry per deal: the scoring page's words for it, what it led to, and its effect on every player."""
+    rows = []
+    manches_seen: dict[int, int] = {}  # robre number -> manches won before this deal
+    for dr, data in zip(result.deals, datas, strict=True):
+        row = {
+            "number": dr.number,
+            "text": display.describe(data, rules, dr),
+            "outcome": "",
+            "note": "",
+            "effects": [(name, _signed(delta), delta > 0) for name, delta in dr.deltas.items() if delta],
+            "pot": dr.pot,
+            "multiplier": dr.multiplier,
+        }
+        if isinstance(dr.deal, ContractDeal):
+            outcomes = set(dr.outcomes.values())
+            row["outcome"] = "made" if outcomes == {True} else "failed" if outcomes == {False} else "mixed"
+            if row["outcome"] == "mixed":  # several misères: say who made it
+                row["note"] = ", ".join(
+                    (_("%s made") if made else _("%s failed")) % name for name, made in dr.outcomes.items()
+                )
+        elif isinstance(dr.deal, ClassicDeal | Claim):
+            robre = dr.robre
+            teams = [display.team_name(team) for team in robre.teams]
+            if robre.finished:
+                row["note"] = _("robre to %s") % teams[robre.winner]
+            elif len(robre.manches) > manches_seen.get(robre.number, 0):
+                row["note"] = _("manche to %s") % teams[robre.manches[-1].winner]
+            else:
+                row["note"] = _("points %(a)s–%(b)s") % {"a": robre.points[0], "b": robre.points[1]}
+            manches_seen[robre.number] = len(robre.manches)
+        rows.append(row)
+    return rows
