@@ -53,9 +53,9 @@ def signed_points(value: int) -> str:
     return "0"
 
 
-def money_text(amount: Decimal, currency: str, *, signed: bool = False) -> str:
+def money_text(amount: Decimal, currency: str, *, signed: bool = False, places: int = 2) -> str:
     """``Decimal("-0.20"), "EUR"`` -> "−0,20 €" in French, "€ −0,20" in Dutch, "−€0.20" in English."""
-    digits = number_format(abs(amount), 2, use_l10n=True, force_grouping=True)
+    digits = number_format(abs(amount), places, use_l10n=True, force_grouping=True)
     sign = MINUS if amount < 0 else ("+" if signed and amount > 0 else "")
     symbol = SYMBOLS.get(currency.upper(), currency)
     lang = _lang()
@@ -64,6 +64,13 @@ def money_text(amount: Decimal, currency: str, *, signed: bool = False) -> str:
     if lang == "nl":
         return f"{symbol}{NBSP}{sign}{digits}"
     return f"{sign}{digits}{NBSP}{symbol}"
+
+
+def stake_text(stake: Decimal, currency: str) -> str:
+    """The stake keeps its own precision: 0.025 is "0,025 €", 0.1 is "0,10 €"."""
+    exponent = stake.normalize().as_tuple().exponent
+    places = min(4, max(2, -exponent)) if isinstance(exponent, int) else 2
+    return money_text(stake, currency, places=places)
 
 
 def tone(value) -> str:
@@ -195,14 +202,13 @@ def _context(evening: Evening) -> dict:
         "players": list(result.players),
         "deal_count": len(result.deals),
         "has_stake": has_stake,
-        "stake_text": money_text(evening.stake, evening.currency) if has_stake else "",
+        "stake_text": stake_text(evening.stake, evening.currency) if has_stake else "",
         "standings": standings,
         "has_bete": bete is not None,
         "pot": result.pot,
         "bete_carried": carried,
         "bete_money_text": money_text(bete_money, evening.currency, signed=True) if bete_money is not None else "",
         "transfers": transfers,
-        "open_transfers": [t for t in transfers if t.current and not t.paid],
         "closed": not evening.is_open,
         "scored": scored,
         "lang": lang,
