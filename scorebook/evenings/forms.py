@@ -39,12 +39,20 @@ class DealForm(forms.Form):
     def deal_data(self) -> dict:
         raise NotImplementedError
 
-    def add_engine_error(self, error) -> None:
-        """Show an engine error (DealError / FileError) next to the field it names."""
+    def add_engine_error(self, error, number: int | None = None) -> None:
+        """Show an engine error (DealError / FileError) next to the field it names.
+
+        When the error is about another deal than the one in this form (an edit that
+        makes a later deal impossible), it goes at the top and names that deal.
+        """
+        if number is not None and error.number != number:
+            self.add_error(
+                None,
+                _("Deal %(n)s would become impossible: %(why)s") % {"n": error.number, "why": error.message},
+            )
+            return
         field = getattr(error, "field", "") or None
-        if field not in self.fields:
-            field = {"points": None, "dealer": None, "robre": None}.get(field, None)
-        self.add_error(field, error.message)
+        self.add_error(field if field in self.fields else None, error.message)
 
 
 class ContractDealForm(DealForm):

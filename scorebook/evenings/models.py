@@ -117,6 +117,7 @@ class DealRevision(models.Model):
     after = models.JSONField(null=True, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     at = models.DateTimeField(auto_now_add=True)
+    evening_version = models.PositiveIntegerField(default=0, help_text="The evening's version right after this change.")
 
     class Meta:
         ordering = ["-at", "-pk"]

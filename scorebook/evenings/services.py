@@ -128,12 +128,17 @@ def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> tu
     return deal, True
 
 
-def edit_deal(evening: Evening, number: int, data: dict, user, expected_version: int | None) -> Deal:
+def edit_deal(
+    evening: Evening, number: int, data: dict, user, expected_version: int | None, expected_id: int | None = None
+) -> Deal:
+    """Replace deal ``number`` and re-score everything after it; refused if the deal changed meanwhile."""
     with transaction.atomic():
         locked = _locked(evening)
         deals = list(locked.deals.all())
         deal = deals[number - 1]
-        if expected_version is not None and deal.version != expected_version:
+        if (expected_version is not None and deal.version != expected_version) or (
+            expected_id is not None and deal.pk != expected_id
+        ):
             raise StaleDeal(deal)
         candidate = [d.data for d in deals]
         before = candidate[number - 1]
@@ -142,19 +147,26 @@ def edit_deal(evening: Evening, number: int, data: dict, user, expected_version:
         deal.data = data
         deal.version += 1
         deal.save(update_fields=["data", "version"])
-        DealRevision.objects.create(
-            evening=locked, number=number, action=DealRevision.Action.CORRECTED, before=before, after=data, by=_user(user)
-        )
         _bump(locked)
+        DealRevision.objects.create(
+            evening=locked,
+            number=number,
+            action=DealRevision.Action.CORRECTED,
+            before=before,
+            after=data,
+            by=_user(user),
+            evening_version=locked.version,
+        )
     return deal
 
 
-def delete_deal(evening: Evening, number: int, user, expected_version: int | None = None) -> DealRevision:
+def delete_deal(evening: Evening, number: int, user, expected_id: int | None = None) -> DealRevision:
+    """Delete deal ``number``; ``expected_id`` guards against a list that changed since it was shown."""
     with transaction.atomic():
         locked = _locked(evening)
         deals = list(locked.deals.all())
         deal = deals[number - 1]
-        if expected_version is not None and deal.version != expected_version:
+        if expected_id is not None and deal.pk != expected_id:
             raise StaleDeal(deal)
         candidate = [d.data for d in deals]
         removed = candidate.pop(number - 1)
@@ -162,10 +174,15 @@ def delete_deal(evening: Evening, number: int, user, expected_version: int | Non
         deal.delete()
         for later in deals[number:]:  # renumber in order: numbers stay unique at every step
             Deal.objects.filter(pk=later.pk).update(number=later.number - 1)
-        revision = DealRevision.objects.create(
-            evening=locked, number=number, action=DealRevision.Action.DELETED, before=removed, by=_user(user)
-        )
         _bump(locked)
+        revision = DealRevision.objects.create(
+            evening=locked,
+            number=number,
+            action=DealRevision.Action.DELETED,
+            before=removed,
+            by=_user(user),
+            evening_version=locked.version,
+        )
     return revision
 
 
@@ -181,11 +198,16 @@ def restore_deal(evening: Evening, revision: DealRevision, user) -> Deal:
         for later in reversed(deals[number - 1 :]):
             Deal.objects.filter(pk=later.pk).update(number=later.number + 1)
         deal = Deal.objects.create(evening=locked, number=number, data=revision.before, recorded_by=_user(user))
-        DealRevision.objects.create(
-            evening=locked, number=number, action=DealRevision.Action.RESTORED, after=revision.before, by=_user(user)
-        )
         revision.delete()
         _bump(locked)
+        DealRevision.objects.create(
+            evening=locked,
+            number=number,
+            action=DealRevision.Action.RESTORED,
+            after=revision.before,
+            by=_user(user),
+            evening_version=locked.version,
+        )
     return deal
 
 

@@ -29,7 +29,7 @@ class ImportForm(forms.Form):
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
     text = forms.CharField(
-        label=gettext_lazy("Or paste the evening file"),
+        label=gettext_lazy("Paste the evening file"),
         required=False,
         help_text=gettext_lazy('The JSON text, starting with {"format": "scorebook-evening/1", …'),
         widget=forms.Textarea(

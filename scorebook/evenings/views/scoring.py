@@ -70,11 +70,12 @@ def _board(request, evening, *, form=None, adjustment_form=None, robre_form=None
     deals = list(evening.deals.all())
     rows = display.deal_rows(scored.result, [d.data for d in deals], rules)
     for row, deal in zip(rows, deals, strict=True):
-        row.version = deal.version
+        row.deal_id = deal.pk
     revisions = list(evening.revisions.select_related("by")[:5])
+    # undo is offered only while the deletion is the latest change of the evening
     undo = next((r for r in revisions if r.action == DealRevision.Action.DELETED), None)
-    if undo is not None and revisions and revisions[0] != undo:
-        undo = None  # only right after the deletion
+    if undo is not None and undo.evening_version != evening.version:
+        undo = None
     classic = isinstance(rules, ClassicRules)
     robre = scored.result.next.robre
     context = {
@@ -100,8 +101,10 @@ def _board(request, evening, *, form=None, adjustment_form=None, robre_form=None
         context["claim_teams"] = [
             side for side in (0, 1) if rules.claim_at is not None and robre.points[side] == rules.claim_at
         ]
-        if robre.deals == 0:
-            context["robre_form"] = robre_form or RobreForm(
+        if robre_form is not None:
+            context["robre_form"] = robre_form
+        elif robre.deals == 0:
+            context["robre_form"] = RobreForm(
                 players=list(players), dummy=rules.dummy, prefix="robre", initial={"choice": _current_choice(robre, rules)}
             )
     else:
@@ -117,6 +120,7 @@ def _current_choice(robre, rules):
 
 
 def _after_write(request, evening):
+    evening.refresh_from_db()  # the service changed the version under a lock
     if request.htmx:
         return _board(request, evening)
     return redirect(evening)
@@ -217,20 +221,30 @@ def deal_edit(request, pk, number):
         if not evening.is_open:
             return _closed(request, evening)
         form = cls(request.POST, **kwargs)
-        if form.is_valid():
+        if not editable:
+            form.is_valid()
+            form.add_error(None, _("This line cannot be corrected here: delete it and record it again."))
+        elif form.is_valid():
             try:
-                services.edit_deal(evening, number, form.deal_data(), request.user, form.cleaned_data.get("version"))
+                services.edit_deal(
+                    evening,
+                    number,
+                    form.deal_data(),
+                    request.user,
+                    form.cleaned_data.get("version"),
+                    _posted_id(request),
+                )
                 messages.success(request, _("Deal %(n)s corrected.") % {"n": number})
                 return redirect(evening)
             except DealError as error:
-                form.add_engine_error(error)
+                form.add_engine_error(error, number)
             except services.StaleDeal as stale:
                 conflict = stale.deal
-                form.add_error(None, _("Someone changed this deal in the meantime. Here is the newer version."))
                 deal = stale.deal
+                form = cls(initial=cls.initial_from(deal.data, players) | {"version": deal.version}, **kwargs)
         status = 409 if conflict else INVALID
     else:
-        initial = cls.initial_from(deal.data, players) | {"version": deal.version}
+        initial = cls.initial_from(deal.data, players) | {"version": deal.version} if editable else None
         form = cls(initial=initial, **kwargs)
     context = {
         "evening": evening,
@@ -244,6 +258,7 @@ def deal_edit(request, pk, number):
         "description": display.describe(deal.data, rules, deal_result),
         "players": players,
         "conflict": conflict,
+        "can_score": evening.is_open,
         "groups": None if isinstance(rules, ClassicRules) else display.contract_groups(rules),
     }
     return render(request, "evenings/deal_edit.html", context, status=status)
@@ -257,10 +272,18 @@ def deal_delete(request, pk, number):
         return _closed(request, evening)
     _deal_or_404(evening, number)
     try:
-        services.delete_deal(evening, number, request.user)
+        services.delete_deal(evening, number, request.user, _posted_id(request))
     except DealError as error:
         messages.error(request, _("Deal %(n)s cannot be deleted: %(why)s") % {"n": number, "why": error})
+    except services.StaleDeal:
+        messages.error(request, _("The list of deals changed in the meantime: nothing was deleted. Check it and try again."))
     return _after_write(request, evening)
+
+
+def _posted_id(request) -> int | None:
+    """The deal's id as the page showed it (guards a number that moved since)."""
+    raw = request.POST.get("deal")
+    return int(raw) if raw and raw.isdigit() else None
 
 
 @login_required

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
 
-from scorebook.rules import evening_file
+from scorebook.rules import evening_file, registry
 from scorebook.rules.deals import Claim, ClassicDeal, ContractDeal
 from scorebook.rules.model import ClassicRules
 
@@ -44,7 +44,8 @@ def share(request, pk):
         svgclass="qr-code",
         title=_("QR code of the read-only link"),
     )
-    return render(request, "evenings/share/share.html", {"evening": evening, "url": url, "qr": qr})
+    variant = registry.get(evening.ruleset).names.get(display.lang())
+    return render(request, "evenings/share/share.html", {"evening": evening, "variant": variant, "url": url, "qr": qr})
 
 
 def _public_headers(view):

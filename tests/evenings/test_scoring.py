@@ -1,0 +1,781 @@
+"""The scoring page (/e/<pk>/): totals, whose deal it is, recording deals, adjustments,
+robres, form errors, access rules and closed evenings.
+
+Expected points are worked out by hand from /work/shared/rules.md:
+- kleurenwiezen samen 9 made with 10 tricks: 14 each (one overtrick), opponents -14.
+- kleurenwiezen grote miserie, Anne 0 tricks (made), Bert 1 (failed), each vs the table:
+  Anne +36 +12 = +48, Bert -12 -36 = -48, Carl and Dina 0 (the published worked check).
+- kleurenwiezen troel with a changed trump needs 9: 8 tricks fail, -16 flat each.
+- encheres petite misère à deux, Anne 0, Carl 1, failed on an empty bête: the floor is the
+  value 10; Carl, who took the trick, pays; Bert, made to take a trick (exposed fault),
+  pays half: Carl -5, Bert -5, bête 10.
+- encheres solo failed with 5 tricks on an empty bête: Anne pays the value 8 into the bête.
+- classique 9 tricks to 4 with 3 honours: 3 trick points + 2 honour points = 5.
+  12 tricks to 1 with 3 honours: 6 + 2 = 8, so the team stands at 8 and may claim.
+"""
+
+import html as html_lib
+import re
+
+import pytest
+from django.urls import reverse
+
+from scorebook.evenings.models import Deal, DealRevision, Evening
+
+pytestmark = pytest.mark.django_db
+
+FOUR = ("Anne", "Bert", "Carl", "Dina")
+FIVE = ("Anne", "Bert", "Carl", "Dina", "Eric")
+HTMX = {"HTTP_HX_REQUEST": "true"}
+UNIT_SEP = "\x1f"
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def body(response) -> str:
+    return response.content.decode()
+
+
+def url(name, evening, *args):
+    return reverse(name, args=[evening.pk, *args])
+
+
+def totals(html: str) -> dict[str, int]:
+    """Every player's total as the chips show it (the bête chip left out)."""
+    chips = re.findall(
+        r'<span class="chip-name">(?:<span class="crown"[^>]*>★</span>)?([^<]+)</span>\s*'
+        r'<span class="chip-total[^"]*">(-?\d+)</span>',
+        html,
+    )
+    return {name: int(total) for name, total in chips if name != "bête"}
+
+
+def bete(html: str) -> int | None:
+    match = re.search(r'<span class="chip-name">bête</span><span class="chip-total">(-?\d+)</span>', html)
+    return int(match.group(1)) if match else None
+
+
+def leaders(html: str) -> list[str]:
+    return re.findall(r'<div class="chip leader[^"]*">\s*<span class="chip-name"><span class="crown"[^>]*>★</span>([^<]+)</span>', html)
+
+
+def field_errors(html: str, field: str) -> str:
+    """The text of the error list rendered next to ``field`` (empty when there is none)."""
+    match = re.search(rf'<ul class="field-errors" id="id_{field}_error"[^>]*>(.*?)</ul>', html, re.S)
+    return html_lib.unescape(re.sub(r"<[^>]+>", " ", match.group(1))) if match else ""
+
+
+def non_field_errors(html: str) -> str:
+    return " ".join(
+        html_lib.unescape(re.sub(r"<[^>]+>", " ", m)) for m in re.findall(r'<div class="errors"[^>]*>(.*?)</div>', html, re.S)
+    )
+
+
+def every_error(html: str) -> str:
+    lists = re.findall(r'<ul class="field-errors"[^>]*>(.*?)</ul>', html, re.S)
+    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", m)) for m in lists) + " " + non_field_errors(html)
+
+
+def teams(html: str) -> tuple[str, str]:
+    """The two teams of the robre line, as the page writes them."""
+    found = re.search(r'<span class="team t0">([^<]*)</span>.*?<span class="team t1">([^<]*)</span>', html, re.S)
+    return html_lib.unescape(found.group(1)), html_lib.unescape(found.group(2))
+
+
+def is_partial(response) -> bool:
+    html = body(response)
+    return 'id="board"' in html and "<html" not in html
+
+
+def datas(evening) -> list[dict]:
+    return [d.data for d in Deal.objects.filter(evening=evening).order_by("number")]
+
+
+def page(client, evening) -> str:
+    response = client.get(url("evening", evening))
+    assert response.status_code == 200
+    return body(response)
+
+
+# --- the page ---------------------------------------------------------------------------------
+
+
+def test_it_shows_every_players_total_and_the_leaders(scorer_client, make_evening):
+    evening = make_evening(deals=[{"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}])
+    html = page(scorer_client, evening)
+    assert totals(html) == {"Anne": 14, "Bert": -14, "Carl": 14, "Dina": -14}
+    assert leaders(html) == ["Anne", "Carl"]
+
+
+def test_it_marks_no_leader_before_anyone_scored(scorer_client, make_evening):
+    html = page(scorer_client, make_evening())
+    assert totals(html) == dict.fromkeys(FOUR, 0)
+    assert leaders(html) == []
+    assert "No deal yet." in html
+
+
+def test_it_says_whose_deal_it_is_and_who_sits_out_with_five_players(scorer_client, make_evening):
+    evening = make_evening(players=FIVE, first_dealer=2)
+    html = page(scorer_client, evening)
+    assert "Deal 1" in html
+    assert "<strong>Carl</strong> deals" in html
+    assert "sits out: Carl" in html
+    assert re.search(r'<div class="chip out">\s*<span class="chip-name">Carl<', html)
+
+
+def test_it_moves_the_deal_to_the_left_after_a_played_deal(scorer_client, make_evening):
+    evening = make_evening(players=FIVE, first_dealer=2, deals=[{"contract": "samen-8", "declarers": ["Dina", "Anne"], "tricks": 8}])
+    html = page(scorer_client, evening)
+    assert "Deal 2" in html
+    assert "<strong>Dina</strong> deals" in html
+    assert "sits out: Dina" in html
+
+
+def test_it_says_nobody_sits_out_with_four_players(scorer_client, make_evening):
+    html = page(scorer_client, make_evening(first_dealer=1))
+    assert "<strong>Bert</strong> deals" in html
+    assert "sits out" not in html.split('id="record"')[0]
+
+
+def test_it_shows_the_bete_for_encheres(scorer_client, make_evening):
+    evening = make_evening("encheres", deals=[{"contract": "solo", "declarers": ["Anne"], "tricks": 5}])
+    html = page(scorer_client, evening)
+    assert bete(html) == 8
+    assert totals(html) == {"Anne": -8, "Bert": 0, "Carl": 0, "Dina": 0}
+
+
+def test_it_shows_no_bete_outside_encheres(scorer_client, make_evening):
+    assert bete(page(scorer_client, make_evening("kleurenwiezen"))) is None
+
+
+def test_it_shows_the_robre_line_for_classique(scorer_client, make_evening):
+    evening = make_evening("classique", deals=[{"tricks": [9, 4], "honours": [3, 0]}])
+    html = page(scorer_client, evening)
+    assert "Robre 1" in html
+    assert "manches 0 – 0" in html
+    assert "this manche <strong>5 – 0</strong>" in html
+    assert teams(html) == ("Anne & Carl", "Bert & Dina")
+    assert totals(html) == dict.fromkeys(FOUR, 0)  # an unfinished robre changes no total
+
+
+def test_it_shows_the_double_badge_after_an_all_pass_in_kleurenwiezen(scorer_client, make_evening):
+    evening = make_evening(deals=[{"contract": "pass"}])
+    html = page(scorer_client, evening)
+    assert "×2 after all pass" in html
+    assert "<strong>Anne</strong> deals" in html  # the same dealer deals again
+
+
+def test_it_shows_no_double_badge_before_any_pass(scorer_client, make_evening):
+    assert "after all pass" not in page(scorer_client, make_evening())
+
+
+def test_it_shows_no_double_badge_where_passes_do_not_double(scorer_client, make_evening):
+    evening = make_evening("liege", deals=[{"contract": "pass"}])
+    assert "after all pass" not in page(scorer_client, evening)
+
+
+def test_it_lists_the_deals_newest_first(scorer_client, make_evening):
+    evening = make_evening(
+        deals=[
+            {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10},
+            {"contract": "pass"},
+        ]
+    )
+    html = page(scorer_client, evening)
+    assert html.index('id="deal-2"') < html.index('id="deal-1"')
+    assert "All pass" in html
+
+
+def test_it_sends_an_anonymous_visitor_to_the_login_page(client, make_evening):
+    evening = make_evening()
+    response = client.get(url("evening", evening))
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={url('evening', evening)}"
+
+
+def test_it_hides_the_evening_from_an_outsider(outsider_client, make_evening):
+    response = outsider_client.get(url("evening", make_evening()))
+    assert response.status_code == 404
+
+
+def test_it_answers_404_for_an_evening_that_does_not_exist(scorer_client):
+    assert scorer_client.get(reverse("evening", args=[999_999])).status_code == 404
+
+
+def test_it_lets_staff_see_any_evening(client, staff, make_evening):
+    client.force_login(staff)
+    assert client.get(url("evening", make_evening())).status_code == 200
+
+
+def test_it_answers_htmx_with_the_board_partial_only(scorer_client, make_evening):
+    response = scorer_client.get(url("evening", make_evening()), **HTMX)
+    assert response.status_code == 200
+    assert is_partial(response)
+
+
+# --- recording --------------------------------------------------------------------------------
+
+
+def test_it_records_a_pair_contract_made(scorer_client, make_evening):
+    evening = make_evening()
+    response = scorer_client.post(
+        url("deal_record", evening), {"contract": "samen-9", "declarers": ["Carl", "Anne"], "tricks": "10"}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == url("evening", evening)
+    assert datas(evening) == [{"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}]
+    deal = Deal.objects.get(evening=evening)
+    assert deal.number == 1
+    assert deal.recorded_by.username == "marie"
+    html = page(scorer_client, evening)
+    assert totals(html) == {"Anne": 14, "Bert": -14, "Carl": 14, "Dina": -14}
+    assert "Deal 2" in html
+
+
+def test_it_answers_an_htmx_record_with_the_board_partial(scorer_client, make_evening):
+    evening = make_evening()
+    response = scorer_client.post(
+        url("deal_record", evening), {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": "10"}, **HTMX
+    )
+    assert response.status_code == 200
+    assert is_partial(response)
+    assert totals(body(response)) == {"Anne": 14, "Bert": -14, "Carl": 14, "Dina": -14}
+    assert Deal.objects.filter(evening=evening).count() == 1
+
+
+def test_it_records_one_deal_when_the_same_request_key_is_posted_twice(scorer_client, make_evening):
+    evening = make_evening()
+    data = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": "10", "request_key": "tap-1"}
+    first = scorer_client.post(url("deal_record", evening), data)
+    second = scorer_client.post(url("deal_record", evening), data)
+    assert first.status_code == 302 and second.status_code == 302
+    assert Deal.objects.filter(evening=evening).count() == 1
+    assert totals(page(scorer_client, evening))["Anne"] == 14
+
+
+def test_it_records_one_deal_when_the_same_request_key_is_posted_twice_with_htmx(scorer_client, make_evening):
+    evening = make_evening()
+    data = {"contract": "pass", "request_key": "tap-2-pass"}
+    first = scorer_client.post(url("deal_record", evening), data, **HTMX)
+    second = scorer_client.post(url("deal_record", evening), data, **HTMX)
+    assert first.status_code == 200 and second.status_code == 200
+    assert is_partial(second)
+    assert Deal.objects.filter(evening=evening).count() == 1
+
+
+def test_it_records_two_deals_with_two_request_keys(scorer_client, make_evening):
+    evening = make_evening()
+    scorer_client.post(url("deal_record", evening), {"contract": "pass", "request_key": "a"})
+    scorer_client.post(url("deal_record", evening), {"contract": "pass", "request_key": "b"})
+    assert Deal.objects.filter(evening=evening).count() == 2
+
+
+def test_it_gives_the_record_form_a_fresh_request_key(scorer_client, make_evening):
+    evening = make_evening()
+    keys = [
+        re.search(r'name="request_key" value="([^"]+)"', page(scorer_client, evening)).group(1) for _ in range(2)
+    ]
+    assert keys[0] and keys[0] != keys[1]
+
+
+def test_it_records_an_all_pass(scorer_client, make_evening):
+    evening = make_evening()
+    response = scorer_client.post(url("deal_record", evening), {"contract": "pass"})
+    assert response.status_code == 302
+    assert datas(evening) == [{"contract": "pass"}]
+    html = page(scorer_client, evening)
+    assert totals(html) == dict.fromkeys(FOUR, 0)
+    assert "×2 after all pass" in html
+    # the next deal counts double: samen 8 made exactly, 8 x 2
+    scorer_client.post(url("deal_record", evening), {"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": "8"})
+    html = page(scorer_client, evening)
+    assert totals(html) == {"Anne": -16, "Bert": 16, "Carl": -16, "Dina": 16}
+    assert "after all pass" not in html
+
+
+def test_it_records_a_misere_with_two_declarers_and_their_own_tricks(scorer_client, make_evening):
+    evening = make_evening()
+    response = scorer_client.post(
+        url("deal_record", evening),
+        {"contract": "grote-miserie", "declarers": ["Anne", "Bert"], "tricks_0": "0", "tricks_1": "1", "tricks_2": "5"},
+    )
+    assert response.status_code == 302
+    assert datas(evening) == [
+        {"contract": "grote-miserie", "declarers": ["Anne", "Bert"], "tricks": {"Anne": 0, "Bert": 1}}
+    ]
+    assert totals(page(scorer_client, evening)) == {"Anne": 48, "Bert": -48, "Carl": 0, "Dina": 0}
+
+
+@pytest.mark.parametrize(
+    ("changed", "expected"),
+    [
+        (True, {"Anne": -16, "Bert": 16, "Carl": -16, "Dina": 16}),  # needs 9 after a changed trump
+        (False, {"Anne": 16, "Bert": -16, "Carl": 16, "Dina": -16}),  # needs 8
+    ],
+)
+def test_it_records_a_troel_with_or_without_a_changed_trump(scorer_client, make_evening, changed, expected):
+    evening = make_evening()
+    data = {"contract": "troel", "declarers": ["Anne", "Carl"], "tricks": "8"}
+    if changed:
+        data["trump_changed"] = "on"
+    assert scorer_client.post(url("deal_record", evening), data).status_code == 302
+    stored = {"contract": "troel", "declarers": ["Anne", "Carl"], "tricks": 8}
+    if changed:
+        stored["trump_changed"] = True
+    assert datas(evening) == [stored]
+    assert totals(page(scorer_client, evening)) == expected
+
+
+def test_it_records_an_encheres_misere_a_deux_with_an_exposed_fault(scorer_client, make_evening):
+    evening = make_evening("encheres")
+    response = scorer_client.post(
+        url("deal_record", evening),
+        {
+            "contract": "petite-misere-a-deux",
+            "declarers": ["Anne", "Carl"],
+            "tricks_0": "0",
+            "tricks_2": "1",
+            "exposed_fault": "Bert",
+        },
+    )
+    assert response.status_code == 302
+    assert datas(evening) == [
+        {
+            "contract": "petite-misere-a-deux",
+            "declarers": ["Anne", "Carl"],
+            "tricks": {"Anne": 0, "Carl": 1},
+            "exposed_fault": "Bert",
+        }
+    ]
+    html = page(scorer_client, evening)
+    assert totals(html) == {"Anne": 0, "Bert": -5, "Carl": -5, "Dina": 0}
+    assert bete(html) == 10
+
+
+def test_it_records_who_plays_when_someone_stepped_away(scorer_client, make_evening):
+    evening = make_evening(players=FIVE)  # Anne deals and would sit out
+    response = scorer_client.post(
+        url("deal_record", evening),
+        {
+            "contract": "samen-8",
+            "declarers": ["Anne", "Bert"],
+            "tricks": "8",
+            "playing": ["Eric", "Anne", "Bert", "Carl"],
+        },
+    )
+    assert response.status_code == 302
+    assert datas(evening) == [
+        {"contract": "samen-8", "declarers": ["Anne", "Bert"], "tricks": 8, "playing": ["Anne", "Bert", "Carl", "Eric"]}
+    ]
+    assert totals(page(scorer_client, evening)) == {"Anne": 8, "Bert": 8, "Carl": -8, "Dina": 0, "Eric": -8}
+
+
+def test_it_records_an_adjustment(scorer_client, make_evening):
+    evening = make_evening()
+    response = scorer_client.post(
+        url("adjustment", evening), {"adj-points_0": "-5", "adj-points_1": "5", "adj-points_2": "", "adj-note": "revoke"}
+    )
+    assert response.status_code == 302
+    assert datas(evening) == [{"adjustment": {"Anne": -5, "Bert": 5}, "note": "revoke"}]
+    html = page(scorer_client, evening)
+    assert totals(html) == {"Anne": -5, "Bert": 5, "Carl": 0, "Dina": 0}
+    assert "Adjustment: revoke" in html
+
+
+def test_it_answers_an_htmx_adjustment_with_the_board_partial(scorer_client, make_evening):
+    evening = make_evening()
+    response = scorer_client.post(url("adjustment", evening), {"adj-points_3": "7"}, **HTMX)
+    assert response.status_code == 200
+    assert is_partial(response)
+    assert datas(evening) == [{"adjustment": {"Dina": 7}}]
+
+
+def test_it_refuses_an_adjustment_without_points(scorer_client, make_evening):
+    evening = make_evening()
+    response = scorer_client.post(url("adjustment", evening), {"adj-points_0": "0", "adj-note": "nothing"})
+    assert response.status_code == 422
+    assert "Give points to at least one player." in non_field_errors(body(response))
+    assert Deal.objects.filter(evening=evening).count() == 0
+
+
+def test_it_refuses_an_adjustment_without_points_with_htmx(scorer_client, make_evening):
+    evening = make_evening()
+    response = scorer_client.post(url("adjustment", evening), {"adj-note": "nothing"}, **HTMX)
+    assert response.status_code == 422
+    assert is_partial(response)
+    assert "Give points to at least one player." in non_field_errors(body(response))
+    assert Deal.objects.filter(evening=evening).count() == 0
+
+
+# --- classic whist ----------------------------------------------------------------------------
+
+
+def test_it_records_a_classic_deal_with_honours(scorer_client, make_evening):
+    evening = make_evening("classique")
+    response = scorer_client.post(url("deal_record", evening), {"tricks": "9", "honours": "0-3"})
+    assert response.status_code == 302
+    assert datas(evening) == [{"tricks": [9, 4], "honours": [3, 0]}]
+    html = page(scorer_client, evening)
+    assert "this manche <strong>5 – 0</strong>" in html
+    assert "Anne &amp; Carl 9 – 4 Bert &amp; Dina" in html
+
+
+def test_it_records_a_classic_deal_without_honours(scorer_client, make_evening):
+    evening = make_evening("classique")
+    scorer_client.post(url("deal_record", evening), {"tricks": "5", "honours": "none"})
+    assert datas(evening) == [{"tricks": [5, 8], "honours": [0, 0]}]
+    assert "this manche <strong>0 – 2</strong>" in page(scorer_client, evening)
+
+
+def test_it_records_the_honours_of_the_second_team(scorer_client, make_evening):
+    evening = make_evening("classique")
+    scorer_client.post(url("deal_record", evening), {"tricks": "7", "honours": "1-4"})
+    assert datas(evening) == [{"tricks": [7, 6], "honours": [0, 4]}]
+    assert "this manche <strong>1 – 4</strong>" in page(scorer_client, evening)
+
+
+def test_it_offers_the_claim_only_to_a_team_standing_at_8(scorer_client, make_evening):
+    evening = make_evening("classique", deals=[{"tricks": [9, 4], "honours": [3, 0]}])  # 5 - 0
+    assert 'name="claim"' not in page(scorer_client, evening)
+    evening = make_evening("classique", deals=[{"tricks": [12, 1], "honours": [3, 0]}])  # 8 - 0
+    html = page(scorer_client, evening)
+    assert "this manche <strong>8 – 0</strong>" in html
+    assert 'name="claim" value="0"' in html
+    assert 'name="claim" value="1"' not in html
+
+
+def test_it_accepts_a_claim_at_8(scorer_client, make_evening):
+    evening = make_evening("classique", deals=[{"tricks": [12, 1], "honours": [3, 0]}])
+    response = scorer_client.post(url("deal_record", evening), {"tricks": "7", "honours": "none", "claim": "0"})
+    assert response.status_code == 302
+    assert datas(evening)[-1] == {"claim": 0}
+    html = page(scorer_client, evening)
+    assert "manches 1 – 0" in html
+    assert "this manche <strong>0 – 0</strong>" in html
+    assert "Anne &amp; Carl show their honours at 8" in html
+
+
+def test_it_refuses_a_claim_when_the_team_does_not_stand_at_8(scorer_client, make_evening):
+    evening = make_evening("classique", deals=[{"tricks": [9, 4], "honours": [3, 0]}])  # 5 - 0
+    response = scorer_client.post(url("deal_record", evening), {"tricks": "7", "honours": "none", "claim": "0"})
+    assert response.status_code == 422
+    assert "team 0 stands at 5, not 8: it cannot claim" in field_errors(body(response), "claim")
+    assert Deal.objects.filter(evening=evening).count() == 1
+
+
+def test_it_refuses_a_claim_at_8_with_htmx(scorer_client, make_evening):
+    evening = make_evening("classique")
+    response = scorer_client.post(url("deal_record", evening), {"claim": "1"}, **HTMX)
+    assert response.status_code == 422
+    assert is_partial(response)
+    assert "cannot claim" in field_errors(body(response), "claim")
+    assert Deal.objects.filter(evening=evening).count() == 0
+
+
+def test_it_refuses_a_classic_deal_without_tricks(scorer_client, make_evening):
+    evening = make_evening("classique")
+    response = scorer_client.post(url("deal_record", evening), {"tricks": "", "honours": "none"})
+    assert response.status_code == 422
+    assert "Give the tricks of the first team." in field_errors(body(response), "tricks")
+    assert Deal.objects.filter(evening=evening).count() == 0
+
+
+def test_it_refuses_five_honours_in_classique(scorer_client, make_evening):
+    evening = make_evening("classique")
+    response = scorer_client.post(url("deal_record", evening), {"tricks": "7", "honours": "0-5"})
+    assert response.status_code == 422
+    assert field_errors(body(response), "honours")
+    assert Deal.objects.filter(evening=evening).count() == 0
+
+
+def test_it_offers_the_partnerships_before_the_first_deal_of_a_robre(scorer_client, make_evening):
+    html = page(scorer_client, make_evening("classique"))
+    assert 'name="robre-choice"' in html
+    assert f"Anne{UNIT_SEP}Carl{UNIT_SEP}Bert{UNIT_SEP}Dina" in html  # the current teams, pre-selected
+    html = page(scorer_client, make_evening("classique", deals=[{"tricks": [7, 6]}]))
+    assert 'name="robre-choice"' not in html
+
+
+def test_it_starts_a_robre_with_new_partnerships(scorer_client, make_evening):
+    evening = make_evening("classique")
+    choice = UNIT_SEP.join(["Anne", "Bert", "Carl", "Dina"])
+    response = scorer_client.post(url("robre_start", evening), {"robre-choice": choice})
+    assert response.status_code == 302
+    assert datas(evening) == [{"robre": {"teams": [["Anne", "Bert"], ["Carl", "Dina"]]}}]
+    html = page(scorer_client, evening)
+    assert teams(html) == ("Anne & Bert", "Carl & Dina")
+    # the next deal is counted for the new teams
+    scorer_client.post(url("deal_record", evening), {"tricks": "9", "honours": "none"})
+    assert "Anne &amp; Bert 9 – 4 Carl &amp; Dina" in page(scorer_client, evening)
+
+
+def test_it_starts_a_robre_with_htmx(scorer_client, make_evening):
+    evening = make_evening("classique")
+    choice = UNIT_SEP.join(["Anne", "Dina", "Bert", "Carl"])
+    response = scorer_client.post(url("robre_start", evening), {"robre-choice": choice}, **HTMX)
+    assert response.status_code == 200
+    assert is_partial(response)
+    assert teams(body(response)) == ("Anne & Dina", "Bert & Carl")
+
+
+def test_it_refuses_partnerships_that_are_not_offered(scorer_client, make_evening):
+    evening = make_evening("classique")
+    response = scorer_client.post(url("robre_start", evening), {"robre-choice": "Anne\x1fAnne\x1fBert\x1fCarl"})
+    assert response.status_code == 422
+    assert field_errors(body(response), "robre-choice")
+    assert Deal.objects.filter(evening=evening).count() == 0
+
+
+def test_it_refuses_a_new_robre_while_one_is_in_progress_and_says_why(scorer_client, make_evening):
+    evening = make_evening("classique", deals=[{"tricks": [7, 6]}])
+    choice = UNIT_SEP.join(["Anne", "Bert", "Carl", "Dina"])
+    response = scorer_client.post(url("robre_start", evening), {"robre-choice": choice})
+    assert response.status_code == 422
+    assert Deal.objects.filter(evening=evening).count() == 1
+    assert "the robre in progress is not finished" in every_error(body(response))
+
+
+def test_it_has_no_robre_for_contract_games(scorer_client, make_evening):
+    evening = make_evening("kleurenwiezen")
+    response = scorer_client.post(url("robre_start", evening), {"robre-choice": "x"})
+    assert response.status_code == 404
+    assert Deal.objects.filter(evening=evening).count() == 0
+
+
+# --- form errors ------------------------------------------------------------------------------
+
+SAMEN = {"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": "8"}
+
+ERRORS = {
+    "no contract": ({"declarers": ["Bert", "Dina"], "tricks": "8"}, "contract", ""),
+    "unknown contract": ({**SAMEN, "contract": "bridge"}, "contract", ""),
+    "no declarers": ({"contract": "samen-8", "tricks": "8"}, "declarers", "Tap the declaring player(s)."),
+    "missing tricks": ({"contract": "samen-8", "declarers": ["Bert", "Dina"]}, "tricks", "Give the tricks of the declaring side."),
+    "missing tricks of a misere declarer": (
+        {"contract": "grote-miserie", "declarers": ["Bert", "Dina"], "tricks_1": "0"},
+        "tricks",
+        "Give the tricks of Dina.",
+    ),
+    "declarer sitting out": (
+        {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": "8"},
+        "declarers",
+        "Anne is sitting out this deal and cannot declare",
+    ),
+    "14 tricks": ({**SAMEN, "tricks": "14"}, "tricks", "13"),
+    "negative tricks": ({**SAMEN, "tricks": "-1"}, "tricks", "0"),
+    "14 tricks between two misere declarers": (
+        {"contract": "grote-miserie", "declarers": ["Bert", "Carl"], "tricks_1": "7", "tricks_2": "7"},
+        "tricks",
+        "14 tricks in all: a deal has only 13",
+    ),
+    "too many declarers for a pair": (
+        {"contract": "samen-8", "declarers": ["Bert", "Carl", "Dina"], "tricks": "8"},
+        "declarers",
+        "samen-8 is played by 2 declarers, not 3",
+    ),
+    "too many declarers for a solo": (
+        {"contract": "alleen-5", "declarers": ["Bert", "Carl"], "tricks": "5"},
+        "declarers",
+        "alleen-5 is played by 1 declarer, not 2",
+    ),
+    "one declarer for a pair": (
+        {"contract": "samen-8", "declarers": ["Bert"], "tricks": "8"},
+        "declarers",
+        "samen-8 is played by 2 declarers, not 1",
+    ),
+    "changed trump outside troel": ({**SAMEN, "trump_changed": "on"}, "trump_changed", "samen-8 has no changed trump"),
+    "three players play": ({**SAMEN, "playing": ["Bert", "Carl", "Dina"]}, "playing", "Four players play a deal."),
+}
+
+
+@pytest.fixture
+def five(make_evening):
+    """Five at the table, Anne deals and sits out."""
+    return make_evening(players=FIVE)
+
+
+@pytest.mark.parametrize(("data", "field", "words"), list(ERRORS.values()), ids=list(ERRORS))
+def test_it_refuses_an_impossible_deal_and_says_why_next_to_the_field(scorer_client, five, data, field, words):
+    before = Deal.objects.count()
+    response = scorer_client.post(url("deal_record", five), data)
+    assert response.status_code == 422
+    html = body(response)
+    assert "<html" in html  # the whole page without htmx
+    errors = field_errors(html, field)
+    assert errors, f"no error next to {field}: {every_error(html)!r}"
+    assert words in errors
+    assert Deal.objects.count() == before
+
+
+@pytest.mark.parametrize(("data", "field", "words"), list(ERRORS.values()), ids=list(ERRORS))
+def test_it_refuses_an_impossible_deal_with_htmx_and_answers_the_partial(scorer_client, five, data, field, words):
+    before = Deal.objects.count()
+    response = scorer_client.post(url("deal_record", five), data, **HTMX)
+    assert response.status_code == 422
+    assert is_partial(response)
+    assert words in field_errors(body(response), field)
+    assert Deal.objects.count() == before
+
+
+def test_it_refuses_an_exposed_fault_on_a_made_misere_a_deux(scorer_client, make_evening):
+    evening = make_evening("encheres")
+    data = {
+        "contract": "petite-misere-a-deux",
+        "declarers": ["Anne", "Carl"],
+        "tricks_0": "0",
+        "tricks_2": "0",
+        "exposed_fault": "Bert",
+    }
+    response = scorer_client.post(url("deal_record", evening), data)
+    assert response.status_code == 422
+    assert "an exposed fault needs a failed misère" in field_errors(body(response), "exposed_fault")
+    assert Deal.objects.filter(evening=evening).count() == 0
+
+
+def test_it_refuses_a_declarer_as_the_exposed_fault(scorer_client, make_evening):
+    evening = make_evening("encheres")
+    data = {
+        "contract": "petite-misere-a-deux",
+        "declarers": ["Anne", "Carl"],
+        "tricks_0": "0",
+        "tricks_2": "1",
+        "exposed_fault": "Carl",
+    }
+    response = scorer_client.post(url("deal_record", evening), data)
+    assert response.status_code == 422
+    assert "Carl is not an opponent in this deal" in field_errors(body(response), "exposed_fault")
+    assert Deal.objects.filter(evening=evening).count() == 0
+
+
+def test_it_keeps_what_was_tapped_when_it_refuses(scorer_client, five):
+    response = scorer_client.post(url("deal_record", five), {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": "9"})
+    html = body(response)
+    assert re.search(r'value="samen-8"[^>]*checked', html)
+    assert re.search(r'name="declarers" value="Carl" checked', html)
+    assert 'name="tricks" id="id_tricks" inputmode="numeric" min="0" max="13" value="9"' in html
+
+
+def test_it_puts_nothing_in_the_list_after_a_refused_deal(scorer_client, five):
+    scorer_client.post(url("deal_record", five), {"contract": "samen-8", "tricks": "8"})
+    html = page(scorer_client, five)
+    assert "No deal yet." in html
+    assert "Deal 1" in html
+
+
+# --- methods and access -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def deleted(make_evening, scorer):
+    """A classic evening (so that every write URL exists) with a deletion that can be undone."""
+    from scorebook.evenings import services
+
+    evening = make_evening("classique", deals=[{"tricks": [7, 6]}, {"tricks": [8, 5]}])
+    revision = services.delete_deal(evening, 2, scorer)
+    return evening, revision
+
+
+def post_only_urls(evening, revision):
+    return [
+        url("deal_record", evening),
+        url("adjustment", evening),
+        url("robre_start", evening),
+        url("deal_delete", evening, 1),
+        url("deal_restore", evening, revision.pk),
+    ]
+
+
+def test_it_answers_405_to_a_get_on_the_post_only_urls(scorer_client, deleted):
+    evening, revision = deleted
+    before = datas(evening)
+    for address in post_only_urls(evening, revision):
+        assert scorer_client.get(address).status_code == 405, address
+    assert datas(evening) == before
+    assert DealRevision.objects.filter(evening=evening).count() == 1
+
+
+def test_it_answers_404_to_an_outsiders_posts_and_saves_nothing(outsider_client, deleted):
+    evening, revision = deleted
+    before = datas(evening)
+    writes = {
+        url("deal_record", evening): {"tricks": "9", "honours": "none"},
+        url("adjustment", evening): {"adj-points_0": "5"},
+        url("robre_start", evening): {"robre-choice": UNIT_SEP.join(FOUR)},
+        url("deal_delete", evening, 1): {},
+        url("deal_restore", evening, revision.pk): {},
+        url("deal_edit", evening, 1): {"tricks": "13", "honours": "none"},
+    }
+    for address, data in writes.items():
+        assert outsider_client.post(address, data).status_code == 404, address
+        assert outsider_client.post(address, data, **HTMX).status_code == 404, address
+    assert datas(evening) == before
+    assert DealRevision.objects.filter(evening=evening).count() == 1
+
+
+def test_it_sends_anonymous_posts_to_the_login_page_and_saves_nothing(client, make_evening):
+    evening = make_evening()
+    response = client.post(url("deal_record", evening), SAMEN)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    assert Deal.objects.count() == 0
+
+
+def test_it_answers_404_when_recording_on_an_evening_that_does_not_exist(scorer_client):
+    response = scorer_client.post(reverse("deal_record", args=[999_999]), SAMEN)
+    assert response.status_code == 404
+
+
+# --- a closed evening -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def closed(make_evening):
+    evening = make_evening(deals=[{"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}])
+    Evening.objects.filter(pk=evening.pk).update(status=Evening.Status.CLOSED)
+    evening.refresh_from_db()
+    return evening
+
+
+def test_it_says_a_closed_evening_is_closed_and_offers_no_form(scorer_client, closed):
+    html = page(scorer_client, closed)
+    assert "This evening is closed." in html
+    assert 'id="record"' not in html
+    assert url("deal_delete", closed, 1) not in html
+    assert totals(html) == {"Anne": 14, "Bert": -14, "Carl": 14, "Dina": -14}
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("deal_record", {"contract": "pass"}),
+        ("deal_record", SAMEN),
+        ("adjustment", {"adj-points_0": "5"}),
+    ],
+)
+def test_it_refuses_to_write_on_a_closed_evening(scorer_client, closed, name, data):
+    response = scorer_client.post(url(name, closed), data, follow=True)
+    assert response.status_code == 200
+    html = body(response)
+    assert "This evening is closed: reopen it to change a deal." in html
+    assert datas(closed) == [{"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}]
+
+
+def test_it_refuses_to_record_on_a_closed_evening_with_htmx(scorer_client, closed):
+    response = scorer_client.post(url("deal_record", closed), SAMEN, **HTMX)
+    assert is_partial(response)
+    assert "This evening is closed: reopen it to change a deal." in body(response)
+    assert Deal.objects.filter(evening=closed).count() == 1
+
+
+def test_it_refuses_a_new_robre_on_a_closed_evening(scorer_client, make_evening):
+    evening = make_evening("classique")
+    Evening.objects.filter(pk=evening.pk).update(status=Evening.Status.CLOSED)
+    response = scorer_client.post(url("robre_start", evening), {"robre-choice": UNIT_SEP.join(FOUR)}, follow=True)
+    assert "This evening is closed" in body(response)
+    assert Deal.objects.filter(evening=evening).count() == 0
