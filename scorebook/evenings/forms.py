@@ -305,6 +305,8 @@ class NewEveningForm(forms.Form):
         names = [(cleaned.get(f"player_{seat}") or "").strip() for seat in range(MAX_PLAYERS)]
         seats = [seat for seat, name in enumerate(names) if name]
         players = [names[seat] for seat in seats]
+        if any(not name.isprintable() for name in players):
+            self.add_error("player_0", _("A name cannot hold control characters."))
         if len(set(n.casefold() for n in players)) != len(players):
             self.add_error("player_0", _("Two players have the same name."))
         key = cleaned.get("ruleset")

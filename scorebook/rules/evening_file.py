@@ -100,6 +100,8 @@ def _players(raw: Any) -> tuple[str, ...]:
     names = tuple(p.strip() for p in raw)
     if any(not name for name in names):
         raise FileError(0, "a player's name cannot be empty")
+    if any(not name.isprintable() for name in names):
+        raise FileError(0, "a player's name cannot hold control characters")
     if any(len(name) > MAX_PLAYER_NAME for name in names):
         raise FileError(0, f"a player's name has at most {MAX_PLAYER_NAME} characters")
     if len(set(names)) != len(names):
@@ -296,7 +298,7 @@ def to_dict(evening: Evening) -> dict[str, Any]:
     out["first_dealer"] = evening.first_dealer
     if evening.stake is not None:
         out["stake"] = str(evening.stake)
-        out["currency"] = evening.currency
+    out["currency"] = evening.currency
     out["deals"] = [deal_to_dict(d) for d in evening.deals]
     return out
 
@@ -320,7 +322,8 @@ def report(evening: Evening, result: EveningResult | None = None) -> dict[str, A
         money = result.money(evening.stake)
         out["money"] = {p: str(money[p]) for p in evening.players}
         out["transfers"] = [
-            {"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in result.transfers(evening.stake)
+            {"from": t.payer, "to": t.payee, "amount": str(t.amount)}
+            for t in result.transfers(evening.stake)
         ]
     return out
 

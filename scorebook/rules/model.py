@@ -423,8 +423,22 @@ def ruleset_from_dict(data: Any) -> Ruleset:
         )
         if low < 4:
             raise RulesError("players.min", "contract games are played by 4")
-        if bete is not None and any(c.simultaneous > 1 for c in contracts.values()):
-            raise RulesError("contracts", "with a bête only one contract is played per deal")
+        if bete is not None:
+            for key, c in contracts.items():
+                if c.simultaneous > 1:
+                    raise RulesError(f"contracts.{key}.simultaneous", "with a bête only one contract is played per deal")
+                for tricks, row in c.made.items():
+                    if row.declarer * c.declarers + row.opponent * (4 - c.declarers) != 0:
+                        raise RulesError(
+                            f"contracts.{key}.made.{tricks}",
+                            "the declarers receive what the opponents pay: the row must balance",
+                        )
+                for tricks, row in c.failed.items():
+                    if row.declarer > 0 or row.opponent != 0:
+                        raise RulesError(
+                            f"contracts.{key}.failed.{tricks}",
+                            "a failure pays into the bête: [minus the least payment, 0]",
+                        )
     else:
         h = _Reader(r.raw("honours"), "honours")
         cards = h.int("cards", 4, 5)

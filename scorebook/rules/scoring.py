@@ -14,7 +14,8 @@ from . import settlement
 from .deals import Adjustment, Claim, ClassicDeal, ContractDeal, Deal, Evening, Pass, RobreStart
 from .model import MAX_TRICKS, BeteEnd, ClassicRules, ClassicScoring, Combination, Contract, ContractRules, Trump
 
-BETE = "(bête)"  # the pot as a party of the settlement when it is carried to the next evening
+BETE = "\x00bête"  # the pot as a party of the settlement when carried over; no player name has a control character
+BETE_PARTY = "(bête)"  # how transfers name it
 
 
 class DealError(ValueError):
@@ -116,7 +117,13 @@ class EveningResult:
         return settlement.money(points, stake)
 
     def transfers(self, stake: Decimal) -> list[settlement.Transfer]:
-        return settlement.min_transfers(self.money(stake))
+        def party(name: str) -> str:
+            return BETE_PARTY if name == BETE else name
+
+        return [
+            settlement.Transfer(party(t.payer), party(t.payee), t.amount)
+            for t in settlement.min_transfers(self.money(stake))
+        ]
 
 
 def score(evening: Evening) -> EveningResult:
@@ -378,10 +385,17 @@ class _ClassicScorer(_Scorer):
     def __init__(self, evening: Evening):
         super().__init__(evening)
         self.robre: RobreState | None = None
+        self.streak = dict.fromkeys(self.players, 0)  # robres played in a row
         self.next_robre: RobreState = self.default_robre(1, None)
         self.finished: list[RobreState] = []
 
     def default_robre(self, number: int, previous: RobreState | None) -> RobreState:
+        """The next robre when the scorer names none (rules.md 2.1).
+
+        Four players keep their teams. With 5 or 6 present, those who sat out come in
+        and the players with the longest run at the table leave (seat order on ties);
+        the four are crossed in seat order from the seat after the last one to leave.
+        """
         seats, n = self.players, len(self.players)
         if self.rules.dummy:
             if previous is None:
@@ -389,10 +403,15 @@ class _ClassicScorer(_Scorer):
             else:
                 partner = seats[(self.seat(previous.dummy_partner) + 1) % n]
             return self.dummy_robre(number, partner)
-        if previous is not None and n == 4:
+        if previous is None:
+            w = seats[:4]
+            return RobreState(number, ((w[0], w[2]), (w[1], w[3])))
+        if n == 4:
             return RobreState(number, previous.teams)
-        start = ((number - 1) * (n - 4)) % n  # with 5 or 6 present, those who sat out come in
-        w = [seats[(start + i) % n] for i in range(4)]
+        stayed = sorted(previous.players, key=lambda p: (-self.streak[p], self.seat(p)))
+        leaving = stayed[: n - 4]
+        start = max(self.seat(p) for p in leaving) + 1
+        w = [seats[(start + i) % n] for i in range(n) if seats[(start + i) % n] not in leaving]
         return RobreState(number, ((w[0], w[2]), (w[1], w[3])))
 
     def dummy_robre(self, number: int, partner: str) -> RobreState:
@@ -508,6 +527,8 @@ class _ClassicScorer(_Scorer):
             robre, deltas = self.settle(robre, 0 if won[0] > won[1] else 1)
         self.robre = robre
         if robre.finished:
+            for player in self.players:
+                self.streak[player] = self.streak[player] + 1 if player in robre.players else 0
             self.finished.append(robre)
             self.next_robre = self.default_robre(robre.number + 1, robre)
         self.record(

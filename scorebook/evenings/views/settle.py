@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
 from scorebook.rules.model import LANGS, BeteEnd, ContractRules
-from scorebook.rules.scoring import BETE
+from scorebook.rules.scoring import BETE, BETE_PARTY
 
 from .. import services
 from ..access import _get_evening_for_user
@@ -78,7 +78,7 @@ def tone(value) -> str:
 
 
 def party_label(name: str) -> str:
-    return _("the bête") if name == BETE else name
+    return _("the bête") if name in (BETE, BETE_PARTY) else name
 
 
 def describe(data: Mapping, result, rules, lang: str) -> str:
