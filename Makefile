@@ -30,6 +30,7 @@ migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
 run: migrate
+	$(BIN)/python manage.py seed_demo --if-empty
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: install chromium

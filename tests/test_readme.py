@@ -49,6 +49,14 @@ def test_it_serves_the_site_with_make_run_from_a_fresh_clone(tmp_path):
         assert body is not None, (tmp_path / "run.log").read_text()[-3000:]
         assert "Scorebook" in body
         assert (clone / "db.sqlite3").exists()
+        # the demo is there for a newcomer: the login page answers and the demo evenings exist
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=5) as response:
+            assert response.status == 200
+        count = subprocess.run(
+            [".venv/bin/python", "manage.py", "shell", "-c", "from scorebook.evenings.models import Evening; print(Evening.objects.count())"],
+            cwd=clone, env=env, capture_output=True, text=True, check=True,
+        )
+        assert int(count.stdout.strip()) > 0
     finally:
         os.killpg(server.pid, 15)
         server.wait(timeout=30)
