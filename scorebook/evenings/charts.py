@@ -34,7 +34,7 @@ PALETTE: tuple[str, ...] = (
 DASHES: tuple[str, ...] = ("", "10 6", "1 7", "14 5 1 5", "5 5", "20 6", "1 6 8 6")
 
 FONT_SIZE = 13  # viewBox units; at 360 px wide the chart is drawn 1:1
-CHAR_WIDTH = 0.62 * FONT_SIZE  # a generous average glyph width for system-ui
+CHAR_WIDTH = 0.7 * FONT_SIZE  # a generous average glyph width for bold system fonts (DejaVu Sans is wide)
 LABEL_GAP = FONT_SIZE + 3  # minimum distance between two label centres
 MAX_NAME = 9  # longer names are shortened in the label (the table has them whole)
 MINUS = "\u2212"
@@ -248,8 +248,14 @@ def build(
     everything = [v for vs in values.values() for v in vs] or [0]
     bottom_value, top_value, step = y_range(min(everything), max(everything))
 
-    names = {p: short_name(p) for p in players}
     finals = {p: signed(values[p][-1]) for p in players}
+    # the labels take at most 40% of the width: names are shortened until the longest fits,
+    # never the totals (a clipped total would read as another number)
+    room = int((width * 0.4 - 12) // CHAR_WIDTH)
+    limit = MAX_NAME
+    while limit > 3 and max((min(len(p), limit) + 1 + len(finals[p]) for p in players), default=0) > room:
+        limit -= 1
+    names = {p: short_name(p, limit) for p in players}
     longest_label = max((len(names[p]) + 1 + len(finals[p]) for p in players), default=4)
     longest_tick = max(len(signed(bottom_value)), len(signed(top_value)))
     left = 8 + longest_tick * CHAR_WIDTH

@@ -10,7 +10,10 @@ from dataclasses import dataclass
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from scorebook.rules.model import ClassicRules, Contract, ContractRules, Kind
+from collections.abc import Mapping
+
+from scorebook.rules.deals import Adjustment, Claim, ClassicDeal, Pass, RobreStart
+from scorebook.rules.model import Contract, ContractRules, Kind
 from scorebook.rules.scoring import DealResult, EveningResult
 
 BIG_SOLO_FROM = 9  # solo contracts needing this many tricks are shown with the abondances
@@ -74,39 +77,38 @@ def contract_groups(rules: ContractRules) -> list[ContractGroup]:
     return list(groups.values())
 
 
-def describe(data: dict, rules, result: DealResult | None = None) -> str:
-    """One line for a deal, in the variant's own words."""
-    code = lang()
-    if "adjustment" in data:
-        note = data.get("note")
-        return _("Adjustment: %(note)s") % {"note": note} if note else _("Adjustment")
-    if "robre" in data:
-        spec = data["robre"]
-        if "dummy_partner" in spec:
-            return _("New robre: %(name)s plays with the dummy") % {"name": spec["dummy_partner"]}
-        a, b = spec["teams"]
+def describe(result: DealResult, rules) -> str:
+    """One line for a deal, in the variant's own words, from the engine's parsed deal (seat order)."""
+    deal = result.deal
+    if isinstance(deal, Adjustment):
+        return _("Adjustment: %(note)s") % {"note": deal.note} if deal.note else _("Adjustment")
+    if isinstance(deal, RobreStart):
+        if deal.dummy_partner is not None:
+            return _("New robre: %(name)s plays with the dummy") % {"name": deal.dummy_partner}
+        a, b = deal.teams
         return _("New robre: %(a)s against %(b)s") % {"a": team_name(a), "b": team_name(b)}
-    if isinstance(rules, ClassicRules):
-        teams = result.robre.teams if result and result.robre else (("",), ("",))
-        if "claim" in data:
-            return _("%(team)s show their honours at 8") % {"team": team_name(teams[data["claim"]])}
-        t0, t1 = data["tricks"]
+    if isinstance(deal, Claim):
+        return _("%(team)s show their honours at 8") % {"team": team_name(result.robre.teams[deal.team])}
+    if isinstance(deal, ClassicDeal):
+        teams = result.robre.teams
+        t0, t1 = deal.tricks
         text = f"{team_name(teams[0])} {t0} – {t1} {team_name(teams[1])}"
-        honours = data.get("honours", [0, 0])
         for side in (0, 1):
-            if honours[side] >= 3:
-                text += " · " + _("%(n)s honours %(team)s") % {"n": honours[side], "team": team_name(teams[side])}
+            if rules.honour_score(deal.honours[side]):
+                text += " · " + _("%(n)s honours %(team)s") % {"n": deal.honours[side], "team": team_name(teams[side])}
         return text
-    if data.get("contract") == "pass":
+    if isinstance(deal, Pass):
         return _("All pass")
-    contract = rules.contracts[data["contract"]]
-    tricks = data["tricks"]
-    if isinstance(tricks, dict):
-        tricks_text = ", ".join(f"{name} {n}" for name, n in tricks.items())
+    parts = [rules.contracts[deal.contract].names.get(lang())]
+    if isinstance(deal.tricks, Mapping):
+        parts.append(", ".join(f"{name} {n}" for name, n in deal.tricks.items()))
     else:
-        tricks_text = _("%(n)s tricks") % {"n": tricks}
-        tricks_text = f"{' & '.join(data['declarers'])} · {tricks_text}"
-    return f"{contract.names.get(code)} · {tricks_text}"
+        parts += [team_name(deal.declarers), _("%(n)s tricks") % {"n": deal.tricks}]
+    if deal.trump_changed:
+        parts.append(_("trump changed"))
+    if deal.exposed_fault:
+        parts.append(_("fault: %(name)s") % {"name": deal.exposed_fault})
+    return " · ".join(parts)
 
 
 @dataclass
@@ -129,9 +131,9 @@ def deal_rows(result: EveningResult, datas: list[dict], rules) -> list[DealRow]:
         rows.append(
             DealRow(
                 number=deal_result.number,
-                description=describe(data, rules, deal_result),
+                description=describe(deal_result, rules),
                 dealer=deal_result.dealer,
-                made=deal_result.made,
+                made=_outcome(deal_result),
                 multiplier=deal_result.multiplier,
                 cells=[(p, None if p in out else deal_result.deltas[p]) for p in result.players],
                 pot=deal_result.pot,
@@ -140,6 +142,12 @@ def deal_rows(result: EveningResult, datas: list[dict], rules) -> list[DealRow]:
             )
         )
     return rows
+
+
+def _outcome(result: DealResult) -> bool | None:
+    """Made (True), failed (False), or mixed (None: several misères, some made)."""
+    outcomes = set(result.outcomes.values())
+    return None if len(outcomes) > 1 else result.made
 
 
 @dataclass

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scorebook.rules import registry
 from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
+from scorebook.rules.scoring import BETE
 
 from . import display
 
@@ -307,6 +308,8 @@ class NewEveningForm(forms.Form):
         players = [names[seat] for seat in seats]
         if any(not name.isprintable() for name in players):
             self.add_error("player_0", _("A name cannot hold control characters."))
+        if BETE in players:
+            self.add_error("player_0", _("%(name)s is the name of the pot.") % {"name": BETE})
         if len(set(n.casefold() for n in players)) != len(players):
             self.add_error("player_0", _("Two players have the same name."))
         key = cleaned.get("ruleset")

@@ -5,6 +5,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from scorebook.rules import registry
@@ -52,10 +53,16 @@ class Evening(models.Model):
         ordering = ["-date", "-created_at"]
 
     def __str__(self):
-        return f"{self.get_ruleset_display()} {self.date}"
+        return f"{self.variant_name} {self.date}"
 
     def get_absolute_url(self):
         return reverse("evening", args=[self.pk])
+
+    @property
+    def variant_name(self) -> str:
+        """The variant's name in the active language."""
+        code = (translation.get_language() or "fr")[:2]
+        return registry.get(self.ruleset).names.get(code)
 
     @property
     def is_open(self) -> bool:

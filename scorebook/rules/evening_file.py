@@ -15,7 +15,7 @@ from typing import Any
 from . import registry
 from .deals import Adjustment, Claim, ClassicDeal, ContractDeal, Deal, Evening, Pass, RobreStart
 from .model import ClassicRules, RulesError, Trump
-from .scoring import DealError, EveningResult, score
+from .scoring import BETE, DealError, EveningResult, score
 
 FORMAT = "scorebook-evening/1"
 TOP_KEYS = {"format", "ruleset", "rules", "date", "players", "first_dealer", "stake", "currency", "deals"}
@@ -102,6 +102,8 @@ def _players(raw: Any) -> tuple[str, ...]:
         raise FileError(0, "a player's name cannot be empty")
     if any(not name.isprintable() for name in names):
         raise FileError(0, "a player's name cannot hold control characters")
+    if BETE in names:
+        raise FileError(0, f"{BETE} is the name of the pot, not of a player")
     if any(len(name) > MAX_PLAYER_NAME for name in names):
         raise FileError(0, f"a player's name has at most {MAX_PLAYER_NAME} characters")
     if len(set(names)) != len(names):
@@ -180,7 +182,8 @@ def _contract_deal(raw: Any, number: int, players: tuple[str, ...]) -> Deal:
             raise r.error(f"{contract}: {key} is missing")
     tricks_raw = raw["tricks"]
     if isinstance(tricks_raw, Mapping):
-        tricks: int | dict[str, int] = {r.name(k, "tricks"): r.int(v, "tricks") for k, v in tricks_raw.items()}
+        given = {r.name(k, "tricks"): r.int(v, "tricks") for k, v in tricks_raw.items()}
+        tricks: int | dict[str, int] = {p: given[p] for p in players if p in given}  # seat order
     else:
         tricks = r.int(tricks_raw, "tricks")
     trump = None
@@ -212,7 +215,8 @@ def _adjustment(raw: Mapping, number: int, players: tuple[str, ...]) -> Adjustme
     note = raw.get("note", "")
     if not isinstance(note, str) or len(note) > 200:
         raise r.error("note must be a text of at most 200 characters")
-    return Adjustment({r.name(k, "adjustment"): r.int(v, "adjustment") for k, v in points.items()}, note)
+    given = {r.name(k, "adjustment"): r.int(v, "adjustment") for k, v in points.items()}
+    return Adjustment({p: given[p] for p in players if p in given}, note)  # seat order
 
 
 def _pair(r: _DealReader, key: str) -> tuple[int, int]:

@@ -14,8 +14,7 @@ from . import settlement
 from .deals import Adjustment, Claim, ClassicDeal, ContractDeal, Deal, Evening, Pass, RobreStart
 from .model import MAX_TRICKS, BeteEnd, ClassicRules, ClassicScoring, Combination, Contract, ContractRules, Trump
 
-BETE = "\x00bête"  # the pot as a party of the settlement when carried over; no player name has a control character
-BETE_PARTY = "(bête)"  # how transfers name it
+BETE = "(bête)"  # the pot as a party of the settlement when carried over; no player may take this name
 
 
 class DealError(ValueError):
@@ -117,13 +116,7 @@ class EveningResult:
         return settlement.money(points, stake)
 
     def transfers(self, stake: Decimal) -> list[settlement.Transfer]:
-        def party(name: str) -> str:
-            return BETE_PARTY if name == BETE else name
-
-        return [
-            settlement.Transfer(party(t.payer), party(t.payee), t.amount)
-            for t in settlement.min_transfers(self.money(stake))
-        ]
+        return settlement.min_transfers(self.money(stake))
 
 
 def score(evening: Evening) -> EveningResult:
@@ -143,10 +136,12 @@ class _Scorer:
         n = len(self.players)
         if len(set(self.players)) != n:
             raise DealError(0, "player names must be unique")
+        if BETE in self.players:
+            raise DealError(0, f"{BETE} is the name of the pot, not of a player")
         if not self.rules.min_players <= n <= self.rules.max_players:
-            raise DealError(
-                0, f"{self.rules.key} is played by {self.rules.min_players} to {self.rules.max_players} players, not {n}"
-            )
+            low, high = self.rules.min_players, self.rules.max_players
+            count = str(low) if low == high else f"{low} to {high}"
+            raise DealError(0, f"{self.rules.key} is played by {count} players, not {n}")
         if evening.first_dealer not in self.players:
             raise DealError(0, f"the first dealer {evening.first_dealer!r} is not at the table")
         self.dealer_seat = self.players.index(evening.first_dealer)

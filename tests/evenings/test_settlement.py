@@ -3,6 +3,7 @@
 Expected points and money are worked out by hand from the grids in rules.md.
 """
 
+import html as html_lib
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -166,10 +167,10 @@ def test_it_settles_a_carried_bete_as_a_party_of_its_own(scorer_client, make_eve
 
 def test_it_writes_names_and_money_in_the_active_language(scorer_client, kleuren):
     html = body(scorer_client.get(url("evening_print", kleuren), HTTP_ACCEPT_LANGUAGE="nl"))
-    assert deal_rows(html)[0][2] == "samen 9 · Anne, Carl · 10"
+    assert deal_rows(html)[0][2] == "samen 9 · Anne & Carl · 10 tricks"
     assert f"€{NBSP}{MINUS}1,00" in html
     html = body(scorer_client.get(url("evening_print", kleuren), HTTP_ACCEPT_LANGUAGE="en"))
-    assert deal_rows(html)[0][2] == "proposal and acceptance 9 · Anne, Carl · 10"
+    assert deal_rows(html)[0][2] == "proposal and acceptance 9 · Anne & Carl · 10 tricks"
     assert f"{MINUS}€1.00" in html
 
 
@@ -354,7 +355,10 @@ def test_it_sends_anonymous_writes_to_log_in(client, kleuren, name):
 def deal_rows(html: str) -> list[list[str]]:
     tbody = html[html.index("<tbody>") : html.index("</tbody>")]
     rows = re.findall(r"<tr>(.*?)</tr>", tbody, re.S)
-    return [[text_of(c).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)] for row in rows]
+    return [
+        [html_lib.unescape(text_of(c).strip()) for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
+        for row in rows
+    ]
 
 
 def test_it_prints_every_deal_and_the_totals(scorer_client, kleuren):
@@ -368,10 +372,10 @@ def test_it_prints_every_deal_and_the_totals(scorer_client, kleuren):
     assert "settle.css" in html
     m = MINUS
     assert deal_rows(html) == [
-        ["1", "Anne", "emballage 9 · Anne, Carl · 10", "+14", f"{m}14", "+14", f"{m}14"],
-        ["2", "Bert", "seul 5 · Bert · 4", "+4", f"{m}12", "+4", "+4"],
-        ["3", "Carl", "pass", "0", "0", "0", "0"],
-        ["4", "Carl", "emballage 8 · Bert, Dina · 8 · ×2", f"{m}16", "+16", f"{m}16", "+16"],
+        ["1", "Anne", "emballage 9 · Anne & Carl · 10 tricks", "+14", f"{m}14", "+14", f"{m}14"],
+        ["2", "Bert", "seul 5 · Bert · 4 tricks", "+4", f"{m}12", "+4", "+4"],
+        ["3", "Carl", "All pass", "0", "0", "0", "0"],
+        ["4", "Carl", "emballage 8 · Bert & Dina · 8 tricks · ×2", f"{m}16", "+16", f"{m}16", "+16"],
     ]
     tfoot = html[html.index("<tfoot>") : html.index("</tfoot>")]
     assert text_of(tfoot).split() == ["Total", "+2", f"{m}10", "+2", "+6"]
@@ -396,11 +400,11 @@ def test_it_prints_a_blank_for_a_player_sitting_out_and_describes_adjustments(sc
     rows = deal_rows(body(scorer_client.get(url("evening_print", evening))))
     m = MINUS
     # 1. emballage 8 made with 9 tricks: 10 each for Bert and Dina; Anne is out.
-    assert rows[0] == ["1", "Anne", "emballage 8 · Bert, Dina · 9", "", "+10", "0", "+10", "0"]
-    assert rows[1] == ["2", "—", "adjustment: revoke", "0", "0", f"{m}5", "0", "+5"]
+    assert rows[0] == ["1", "Anne", "emballage 8 · Bert & Dina · 9 tricks", "", "+10", "0", "+10", "0"]
+    assert rows[1] == ["2", "—", "Adjustment: revoke", "0", "0", f"{m}5", "0", "+5"]
     # 3. dealt by Bert: Carl, Dina, Eric, Anne play, Bert is out. Petite misère: Dina made (+18),
     # Anne failed (-18, each non-declarer +12).
-    assert rows[2] == ["3", "Bert", "petite misère · Dina, Anne · Dina 0, Anne 2", f"{m}18", "", "+12", "+18", "+12"]
+    assert rows[2] == ["3", "Bert", "petite misère · Anne 2, Dina 0", f"{m}18", "", "+12", "+18", "+12"]
 
 
 def test_it_writes_the_stake_with_its_own_precision(scorer_client, make_evening):

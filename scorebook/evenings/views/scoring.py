@@ -255,7 +255,7 @@ def deal_edit(request, pk, number):
         "classic": isinstance(rules, ClassicRules),
         "editable": editable,
         "deal_result": deal_result,
-        "description": display.describe(deal.data, rules, deal_result),
+        "description": display.describe(deal_result, rules),
         "players": players,
         "conflict": conflict,
         "can_score": evening.is_open,

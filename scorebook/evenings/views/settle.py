@@ -6,7 +6,6 @@ bête, money and the minimum list of transfers. The view only formats them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -22,10 +21,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
-from scorebook.rules.model import LANGS, BeteEnd, ContractRules
-from scorebook.rules.scoring import BETE, BETE_PARTY
+from scorebook.rules.model import LANGS, BeteEnd
+from scorebook.rules.scoring import BETE
 
-from .. import services
+from .. import display, services
 from ..access import _get_evening_for_user
 from ..models import Evening, Payment
 
@@ -78,49 +77,7 @@ def tone(value) -> str:
 
 
 def party_label(name: str) -> str:
-    return _("the bête") if name in (BETE, BETE_PARTY) else name
-
-
-def describe(data: Mapping, result, rules, lang: str) -> str:
-    """A short description of a deal from its data dict, e.g. "samen 9 · Anne, Carl · 10"."""
-    if "adjustment" in data:
-        note = (data.get("note") or "").strip()
-        return _("adjustment: %(note)s") % {"note": note} if note else _("adjustment")
-    if "robre" in data:
-        spec = data["robre"] or {}
-        if spec.get("dummy_partner"):
-            return _("new robre: %(name)s with the dummy") % {"name": spec["dummy_partner"]}
-        teams = spec.get("teams") or []
-        return _("new robre: %(teams)s") % {"teams": " v. ".join(" & ".join(team) for team in teams)}
-    if "claim" in data:
-        robre = getattr(result, "robre", None)
-        team = data["claim"]
-        who = " & ".join(robre.teams[team]) if robre is not None and team in (0, 1) else str(team)
-        return _("claim at 8: %(team)s") % {"team": who}
-    if "contract" not in data:  # a deal of classic whist: the two teams' tricks and honours
-        parts = ["–".join(str(t) for t in data.get("tricks", []))]
-        honours = data.get("honours") or [0, 0]
-        if any(honours):
-            parts.append(_("honours %(honours)s") % {"honours": "–".join(str(h) for h in honours)})
-        return " · ".join(parts)
-    key = data["contract"]
-    if key == "pass":
-        return _("pass")
-    contract = rules.contracts.get(key) if isinstance(rules, ContractRules) else None
-    parts = [contract.names.get(lang) if contract is not None else key]
-    parts.append(", ".join(data.get("declarers") or []))
-    tricks = data.get("tricks")
-    if isinstance(tricks, Mapping):
-        parts.append(", ".join(f"{name} {value}" for name, value in tricks.items()))
-    elif tricks is not None:
-        parts.append(str(tricks))
-    if data.get("trump_changed"):
-        parts.append(_("trump changed"))
-    if data.get("exposed_fault"):
-        parts.append(_("fault: %(name)s") % {"name": data["exposed_fault"]})
-    if getattr(result, "multiplier", 1) > 1:
-        parts.append(f"×{result.multiplier}")
-    return " · ".join(p for p in parts if p)
+    return _("the bête") if name == BETE else name
 
 
 # --- what the pages show -------------------------------------------------------------------
@@ -230,10 +187,9 @@ def settlement(request, pk):
 def evening_print(request, pk):
     evening = _get_evening_for_user(request, pk)
     context = _context(evening)
-    scored, lang = context["scored"], context["lang"]
+    scored = context["scored"]
     result = scored.result
     rules = scored.engine.rules
-    stored = {d.number: d.data for d in evening.deals.all()}
     rows = []
     for deal in result.deals:
         out = set(deal.sitting_out)
@@ -241,7 +197,8 @@ def evening_print(request, pk):
             {
                 "number": deal.number,
                 "dealer": deal.dealer or "",
-                "description": describe(stored.get(deal.number, {}), deal, rules, lang),
+                "description": display.describe(deal, rules),
+                "multiplier": deal.multiplier,
                 "cells": [
                     {"text": "" if name in out else signed_points(deal.deltas.get(name, 0)), "out": name in out,
                      "tone": tone(deal.deltas.get(name, 0))}

@@ -152,7 +152,7 @@ def _deal_rows(rules, result, datas: list[dict]) -> list[dict]:
     for dr, data in zip(result.deals, datas, strict=True):
         row = {
             "number": dr.number,
-            "text": display.describe(data, rules, dr),
+            "text": display.describe(dr, rules),
             "outcome": "",
             "note": "",
             "effects": [(name, _signed(delta), delta > 0) for name, delta in dr.deltas.items() if delta],

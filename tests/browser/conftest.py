@@ -1,0 +1,277 @@
+"""Browser tests: Chromium driven by Playwright against pytest-django's live server.
+
+A phone-sized page (390x844, touch) is the scorer's device. Every tap goes through
+``Phone.tap`` so that a test can count how many taps a deal costs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from scorebook.rules.evening_file import score_file
+
+
+def _root_conftest_password() -> str:
+    """tests/conftest.PASSWORD (tests/ is not a package: read it from its file)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_scorebook_root_conftest", Path(__file__).parents[1] / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.PASSWORD
+
+
+PASSWORD = _root_conftest_password()
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+PHONE = {"width": 390, "height": 844}
+TIMEOUT_MS = 8_000
+TAPS_FILE = ARTIFACTS / "taps.json"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def artifacts(request):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture
+def new_context(browser):
+    """new_context(width=390) -> a fresh phone context (own cookies); all closed after the test."""
+    contexts = []
+
+    def make(width: int = PHONE["width"], height: int = PHONE["height"]):
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            has_touch=True,
+            is_mobile=False,
+            locale="en-GB",
+            timezone_id="Europe/Brussels",
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+class Phone:
+    """One page of one browser context, with a tap counter and named screenshots."""
+
+    def __init__(self, page, base_url: str, test_name: str):
+        self.page = page
+        self.base_url = base_url.rstrip("/")
+        self.test_name = test_name
+        self.taps = 0
+        self.errors: list[str] = []
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    # --- moving around ---------------------------------------------------------------
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+    def goto(self, path: str):
+        response = self.page.goto(self.url(path))
+        assert response is not None and response.ok, f"GET {path}: {response and response.status}"
+        return response
+
+    def tap(self, target) -> None:
+        """A finger tap on a locator (or a CSS selector); counted."""
+        locator = self.page.locator(target) if isinstance(target, str) else target
+        locator.tap()
+        self.taps += 1
+
+    def shot(self, step: str) -> Path:
+        path = ARTIFACTS / f"{self.test_name}-{step}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def login(self, username: str, password: str = PASSWORD, next_path: str = "/evenings/") -> None:
+        """The login form, as a person fills it."""
+        self.goto(f"/accounts/login/?next={next_path}")
+        self.page.fill('input[name="username"]', username)
+        self.page.fill('input[name="password"]', password)
+        with self.page.expect_navigation():
+            self.page.locator('form button[type="submit"]', has_text="Log in").tap()
+        assert "/accounts/login/" not in self.page.url, "the login failed"
+
+    # --- the scoring page ------------------------------------------------------------
+    def board_text(self, selector: str) -> str:
+        return " ".join(self.page.locator(selector).inner_text().split())
+
+    def chips(self) -> dict[str, int]:
+        """The running totals shown in the chips at the top of the scoring page."""
+        return self.page.eval_on_selector_all(
+            "#board .totals .chip:not(.pot)",
+            """chips => Object.fromEntries(chips.map(c => [
+                 c.querySelector('.chip-name').lastChild.textContent.trim(),
+                 parseInt(c.querySelector('.chip-total').textContent.replace('\\u2212', '-'), 10)]))""",
+        )
+
+    def pot(self) -> int:
+        return int(self.page.locator("#board .totals .chip.pot .chip-total").inner_text())
+
+    def next_deal_number(self) -> int:
+        return int(re.search(r"\d+", self.page.locator("#board .next .deal-no").inner_text()).group(0))
+
+    def save_and_wait(self, button) -> None:
+        """Tap a submit button of the board; wait until the board shows the next deal number."""
+        before = self.next_deal_number()
+        self.tap(button)
+        self.page.wait_for_function(
+            "n => { const el = document.querySelector('#board .next .deal-no');"
+            " return el && parseInt(el.textContent.match(/\\d+/)[0], 10) === n; }",
+            arg=before + 1,
+        )
+        self.page.wait_for_load_state()
+
+    def _steps(self, scope, delta: int) -> None:
+        button = scope.locator('button[data-step="1"]' if delta > 0 else 'button[data-step="-1"]')
+        for _ in range(abs(delta)):
+            self.tap(button)
+
+    def record_contract(self, key: str, declarers, tricks=None) -> int:
+        """Record a contract deal as the scorer taps it; returns the number of taps it took.
+
+        ``tricks``: the declaring side's tricks (int), or per declarer (dict) for misère
+        and piccolo; None leaves what the page preset (the contract's need).
+        """
+        from playwright.sync_api import expect
+
+        start = self.taps
+        form = self.page.locator("#record")
+        radio = self.page.locator(f'input[name="contract"][value="{key}"]')  # relative, for has=
+        needs = int(form.locator(radio).get_attribute("data-needs"))
+        self.tap(form.locator("label.tap", has=radio))
+        expect(form.locator(radio)).to_be_checked()
+        for name in declarers:
+            box = self.page.locator(f'input[name="declarers"][value="{name}"]')
+            self.tap(form.locator(".declarers label.tap", has=box))
+            expect(form.locator(box)).to_be_checked()
+        if isinstance(tricks, dict):
+            for name, value in tricks.items():
+                row = form.locator(f'.tricks-each .each[data-player="{name}"]')
+                self._steps(row, value - needs)
+                expect(row.locator("input")).to_have_value(str(value))
+        else:
+            target = needs if tricks is None else tricks
+            self._steps(form.locator(".tricks-side"), target - needs)
+            expect(form.locator('.tricks-side input[name="tricks"]')).to_have_value(str(target))
+        self.save_and_wait(form.locator('button[type="submit"]', has_text="Save the deal"))
+        return self.taps - start
+
+    def record_classic(self, tricks: int, honours: str | None = None) -> int:
+        """A classic deal: the first team's tricks on the stepper (preset 7), an honours button
+        ("0-3" = 3 honours to the first team ...); returns the taps it took."""
+        from playwright.sync_api import expect
+
+        start = self.taps
+        form = self.page.locator("#record")
+        field = form.locator('.classic-tricks input[name="tricks"]')
+        preset = int(field.input_value())
+        self._steps(form.locator(".classic-tricks"), tricks - preset)
+        expect(field).to_have_value(str(tricks))
+        expect(form.locator("#other-tricks")).to_have_text(str(13 - tricks))
+        if honours is not None:
+            radio = self.page.locator(f'input[name="honours"][value="{honours}"]')
+            self.tap(form.locator(".honours label.tap", has=radio))
+            expect(form.locator(radio)).to_be_checked()
+        self.save_and_wait(form.locator('button[type="submit"]', has_text="Save the deal"))
+        return self.taps - start
+
+    def record_pass(self) -> int:
+        start = self.taps
+        self.save_and_wait(self.page.locator("#board form.pass-form button", has_text="All pass"))
+        return self.taps - start
+
+    def deal_rows(self) -> dict[int, dict[str, int | None]]:
+        """The deal list: number -> {player: delta, None when he sat out}."""
+        return {
+            int(number): {name: (None if value == "–" else int(value.replace("\u2212", "-"))) for name, value in cells}
+            for number, cells in self.page.eval_on_selector_all(
+                "#board .deal-list li.deal",
+                """items => items.map(li => [li.querySelector('.num').textContent.trim(),
+                     Array.from(li.querySelectorAll('.deltas .delta:not(.pot)')).map(d => [
+                       d.querySelector('.who').textContent.trim(),
+                       d.lastChild.textContent.trim()])])""",
+            )
+        }
+
+    def settlement_lines(self) -> dict[str, tuple[int, Decimal | None]]:
+        """Name -> (points, money) from the settlement page's standings."""
+        rows = {}
+        for row in self.page.locator(".standings .standing").all():
+            name = row.locator(".standing-name").inner_text().strip()
+            points = parse_points(row.locator(".standing-points .figure").inner_text())
+            money = row.locator(".standing-money")
+            rows[name] = (points, parse_money(money.inner_text()) if money.count() else None)
+        return rows
+
+    @staticmethod
+    def log_taps(kind: str, taps: int) -> None:
+        """Keep the measured tap counts in artifacts/browser/taps.json (for the report)."""
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        data = json.loads(TAPS_FILE.read_text()) if TAPS_FILE.exists() else {}
+        data[kind] = taps
+        TAPS_FILE.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+    def export_report(self, pk: int) -> dict:
+        """The evening file from the export link (with this context's session), scored by the engine."""
+        response = self.page.request.get(self.url(f"/e/{pk}/export/"))
+        assert response.ok, response.status
+        text = response.text()
+        json.loads(text)
+        return score_file(text)
+
+
+def parse_money(text: str) -> Decimal:
+    """"+€0.80", "−€1.20", "€0.00" -> Decimal."""
+    cleaned = text.replace("\u2212", "-").replace("\u00a0", "").replace("€", "").replace(",", "").replace("+", "")
+    return Decimal(cleaned.strip())
+
+
+def parse_points(text: str) -> int:
+    return int(text.replace("\u2212", "-").replace("+", "").strip())
+
+
+@pytest.fixture
+def phone(new_context, live_server, artifacts, request):
+    """phone(width=390, name=None) -> a Phone on a new context of the live server."""
+
+    def make(width: int = PHONE["width"], name: str | None = None) -> Phone:
+        page = new_context(width=width).new_page()
+        return Phone(page, live_server.url, name or request.node.name.removeprefix("test_"))
+
+    return make
