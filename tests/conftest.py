@@ -12,6 +12,12 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 PASSWORD = "a-long-test-password"
 
 
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """Hashing with a slow algorithm is the password system's job, not the tests'."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_user(django_user_model):
     def make(username, **extra):

@@ -56,7 +56,7 @@ def test_it_serves_the_site_with_make_run_from_a_fresh_clone(tmp_path):
             [".venv/bin/python", "manage.py", "shell", "-c", "from scorebook.evenings.models import Evening; print(Evening.objects.count())"],
             cwd=clone, env=env, capture_output=True, text=True, check=True,
         )
-        assert int(count.stdout.strip()) > 0
+        assert int(count.stdout.strip().splitlines()[-1]) > 0
     finally:
         os.killpg(server.pid, 15)
         server.wait(timeout=30)

@@ -24,16 +24,14 @@ def new_request_key() -> str:
     return uuid.uuid4().hex
 
 
-class DealForm(forms.Form):
-    """Common part: the idempotency key and the version of the deal being edited."""
+class RecordForm(forms.Form):
+    """A form that records one line of the evening: an idempotency key, and engine errors shown in place."""
 
     request_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    error_field: str | None = None  # where an engine error goes when it names no field of the form
 
-    def __init__(self, *args, rules, players, **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.rules = rules
-        self.players = list(players)
         if not self.is_bound:
             self.initial.setdefault("request_key", new_request_key())
 
@@ -53,7 +51,18 @@ class DealForm(forms.Form):
             )
             return
         field = getattr(error, "field", "") or None
-        self.add_error(field if field in self.fields else None, error.message)
+        self.add_error(field if field in self.fields else self.error_field, error.message)
+
+
+class DealForm(RecordForm):
+    """A played deal: also the version of the deal being corrected."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+
+    def __init__(self, *args, rules, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        self.players = list(players)
 
 
 class ContractDealForm(DealForm):
@@ -203,7 +212,7 @@ def deal_form_class(rules):
     return ClassicDealForm if isinstance(rules, ClassicRules) else ContractDealForm
 
 
-class AdjustmentForm(forms.Form):
+class AdjustmentForm(RecordForm):
     note = forms.CharField(label=_("Reason"), max_length=200, required=False)
 
     def __init__(self, *args, players, **kwargs):
@@ -235,10 +244,11 @@ class AdjustmentForm(forms.Form):
         return data
 
 
-class RobreForm(forms.Form):
+class RobreForm(RecordForm):
     """Classic games: who plays the next robre and with whom."""
 
     choice = forms.ChoiceField(label=_("Partnerships"))
+    error_field = "choice"
 
     def __init__(self, *args, players, dummy: bool, **kwargs):
         super().__init__(*args, **kwargs)

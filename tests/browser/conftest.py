@@ -54,11 +54,6 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def artifacts(request):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -24,6 +24,7 @@ from django.urls import reverse
 from scorebook.evenings import services
 from scorebook.evenings.models import Deal, DealRevision, Evening
 from scorebook.rules.evening_file import score_file
+from pages import body, datas, field_errors, url
 
 pytestmark = pytest.mark.django_db
 
@@ -41,20 +42,7 @@ AFTER_PASS_AT_3 = {"Anne": -3, "Bert": -25, "Carl": 37, "Dina": -9}
 PASS = {"contract": "pass"}
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 # --- helpers ----------------------------------------------------------------------------------
-
-
-def body(response) -> str:
-    return response.content.decode()
-
-
-def url(name, evening, *args):
-    return reverse(name, args=[evening.pk, *args])
 
 
 def edit_url(evening, number):
@@ -70,11 +58,6 @@ def totals(html: str) -> dict[str, int]:
     return {name: int(total) for name, total in chips if name != "bête"}
 
 
-def field_errors(html: str, field: str) -> str:
-    match = re.search(rf'<ul class="field-errors" id="id_{field}_error"[^>]*>(.*?)</ul>', html, re.S)
-    return html_lib.unescape(re.sub(r"<[^>]+>", " ", match.group(1))) if match else ""
-
-
 def every_error(html: str) -> str:
     parts = re.findall(r'<ul class="field-errors"[^>]*>(.*?)</ul>', html, re.S)
     parts += re.findall(r'<div class="errors"[^>]*>(.*?)</div>', html, re.S)
@@ -88,10 +71,6 @@ def messages_text(html: str) -> str:
 
 def hidden_version(html: str) -> str:
     return re.search(r'<input type="hidden" name="version"(?: value="([^"]*)")?', html).group(1) or ""
-
-
-def datas(evening) -> list[dict]:
-    return [d.data for d in Deal.objects.filter(evening=evening).order_by("number")]
 
 
 def numbers(evening) -> list[int]:

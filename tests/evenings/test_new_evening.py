@@ -4,7 +4,6 @@ Seats are typed clockwise; empty seats are skipped, and the first dealer is chos
 number, so the stored first dealer is the index among the seats actually filled.
 """
 
-import html as html_lib
 import re
 from datetime import date
 from decimal import Decimal
@@ -15,25 +14,11 @@ from django.urls import reverse
 from scorebook.evenings.models import Evening, Player, Seat
 from scorebook.rules import registry
 from scorebook.rules.model import to_dict
+from pages import body, field_errors
 
 pytestmark = pytest.mark.django_db
 
 NEW = "/evenings/new/"
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def body(response) -> str:
-    return response.content.decode()
-
-
-def field_errors(html: str, field: str) -> str:
-    """The text of the error list rendered next to ``field`` (empty when there is none)."""
-    match = re.search(rf'<ul class="field-errors" id="id_{field}_error"[^>]*>(.*?)</ul>', html, re.S)
-    return html_lib.unescape(re.sub(r"<[^>]+>", " ", match.group(1))) if match else ""
 
 
 def all_field_errors(html: str) -> list[str]:

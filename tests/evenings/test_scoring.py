@@ -21,6 +21,7 @@ import pytest
 from django.urls import reverse
 
 from scorebook.evenings.models import Deal, DealRevision, Evening
+from pages import body, datas, field_errors, url
 
 pytestmark = pytest.mark.django_db
 
@@ -30,20 +31,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 UNIT_SEP = "\x1f"
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 # --- helpers ----------------------------------------------------------------------------------
-
-
-def body(response) -> str:
-    return response.content.decode()
-
-
-def url(name, evening, *args):
-    return reverse(name, args=[evening.pk, *args])
 
 
 def totals(html: str) -> dict[str, int]:
@@ -63,12 +51,6 @@ def bete(html: str) -> int | None:
 
 def leaders(html: str) -> list[str]:
     return re.findall(r'<div class="chip leader[^"]*">\s*<span class="chip-name"><span class="crown"[^>]*>★</span>([^<]+)</span>', html)
-
-
-def field_errors(html: str, field: str) -> str:
-    """The text of the error list rendered next to ``field`` (empty when there is none)."""
-    match = re.search(rf'<ul class="field-errors" id="id_{field}_error"[^>]*>(.*?)</ul>', html, re.S)
-    return html_lib.unescape(re.sub(r"<[^>]+>", " ", match.group(1))) if match else ""
 
 
 def non_field_errors(html: str) -> str:
@@ -91,10 +73,6 @@ def teams(html: str) -> tuple[str, str]:
 def is_partial(response) -> bool:
     html = body(response)
     return 'id="board"' in html and "<html" not in html
-
-
-def datas(evening) -> list[dict]:
-    return [d.data for d in Deal.objects.filter(evening=evening).order_by("number")]
 
 
 def page(client, evening) -> str:

@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from scorebook.evenings.models import Evening, Payment
+from pages import body
 
 pytestmark = pytest.mark.django_db
 
@@ -41,19 +42,9 @@ def eur(text: str) -> str:
     return text.replace("-", MINUS) + NBSP + "€"
 
 
-def body(response) -> str:
-    return response.content.decode()
-
-
 def text_of(html: str) -> str:
     """The visible text, tags dropped and white space squeezed."""
     return re.sub(r"[ \t\r\n]+", " ", re.sub(r"<[^>]+>", " ", html)).replace(" ,", ",")
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """The users of these tests need no strong hashing (autouse: set before the user fixtures)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

@@ -52,7 +52,7 @@ def evening_new(request):
     return render(request, "evenings/new.html", {"form": form, "known_players": known}, status=status)
 
 
-def _deal_form(evening, scored, data=None, initial=None, prefix=None):
+def _deal_form(scored, data=None, initial=None, prefix=None):
     rules = scored.engine.rules
     cls = deal_form_class(rules)
     kwargs = {"rules": rules, "players": scored.engine.players, "initial": initial, "prefix": prefix}
@@ -93,7 +93,7 @@ def _board(request, evening, *, form=None, adjustment_form=None, robre_form=None
         "rows": list(reversed(rows)),
         "revisions": revisions,
         "undo": undo,
-        "form": form or _deal_form(evening, scored),
+        "form": form or _deal_form(scored),
         "adjustment_form": adjustment_form or AdjustmentForm(players=players, prefix="adj"),
         "can_score": evening.is_open,
     }
@@ -138,61 +138,50 @@ def _closed(request, evening):
     return _after_write(request, evening)
 
 
-@login_required
-@require_POST
-def deal_record(request, pk):
+def _record(request, pk, build_form, form_name: str):
+    """Record one line from a posted form: the deal form, an adjustment, or a new robre."""
     evening = _get_evening_for_user(request, pk, write=True)
     if not evening.is_open:
         return _closed(request, evening)
     scored = services.scored(evening)
-    form = _deal_form(evening, scored, request.POST)
-    if not form.is_valid():
-        return _board(request, evening, form=form, status=INVALID, scored=scored)
-    try:
-        services.record_deal(evening, form.deal_data(), request.user, form.cleaned_data.get("request_key") or "")
-    except DealError as error:
-        form.add_engine_error(error)
-        return _board(request, evening, form=form, status=INVALID, scored=scored)
-    except services.EveningClosed:
-        return _closed(request, evening)
-    return _after_write(request, evening)
+    form = build_form(scored)
+    if form.is_valid():
+        try:
+            key = form.cleaned_data.get("request_key") or ""
+            services.record_deal(evening, form.deal_data(), request.user, key)
+            return _after_write(request, evening)
+        except DealError as error:
+            form.add_engine_error(error)
+        except services.EveningClosed:
+            return _closed(request, evening)
+    return _board(request, evening, status=INVALID, scored=scored, **{form_name: form})
+
+
+@login_required
+@require_POST
+def deal_record(request, pk):
+    return _record(request, pk, lambda scored: _deal_form(scored, request.POST), "form")
 
 
 @login_required
 @require_POST
 def adjustment(request, pk):
-    evening = _get_evening_for_user(request, pk, write=True)
-    if not evening.is_open:
-        return _closed(request, evening)
-    scored = services.scored(evening)
-    form = AdjustmentForm(request.POST, players=scored.engine.players, prefix="adj")
-    if form.is_valid():
-        try:
-            services.record_deal(evening, form.deal_data(), request.user)
-            return _after_write(request, evening)
-        except DealError as error:
-            form.add_error(None, error.message)
-    return _board(request, evening, adjustment_form=form, status=INVALID, scored=scored)
+    def build(scored):
+        return AdjustmentForm(request.POST, players=scored.engine.players, prefix="adj")
+
+    return _record(request, pk, build, "adjustment_form")
 
 
 @login_required
 @require_POST
 def robre_start(request, pk):
-    evening = _get_evening_for_user(request, pk, write=True)
-    if not evening.is_open:
-        return _closed(request, evening)
-    scored = services.scored(evening)
-    rules = scored.engine.rules
-    if not isinstance(rules, ClassicRules):
-        raise Http404
-    form = RobreForm(request.POST, players=list(scored.engine.players), dummy=rules.dummy, prefix="robre")
-    if form.is_valid():
-        try:
-            services.record_deal(evening, form.deal_data(), request.user)
-            return _after_write(request, evening)
-        except DealError as error:
-            form.add_error("choice", error.message)
-    return _board(request, evening, robre_form=form, status=INVALID, scored=scored)
+    def build(scored):
+        rules = scored.engine.rules
+        if not isinstance(rules, ClassicRules):
+            raise Http404("Only classic games have robres")
+        return RobreForm(request.POST, players=list(scored.engine.players), dummy=rules.dummy, prefix="robre")
+
+    return _record(request, pk, build, "robre_form")
 
 
 def _deal_or_404(evening, number):
