@@ -122,11 +122,35 @@ class DealRow:
     pot: int
     ended_robre: bool
     data: dict
+    state: str = ""  # classic games: the manche score after the deal, or the manche it won
+
+    @property
+    def moved_totals(self) -> bool:
+        return any(delta for _, delta in self.cells)
+
+
+def _classic_state(deal_result: DealResult, manches_before: int) -> str:
+    robre = deal_result.robre
+    if robre is None or isinstance(deal_result.deal, (Adjustment, RobreStart)):
+        return ""
+    if len(robre.manches) > manches_before:
+        manche = robre.manches[-1]
+        text = _("manche to %(team)s (%(value)s)") % {"team": team_name(robre.teams[manche.winner]), "value": manche.value}
+        if robre.finished:
+            text += " · " + _("robre %(a)s – %(b)s") % {"a": robre.result[0], "b": robre.result[1]}
+        return text
+    return _("manche %(a)s – %(b)s") % {"a": robre.points[0], "b": robre.points[1]}
 
 
 def deal_rows(result: EveningResult, datas: list[dict], rules) -> list[DealRow]:
     rows = []
+    manches: dict[int, int] = {}  # robre number -> manches won so far
     for deal_result, data in zip(result.deals, datas, strict=True):
+        state = ""
+        if deal_result.robre is not None:
+            number = deal_result.robre.number
+            state = _classic_state(deal_result, manches.get(number, 0))
+            manches[number] = len(deal_result.robre.manches)
         out = set(deal_result.sitting_out)
         rows.append(
             DealRow(
@@ -139,6 +163,7 @@ def deal_rows(result: EveningResult, datas: list[dict], rules) -> list[DealRow]:
                 pot=deal_result.pot,
                 ended_robre=deal_result.ended_robre,
                 data=data,
+                state=state,
             )
         )
     return rows
