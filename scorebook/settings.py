@@ -60,6 +60,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "scorebook.core",
     "scorebook.evenings",
+    "scorebook.clubs",
+    "scorebook.accounts",
 ]
 
 MIDDLEWARE = [

@@ -8,14 +8,18 @@ import uuid
 from datetime import date
 
 from django import forms
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorebook.clubs.models import Club
+from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.rules import registry
 from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
 from scorebook.rules.scoring import BETE
 
 from . import display
+from .models import Player
 
 MAX_PLAYERS = 7
 
@@ -285,6 +289,9 @@ def partnerships(players: list[str]):
 
 
 class NewEveningForm(forms.Form):
+    club = forms.ModelChoiceField(
+        label=_("Table book"), queryset=None, required=False, empty_label=_("My private table book")
+    )
     ruleset = forms.ChoiceField(label=_("Variant"), widget=forms.RadioSelect)
     first_dealer = forms.TypedChoiceField(
         label=_("First dealer"), coerce=int, choices=[(i, i + 1) for i in range(MAX_PLAYERS)], initial=0
@@ -295,8 +302,13 @@ class NewEveningForm(forms.Form):
     currency = forms.CharField(label=_("Currency"), max_length=8, initial="EUR")
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
+        self.user = user
+        # the clubs where this user records deals
+        self.fields["club"].queryset = Club.objects.filter(
+            memberships__user=user, memberships__role__in=SCORING_ROLES
+        ).order_by("name")
         self.fields["ruleset"].choices = registry.choices(display.lang())
         self.fields["ruleset"].initial = "kleurenwiezen"
         self.fields["date"].initial = timezone.localdate
@@ -310,6 +322,13 @@ class NewEveningForm(forms.Form):
 
     def player_fields(self):
         return [self[f"player_{seat}"] for seat in range(MAX_PLAYERS)]
+
+    def known_players(self) -> list[str]:
+        """Names to pick from: the rosters of the user's clubs and his private book."""
+        players = Player.objects.filter(
+            Q(club__in=self.fields["club"].queryset) | Q(club__isnull=True, created_by=self.user)
+        )
+        return sorted(set(players.values_list("name", flat=True)), key=str.casefold)[:300]
 
     def clean(self):
         cleaned = super().clean()

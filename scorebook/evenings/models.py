@@ -4,6 +4,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -16,7 +17,20 @@ def new_share_token() -> str:
 
 
 class Player(models.Model):
+    """A person at the table: in a club's roster, or in a user's private table book (no club)."""
+
     name = models.CharField(_("name"), max_length=40)
+    club = models.ForeignKey(
+        "clubs.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="players"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+        help_text=_("The account of this player, if any."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -24,6 +38,11 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), "club", condition=models.Q(club__isnull=False), name="player_name_unique_in_club"
+            ),
+        ]
 
     def __str__(self):
         return self.name
@@ -44,6 +63,13 @@ class Evening(models.Model):
     share_token = models.CharField(max_length=64, unique=True, default=new_share_token)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="evenings"
+    )
+    club = models.ForeignKey(
+        "clubs.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="evenings",
+        help_text=_("Empty: the owner's private table book."),
+    )
+    summary = models.JSONField(
+        default=dict, blank=True, help_text=_("Derived from the deals (totals, money, statistics); rebuildable.")
     )
     version = models.PositiveIntegerField(default=0, help_text=_("Goes up with every change of a deal."))
     created_at = models.DateTimeField(auto_now_add=True)
@@ -73,6 +99,7 @@ class Seat(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
+    name = models.CharField(_("name at the table"), max_length=40, help_text=_("The name the deals use."))
 
     class Meta:
         ordering = ["position"]
@@ -82,7 +109,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.position}: {self.player}"
+        return f"{self.position}: {self.name}"
 
 
 class Deal(models.Model):

@@ -37,7 +37,7 @@ class EveningClosed(Exception):
 
 
 def players_of(evening: Evening) -> list[str]:
-    return [seat.player.name for seat in evening.seats.select_related("player")]
+    return [seat.name for seat in evening.seats.all()]
 
 
 def file_dict(evening: Evening, deal_data: list[dict] | None = None, *, full_rules: bool = True) -> dict[str, Any]:
@@ -97,9 +97,67 @@ def _locked(evening: Evening) -> Evening:
     return locked
 
 
-def _bump(evening: Evening) -> None:
-    Evening.objects.filter(pk=evening.pk).update(version=evening.version + 1, updated_at=timezone.now())
+def _bump(evening: Evening, s: Scored) -> None:
+    """A deal changed: a new version, and the summary rebuilt from ``s`` in the same transaction."""
     evening.version += 1
+    evening.summary = summarize(evening, s)
+    Evening.objects.filter(pk=evening.pk).update(
+        version=evening.version, updated_at=timezone.now(), summary=evening.summary
+    )
+
+
+def summarize(evening: Evening, s: Scored) -> dict[str, Any]:
+    """What standings, statistics and lists need from an evening, derived from its deals."""
+    result = s.result
+    seats = list(evening.seats.all())
+    money = result.money(evening.stake) if evening.stake is not None else {}
+    stats = {seat.name: {"played": 0, "sat_out": 0, "best": None, "worst": None, "declared": {}} for seat in seats}
+    played_deals = 0
+    for deal in result.deals:
+        if not deal.playing:
+            continue  # adjustments and robre lines are not deals at the table
+        played_deals += 1
+        for name in result.players:
+            entry = stats[name]
+            if name in deal.sitting_out:
+                entry["sat_out"] += 1
+                continue
+            entry["played"] += 1
+            delta = deal.deltas[name]
+            entry["best"] = delta if entry["best"] is None else max(entry["best"], delta)
+            entry["worst"] = delta if entry["worst"] is None else min(entry["worst"], delta)
+        contract = getattr(deal.deal, "contract", None)
+        for name, made in deal.outcomes.items():
+            declared = stats[name]["declared"].setdefault(contract, [0, 0])
+            declared[0] += 1
+            declared[1] += int(made)
+    return {
+        "version": evening.version,
+        "deals": played_deals,
+        "pot": result.pot,
+        "players": [
+            {
+                "seat": seat.position,
+                "player": seat.player_id,
+                "name": seat.name,
+                "points": result.totals[seat.name],
+                "money": str(money[seat.name]) if money else None,
+                **stats[seat.name],
+            }
+            for seat in seats
+        ],
+        "transfers": [
+            {"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in result.transfers(evening.stake)
+        ]
+        if evening.stake is not None
+        else [],
+    }
+
+
+def refresh_summary(evening: Evening) -> dict[str, Any]:
+    evening.summary = summarize(evening, scored(evening))
+    Evening.objects.filter(pk=evening.pk).update(summary=evening.summary)
+    return evening.summary
 
 
 def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> tuple[Deal, bool]:
@@ -115,7 +173,7 @@ def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> tu
             if existing is not None:
                 return existing, False
         current = [d.data for d in locked.deals.all()]
-        check(locked, current + [data])
+        s = check(locked, current + [data])
         deal = Deal.objects.create(
             evening=locked,
             number=len(current) + 1,
@@ -123,7 +181,7 @@ def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> tu
             recorded_by=user if user and user.is_authenticated else None,
             request_key=request_key,
         )
-        _bump(locked)
+        _bump(locked, s)
     evening.version = locked.version
     return deal, True
 
@@ -143,11 +201,11 @@ def edit_deal(
         candidate = [d.data for d in deals]
         before = candidate[number - 1]
         candidate[number - 1] = data
-        check(locked, candidate)
+        s = check(locked, candidate)
         deal.data = data
         deal.version += 1
         deal.save(update_fields=["data", "version"])
-        _bump(locked)
+        _bump(locked, s)
         DealRevision.objects.create(
             evening=locked,
             number=number,
@@ -170,11 +228,11 @@ def delete_deal(evening: Evening, number: int, user, expected_id: int | None = N
             raise StaleDeal(deal)
         candidate = [d.data for d in deals]
         removed = candidate.pop(number - 1)
-        check(locked, candidate)
+        s = check(locked, candidate)
         deal.delete()
         for later in deals[number:]:  # renumber in order: numbers stay unique at every step
             Deal.objects.filter(pk=later.pk).update(number=later.number - 1)
-        _bump(locked)
+        _bump(locked, s)
         revision = DealRevision.objects.create(
             evening=locked,
             number=number,
@@ -194,12 +252,12 @@ def restore_deal(evening: Evening, revision: DealRevision, user) -> Deal:
         number = min(revision.number, len(deals) + 1)
         candidate = [d.data for d in deals]
         candidate.insert(number - 1, revision.before)
-        check(locked, candidate)
+        s = check(locked, candidate)
         for later in reversed(deals[number - 1 :]):
             Deal.objects.filter(pk=later.pk).update(number=later.number + 1)
         deal = Deal.objects.create(evening=locked, number=number, data=revision.before, recorded_by=_user(user))
         revision.delete()
-        _bump(locked)
+        _bump(locked, s)
         DealRevision.objects.create(
             evening=locked,
             number=number,
@@ -215,9 +273,14 @@ def _user(user):
     return user if user is not None and user.is_authenticated else None
 
 
-def player_named(name: str, user) -> Player:
-    existing = Player.objects.filter(name=name).order_by("pk").first()
-    return existing or Player.objects.create(name=name, created_by=_user(user))
+def player_named(name: str, user, club=None) -> Player:
+    """The roster player of that name (the club's, or the user's private book), created if new."""
+    if club is not None:
+        players = Player.objects.filter(club=club)
+    else:
+        players = Player.objects.filter(club__isnull=True, created_by=_user(user))
+    existing = players.filter(name__iexact=name).order_by("pk").first()
+    return existing or Player.objects.create(name=name, club=club, created_by=_user(user))
 
 
 def create_evening(
@@ -230,8 +293,15 @@ def create_evening(
     date: date_cls,
     user,
     rules: dict | None = None,
+    club=None,
 ) -> Evening:
-    """Start an evening with a copy of the rules (the preset, or the house rules given)."""
+    """Start an evening with a copy of the rules: the preset, with the house rules given on top.
+
+    In a club, the club's house rules for that variant apply when no rules are given.
+    """
+    if rules is None and club is not None:
+        house = club.house_rules.filter(ruleset=ruleset).first()
+        rules = house.overrides if house else None
     rules_copy = to_dict(registry.resolve(ruleset, rules or {}))
     with transaction.atomic():
         evening = Evening.objects.create(
@@ -242,13 +312,16 @@ def create_evening(
             currency=currency,
             first_dealer=first_dealer,
             owner=_user(user),
+            club=club,
         )
         for position, name in enumerate(players):
-            Seat.objects.create(evening=evening, player=player_named(name, user), position=position)
+            player = player_named(name, user, club)
+            Seat.objects.create(evening=evening, player=player, position=position, name=player.name)
+        refresh_summary(evening)
     return evening
 
 
-def import_evening(text: str | bytes, user) -> Evening:
+def import_evening(text: str | bytes, user, club=None) -> Evening:
     """Create an evening from an evening file; raises FileError or DealError (nothing saved)."""
     engine = evening_file.loads(text)
     score(engine)  # every deal valid before anything is written
@@ -264,9 +337,11 @@ def import_evening(text: str | bytes, user) -> Evening:
                 date=engine.date or timezone.localdate(),
                 user=user,
                 rules=data["rules"],
+                club=club,
             )
             for number, deal in enumerate(data["deals"], start=1):
                 Deal.objects.create(evening=evening, number=number, data=deal, recorded_by=_user(user))
+            refresh_summary(evening)
     except IntegrityError as exc:  # pragma: no cover - a database refusal is reported, never half-saved
         raise FileError(0, f"the evening could not be saved: {exc}") from None
     return evening

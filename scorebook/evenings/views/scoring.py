@@ -18,9 +18,9 @@ from scorebook.rules.model import ClassicRules
 from scorebook.rules.scoring import DealError
 
 from .. import display, services
-from ..access import _get_evening_for_user
+from ..access import _get_evening_for_user, visible_evenings
 from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RobreForm, deal_form_class
-from ..models import DealRevision, Evening, Player
+from ..models import DealRevision
 
 TEMPLATE = "evenings/scoring.html"
 INVALID = 422
@@ -28,16 +28,17 @@ INVALID = 422
 
 @login_required
 def evening_list(request):
-    evenings = Evening.objects.filter(owner=request.user).prefetch_related("seats__player")
+    evenings = visible_evenings(request.user).select_related("club").prefetch_related("seats")
     return render(request, "evenings/list.html", {"evenings": evenings})
 
 
 @login_required
 def evening_new(request):
-    form = NewEveningForm(request.POST or None)
+    form = NewEveningForm(request.POST or None, user=request.user, initial={"club": request.GET.get("club", "")})
     if request.method == "POST" and form.is_valid():
         c = form.cleaned_data
         evening = services.create_evening(
+            club=c["club"],
             ruleset=c["ruleset"],
             players=c["players"],
             first_dealer=c["first_dealer_index"],
@@ -47,7 +48,7 @@ def evening_new(request):
             user=request.user,
         )
         return redirect(evening)
-    known = Player.objects.order_by("name").values_list("name", flat=True).distinct()[:200]
+    known = form.known_players()
     status = INVALID if form.is_bound else 200
     return render(request, "evenings/new.html", {"form": form, "known_players": known}, status=status)
 

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ClubsConfig(AppConfig):
+    name = "scorebook.clubs"
+    label = "clubs"

@@ -1,0 +1,64 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class Role(models.TextChoices):
+    ADMIN = "admin", _("admin")
+    SCORER = "scorer", _("scorer")
+    MEMBER = "member", _("member")
+
+
+SCORING_ROLES = (Role.ADMIN, Role.SCORER)
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("short name"), max_length=40, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("club", args=[self.slug])
+
+
+class Membership(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=10, choices=Role, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="membership_unique")]
+
+    def __str__(self):
+        return f"{self.user} in {self.club} ({self.role})"
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 random bits
+
+
+class Invitation(models.Model):
+    """A link that lets whoever has it join the club with a role, until an admin revokes it."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True, default=new_invitation_token)
+    role = models.CharField(_("role"), max_length=10, choices=Role, default=Role.MEMBER)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None

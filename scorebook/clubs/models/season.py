@@ -1,0 +1,41 @@
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from scorebook.rules import registry
+
+
+class Ranking(models.TextChoices):
+    TOTAL = "total", _("total points")
+    AVERAGE = "average", _("average per evening")
+    LEAGUE = "league", _("league points by evening rank")
+
+
+class TieBreak(models.TextChoices):
+    EVENINGS_WON = "evenings-won", _("most evenings won")
+    TOTAL_POINTS = "total-points", _("most points in all")
+    FEWER_EVENINGS = "fewer-evenings", _("fewer evenings played")
+
+
+class Season(models.Model):
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    start = models.DateField(_("first day"))
+    end = models.DateField(_("last day"))
+    ruleset = models.CharField(_("variant"), max_length=20, choices=registry.choices())
+    ranking = models.CharField(_("ranking"), max_length=10, choices=Ranking, default=Ranking.TOTAL)
+    min_evenings = models.PositiveSmallIntegerField(_("minimum evenings (average)"), default=0)
+    league_points = models.JSONField(
+        _("league points per place"), default=list, blank=True, help_text=_("Points for 1st, 2nd, 3rd… place.")
+    )
+    drop_worst = models.PositiveSmallIntegerField(_("worst evenings dropped"), default=0)
+    tie_break = models.CharField(_("tie break"), max_length=16, choices=TieBreak, default=TieBreak.EVENINGS_WON)
+
+    class Meta:
+        ordering = ["-start"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("season", args=[self.club.slug, self.pk])
