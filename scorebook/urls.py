@@ -3,7 +3,10 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/", include("scorebook.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("scorebook.clubs.urls")),
     path("", include("scorebook.evenings.urls")),
     path("", include("scorebook.core.urls")),
 ]
