@@ -11,7 +11,7 @@ PORT ?= 8000
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast install chromium migrate bench clean
+.PHONY: run test test-fast install chromium gettext messages migrate bench clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (python3.12 / python3.13)"; exit 1; }
@@ -26,18 +26,25 @@ install: $(STAMP)
 chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; }
 
-migrate: install
+# Translations: GNU gettext compiles the catalogues (and extracts messages for the tests).
+gettext:
+	@command -v msgfmt >/dev/null || { apt-get update -qq && apt-get install -y -qq --no-install-recommends gettext; }
+
+messages: install gettext
+	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
+
+migrate: install messages
 	$(BIN)/python manage.py migrate --noinput
 
 run: migrate
 	$(BIN)/python manage.py seed_demo --if-empty
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-test: install chromium
+test: install chromium messages
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The engine and view tests without the browser.
-test-fast: install
+test-fast: install messages
 	$(BIN)/python -m pytest -m "not browser" $(PYTEST_ARGS)
 
 bench: install

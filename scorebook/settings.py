@@ -113,7 +113,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français"), ("nl", "Nederlands"), ("en", "English")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [Path(env_str("LOCALE_DIR", str(BASE_DIR / "locale")))]
 TIME_ZONE = env_str("TIME_ZONE", "Europe/Brussels")
 USE_I18N = True
 USE_TZ = True

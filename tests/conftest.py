@@ -70,6 +70,7 @@ def make_evening(scorer):
             date=extra.pop("date", date(2026, 11, 20)),
             user=extra.pop("user", scorer),
             rules=extra.pop("rules", None),
+            club=extra.pop("club", None),
         )
         for deal in deals:
             services.record_deal(evening, deal, scorer)
