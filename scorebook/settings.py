@@ -1,10 +1,12 @@
 """Scorebook settings. Every environment variable is read through a helper that fails loudly."""
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -66,6 +68,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -102,6 +105,20 @@ DATABASES = {
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # writers take the lock when their transaction begins, so two scorers queue instead of failing
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        # readers never wait for the writer; a commit is durable once in the log
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    # tests use a file, as production does: an in-memory database shared between threads
+    # locks whole tables and ignores the timeout
+    # (one file per test process, so that two runs never share it)
+    DATABASES["default"]["TEST"] = {
+        "NAME": env_str("SQLITE_TEST_DB", str(Path(tempfile.gettempdir()) / f"scorebook-test-{os.getpid()}.sqlite3"))
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -137,4 +154,48 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "evening_list"
 LOGOUT_REDIRECT_URL = "home"
 
-MAILERS = {"default": {"BACKEND": env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")}}
+_MAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
+)
+MAILERS = {"default": {"BACKEND": _MAIL_BACKEND}}
+if _MAIL_BACKEND.endswith("smtp.EmailBackend"):
+    MAILERS["default"]["OPTIONS"] = {
+        "host": env_str("EMAIL_HOST", "localhost"),
+        "port": env_int("EMAIL_PORT", 587),
+        "username": env_str("EMAIL_USER", ""),
+        "password": env_str("EMAIL_PASSWORD", ""),
+        "use_tls": env_bool("EMAIL_USE_TLS", True),
+    }
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "scorebook@localhost")
+
+# --- security -------------------------------------------------------------------------
+# No inline scripts or styles anywhere: every script and stylesheet is a static file.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "object-src": [CSP.NONE],
+}
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+CSRF_COOKIE_HTTPONLY = True
+SESSION_COOKIE_HTTPONLY = True
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # Django's default, stated: a request body larger than 2.5 MB is refused
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1_048_576
+
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    if env_bool("BEHIND_TLS_PROXY", False):  # gunicorn behind nginx/caddy that terminates TLS
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

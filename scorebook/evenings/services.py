@@ -182,7 +182,7 @@ def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> tu
             request_key=request_key,
         )
         _bump(locked, s)
-    evening.version = locked.version
+    evening.version, evening.summary = locked.version, locked.summary
     return deal, True
 
 
