@@ -15,7 +15,15 @@ class Profile(models.Model):
 
 def display_name(user) -> str:
     """The name shown to others: the profile's display name, else the first name, else the user name."""
-    if user is None:
+    if user is None or getattr(user, "is_anonymous", False):
         return ""
     profile = getattr(user, "profile", None)  # a missing profile raises a subclass of AttributeError
     return (profile.display_name if profile else "") or user.first_name or user.username
+
+
+class FailedLogin(models.Model):
+    """One failed login, kept for the throttling window (scorebook.accounts.throttle)."""
+
+    username = models.CharField(max_length=150, db_index=True)
+    address = models.GenericIPAddressField(null=True, blank=True, db_index=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)

@@ -21,6 +21,7 @@ urlpatterns = [
     path("e/<int:pk>/print/", settle.evening_print, name="evening_print"),
     path("e/<int:pk>/export/", files.evening_export, name="evening_export"),
     path("e/<int:pk>/share/", share.share, name="evening_share"),
+    path("e/<int:pk>/share/new/", share.share_reset, name="evening_share_reset"),
     path("s/<str:token>/", share.public, name="evening_public"),
     path("s/<str:token>/live/", share.public_live, name="evening_public_live"),
 ]

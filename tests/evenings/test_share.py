@@ -350,3 +350,23 @@ def test_it_gives_each_evening_its_own_etag(client, make_evening):
     assert first.version == second.version == 0
     etag = client.get(live_url(first))["ETag"]
     assert client.get(live_url(second), HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+@pytest.mark.django_db
+def test_it_revokes_the_read_only_link_with_a_new_one(scorer_client, make_evening):
+    evening = make_evening("kleurenwiezen")
+    old = evening.share_token
+    assert scorer_client.get(f"/s/{old}/").status_code == 200
+    response = scorer_client.post(reverse("evening_share_reset", args=[evening.pk]))
+    assert response.status_code == 302
+    evening.refresh_from_db()
+    assert evening.share_token != old and len(evening.share_token) >= 22  # at least 128 random bits
+    assert scorer_client.get(f"/s/{old}/").status_code == 404
+    assert scorer_client.get(f"/s/{evening.share_token}/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_it_lets_only_a_scorer_revoke_the_link(outsider_client, make_evening):
+    evening = make_evening("kleurenwiezen")
+    assert outsider_client.post(reverse("evening_share_reset", args=[evening.pk])).status_code == 404
+    assert outsider_client.get(reverse("evening_share_reset", args=[evening.pk])).status_code == 405

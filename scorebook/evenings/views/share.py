@@ -10,13 +10,14 @@ from __future__ import annotations
 from functools import wraps
 
 import segno
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import condition, require_safe
+from django.views.decorators.http import condition, require_POST, require_safe
 
 from scorebook.rules import evening_file, registry
 from scorebook.rules.deals import Claim, ClassicDeal, ContractDeal
@@ -24,7 +25,7 @@ from scorebook.rules.model import ClassicRules
 
 from .. import display, services
 from ..access import _get_evening_for_token, _get_evening_for_user
-from ..models import Evening
+from ..models import Evening, new_share_token
 
 LAST_DEALS = 10  # deals listed on the public page, newest first
 QR_DARK, QR_LIGHT = "#111418", "#ffffff"  # dark on white in both themes: phones scan it best
@@ -178,3 +179,13 @@ def _deal_rows(rules, result, datas: list[dict]) -> list[dict]:
             manches_seen[robre.number] = len(robre.manches)
         rows.append(row)
     return rows
+
+
+@login_required
+@require_POST
+def share_reset(request, pk):
+    """Revoke the read-only link: a new token, and the old link answers 404 from now on."""
+    evening = _get_evening_for_user(request, pk, write=True)
+    Evening.objects.filter(pk=evening.pk).update(share_token=new_share_token())
+    messages.success(request, _("A new link was made: the old one no longer works."))
+    return redirect("evening_share", pk=evening.pk)
