@@ -213,7 +213,7 @@ def test_it_imports_an_uploaded_evening_file(outsider_client, outsider):
 
 
 def errors_of(response, field):
-    assert response.status_code == 200
+    assert response.status_code == 422  # the form again, with the reason next to the field
     return response.context["form"].errors.get(field, [])
 
 
@@ -250,7 +250,7 @@ def test_it_shows_an_error_for_a_file_that_is_not_json(scorer_client):
     for content in (b"not json at all", b"\xff\xfe\x00garbage", b'["a list"]', b""):
         upload = SimpleUploadedFile("evening.json", content)
         response = scorer_client.post(IMPORT, {"file": upload})
-        assert response.status_code == 200, content
+        assert response.status_code == 422, content
         assert errors_of(response, "file"), content
     assert not Evening.objects.exists()
 

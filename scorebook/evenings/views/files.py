@@ -93,7 +93,9 @@ def evening_import(request):
             count = evening.deals.count()
             messages.success(request, _("Evening imported with %(count)s deals.") % {"count": count})
             return redirect("evening", evening.pk)
-    return render(request, "evenings/files/import.html", {"form": form, "max_size": filesizeformat(MAX_FILE_BYTES)})
+    status = 422 if form.is_bound else 200
+    context = {"form": form, "max_size": filesizeformat(MAX_FILE_BYTES)}
+    return render(request, "evenings/files/import.html", context, status=status)
 
 
 @login_required
