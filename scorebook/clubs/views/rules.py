@@ -1,10 +1,171 @@
-"""Placeholder: filled in by the work on this area."""
+"""House rules: the club's changes to the figures of each variant.
 
+Members see the rules the club plays by; admins change them. What is stored is only
+what differs from the preset (``registry.diff``); an evening keeps its own full copy
+of the rules it was started with, so a change here never rewrites a past evening.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
+
+from scorebook.evenings.access import _get_club_for_user
+from scorebook.rules import registry
+from scorebook.rules.model import Family, RulesError
+
+from ..models import HouseRules, Role
+from ..rules_forms import HouseRulesForm, rules_version
+
+INVALID = 422
+CONFLICT = 409
 
 
-def _missing(*args, **kwargs):
-    raise Http404
+def _lang() -> str:
+    return (get_language() or "fr")[:2]
 
 
-rules_list = rules_edit = _missing
+def _preset_key(ruleset: str) -> str:
+    try:
+        return registry.get(ruleset).key
+    except RulesError:
+        raise Http404("No such variant") from None
+
+
+def _current(club, key: str):
+    """(house rules row or None, the rules the club plays by, a problem with the stored rules or "")."""
+    house = HouseRules.objects.filter(club=club, ruleset=key).first()
+    if house is None:
+        return None, registry.get(key), ""
+    try:
+        return house, house.resolved(), ""
+    except RulesError as exc:  # stored by an older version of the presets: start again from the preset
+        return house, registry.get(key), str(exc)
+
+
+@login_required
+@require_safe
+def rules_list(request, slug):
+    club, role = _get_club_for_user(request, slug)
+    stored = {h.ruleset: h for h in HouseRules.objects.filter(club=club)}
+    lang = _lang()
+    variants = []
+    for preset in registry.all_presets():
+        house = stored.get(preset.key)
+        changed, problem = 0, ""
+        if house is not None:
+            try:
+                changed = house.changed_figures()
+            except RulesError as exc:
+                problem = str(exc)
+        variants.append(
+            {
+                "key": preset.key,
+                "name": preset.names.get(lang),
+                "classic": preset.family is Family.CLASSIC,
+                "changed": changed,
+                "problem": problem,
+                "updated_at": house.updated_at if house else None,
+            }
+        )
+    return render(
+        request,
+        "clubs/rules/list.html",
+        {"club": club, "role": role, "is_admin": role == Role.ADMIN, "variants": variants},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def rules_edit(request, slug, ruleset):
+    """GET: every figure of the variant (read-only for members). POST (admins): save, or go back to the preset."""
+    if request.method == "POST":
+        return _rules_save(request, slug, ruleset)
+    club, role = _get_club_for_user(request, slug)
+    key = _preset_key(ruleset)
+    house, current, problem = _current(club, key)
+    form = HouseRulesForm(key, current, editable=role == Role.ADMIN, open_contract=request.GET.get("open", ""))
+    return _editor(request, club, role, key, form, house, problem)
+
+
+def _rules_save(request, slug, ruleset):
+    club, role = _get_club_for_user(request, slug, Role.ADMIN)
+    key = _preset_key(ruleset)
+    if request.POST.get("action") == "reset":
+        deleted, _rows = HouseRules.objects.filter(club=club, ruleset=key).delete()
+        if deleted:
+            messages.success(request, _("Back to the preset: the next evening uses its figures."))
+        else:
+            messages.info(request, _("These rules were already the preset's."))
+        return redirect("club_rules_edit", club.slug, key)
+
+    with transaction.atomic():
+        house, current, problem = _current(club, key)
+        form = HouseRulesForm(key, current, request.POST, open_contract=request.POST.get("_open", ""))
+        submitted = request.POST.get("_version")
+        stale = submitted is not None and submitted != rules_version(house.overrides if house else None)
+        if not form.is_valid():
+            # the re-shown form still carries the version it was opened with: a later change is still noticed
+            return _editor(request, club, role, key, form, house, problem, status=INVALID, version=submitted)
+        if stale:
+            form.add_error(
+                None,
+                _(
+                    "Someone changed these rules while you were editing them. Your figures are below, not saved: "
+                    "save again to replace the other change."
+                ),
+            )
+            return _editor(request, club, role, key, form, house, problem, status=CONFLICT)
+        overrides = form.cleaned_overrides
+        if not overrides:
+            if house is not None:
+                house.delete()
+            messages.success(request, _("Saved: these are the preset's figures."))
+        elif house is not None and house.overrides == overrides:
+            messages.info(request, _("Nothing changed."))
+        else:
+            house, _created = HouseRules.objects.update_or_create(
+                club=club, ruleset=key, defaults={"overrides": overrides, "updated_by": request.user}
+            )
+            count = house.changed_figures()
+            messages.success(
+                request,
+                ngettext(
+                    "Saved: %(count)s figure differs from the preset. The next evening uses it; "
+                    "evenings already started keep their rules.",
+                    "Saved: %(count)s figures differ from the preset. The next evening uses them; "
+                    "evenings already started keep their rules.",
+                    count,
+                )
+                % {"count": count},
+            )
+    target = reverse("club_rules_edit", args=[club.slug, key])
+    opened = request.POST.get("_open", "")
+    if opened and opened in getattr(form.current, "contracts", {}):
+        target += f"?open={opened}#c-{opened}"
+    return redirect(target)
+
+
+def _editor(request, club, role, key, form, house, problem, status=200, version=None):
+    preset = registry.get(key)
+    context = {
+        "club": club,
+        "role": role,
+        "is_admin": role == Role.ADMIN,
+        "key": key,
+        "name": preset.names.get(_lang()),
+        "form": form,
+        "house": house,
+        "problem": problem,
+        "changed": house.changed_figures() if house is not None and not problem else 0,
+        "version": version or rules_version(house.overrides if house else None),
+        "classic": preset.family is Family.CLASSIC,
+    }
+    return render(request, "clubs/rules/edit.html", context, status=status)
