@@ -1,10 +1,59 @@
-"""Placeholder: filled in by the accounts work."""
+"""Signing up and the profile page. Logging in and out and the passwords are django.contrib.auth's views."""
 
-from django.http import Http404
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
+
+from ..forms import ProfileForm, SignupForm, focus_first_error
+
+INVALID = 422
 
 
-def _missing(*args, **kwargs):
-    raise Http404
+def _safe_next(request) -> str:
+    """The ``next`` URL of the request when it stays on this site, else an empty string."""
+    candidate = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return candidate
+    return ""
 
 
-signup = profile = _missing
+def _after_login(next_url: str):
+    return HttpResponseRedirect(next_url) if next_url else redirect("evening_list")
+
+
+@sensitive_post_parameters("password1", "password2")
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup(request):
+    next_url = _safe_next(request)
+    if request.user.is_authenticated:
+        return _after_login(next_url)
+    form = SignupForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return _after_login(next_url)
+    focus_first_error(form)
+    status = INVALID if form.is_bound else 200
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def profile(request):
+    """The owner's own page: the only place where his e-mail address is shown."""
+    form = ProfileForm(request.POST if request.method == "POST" else None, user=request.user)
+    if form.is_bound and form.is_valid():
+        form.save()
+        messages.success(request, _("Your profile is saved."))
+        return redirect("profile")
+    focus_first_error(form)
+    status = INVALID if form.is_bound else 200
+    return render(request, "accounts/profile.html", {"form": form}, status=status)

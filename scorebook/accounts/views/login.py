@@ -1,4 +1,5 @@
-"""Django's login view, throttled after repeated failures."""
+"""Django's authentication views as the site uses them: login throttled after repeated failures,
+and every invalid form answered with 422, as on the rest of the site."""
 
 from django.contrib.auth import views as auth_views
 from django.utils.translation import gettext as _
@@ -32,3 +33,25 @@ class ThrottledLoginView(auth_views.LoginView):
 
 
 login = ThrottledLoginView.as_view()
+
+
+class _Invalid422:
+    def form_invalid(self, form):
+        return self.render_to_response(self.get_context_data(form=form), status=422)
+
+
+class PasswordChangeView(_Invalid422, auth_views.PasswordChangeView):
+    pass
+
+
+class PasswordResetView(_Invalid422, auth_views.PasswordResetView):
+    pass
+
+
+class PasswordResetConfirmView(_Invalid422, auth_views.PasswordResetConfirmView):
+    pass
+
+
+password_change = PasswordChangeView.as_view()
+password_reset = PasswordResetView.as_view()
+password_reset_confirm = PasswordResetConfirmView.as_view()

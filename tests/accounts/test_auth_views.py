@@ -50,3 +50,18 @@ def test_it_forgets_the_failures_after_a_successful_login(client, scorer):
         _login(client, "marie", "wrong")
     assert _login(client, "marie", PASSWORD).status_code == 302
     assert not FailedLogin.objects.filter(username="marie").exists()
+
+
+@pytest.mark.django_db
+def test_it_answers_an_invalid_password_change_with_422(client, scorer):
+    client.force_login(scorer)
+    response = client.post(
+        reverse("password_change"), {"old_password": "wrong", "new_password1": "x", "new_password2": "y"}
+    )
+    assert response.status_code == 422
+    assert 'class="field-errors"' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_it_answers_an_invalid_password_reset_with_422(client):
+    assert client.post(reverse("password_reset"), {"email": "not an address"}).status_code == 422

@@ -1,0 +1,137 @@
+"""Account forms: signing up, and the profile (display name and e-mail address)."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from .models import Profile, display_name
+
+DISPLAY_NAME_MAX = Profile._meta.get_field("display_name").max_length
+
+
+def _display_name_field() -> forms.CharField:
+    return forms.CharField(
+        label=_("Display name"),
+        max_length=DISPLAY_NAME_MAX,
+        help_text=_("What the other players see, for example “Marie D.”."),
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "autocapitalize": "words"}),
+    )
+
+
+def _email_field() -> forms.EmailField:
+    return forms.EmailField(
+        label=_("E-mail address"),
+        required=False,
+        max_length=254,
+        help_text=_("Optional, but needed to reset a forgotten password. Nobody else sees it."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "autocapitalize": "none", "spellcheck": "false"}),
+    )
+
+
+def _looks_like_an_email(value: str) -> bool:
+    try:
+        validate_email(value)
+    except ValidationError:
+        return False
+    return True
+
+
+def _clean_display_name(value: str) -> str:
+    """Other people see it: a name, never an e-mail address."""
+    value = " ".join(value.split())
+    if _looks_like_an_email(value):
+        raise ValidationError(
+            _("Other players see this name: choose a name, not an e-mail address."), code="email_as_name"
+        )
+    return value
+
+
+def _clean_email(value: str) -> str:
+    return get_user_model().objects.normalize_email(value) if value else ""
+
+
+class SignupForm(UserCreationForm):
+    """A new account: user name, display name, optional e-mail address and the password twice."""
+
+    display_name = _display_name_field()
+    email = _email_field()
+
+    field_order = ("username", "display_name", "email", "password1", "password2")
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.label = _("User name")
+        username.help_text = _("To log in. Letters, digits and . + - _ only.")
+        username.widget.attrs.update({"autocapitalize": "none", "spellcheck": "false"})
+        self.fields["password1"].label = _("Password")
+        self.fields["password2"].label = _("Password again")
+        self.fields["password2"].help_text = _("The same password, to be sure it is the one you meant.")
+
+    def clean_username(self):
+        username = self.cleaned_data.get("username", "")
+        if "@" in username:
+            # a user name may be shown to others where no display name exists: never an e-mail address
+            raise ValidationError(_("A user name cannot contain “@”: it is not your e-mail address."), code="at_sign")
+        return super().clean_username()
+
+    def clean_display_name(self):
+        return _clean_display_name(self.cleaned_data["display_name"])
+
+    def clean_email(self):
+        return _clean_email(self.cleaned_data["email"])
+
+    @transaction.atomic
+    def save(self, commit=True):
+        if not commit:
+            raise ValueError("SignupForm.save() always saves: the user and the profile go together.")
+        user = super().save(commit=True)
+        Profile.objects.create(user=user, display_name=self.cleaned_data["display_name"])
+        return user
+
+
+class ProfileForm(forms.Form):
+    """What the owner of an account may change on his profile page."""
+
+    display_name = _display_name_field()
+    email = _email_field()
+
+    def __init__(self, *args, user, **kwargs):
+        self.user = user
+        kwargs.setdefault("initial", {"display_name": display_name(user), "email": user.email})
+        super().__init__(*args, **kwargs)
+
+    def clean_display_name(self):
+        return _clean_display_name(self.cleaned_data["display_name"])
+
+    def clean_email(self):
+        return _clean_email(self.cleaned_data["email"])
+
+    @transaction.atomic
+    def save(self):
+        user = self.user
+        profile, _created = Profile.objects.update_or_create(
+            user=user, defaults={"display_name": self.cleaned_data["display_name"]}
+        )
+        user.profile = profile  # what the rest of this request reads
+        if user.email != self.cleaned_data["email"]:
+            user.email = self.cleaned_data["email"]
+            user.save(update_fields=["email"])
+        return user
+
+
+def focus_first_error(form) -> None:
+    """Put the autofocus on the first field with an error, so that the phone's keyboard opens there."""
+    first = next((name for name in form.fields if name in form.errors), None)
+    if first is None:
+        return
+    for field in form.fields.values():
+        field.widget.attrs.pop("autofocus", None)
+    form.fields[first].widget.attrs["autofocus"] = True
