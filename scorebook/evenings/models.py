@@ -42,6 +42,11 @@ class Player(models.Model):
             models.UniqueConstraint(
                 Lower("name"), "club", condition=models.Q(club__isnull=False), name="player_name_unique_in_club"
             ),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(club__isnull=False, user__isnull=False),
+                name="player_account_unique_in_club",
+            ),
         ]
 
     def __str__(self):

@@ -1,10 +1,68 @@
-"""Placeholder: filled in by the work on this area."""
+"""My clubs, a new club, and a club's home page."""
 
-from django.http import Http404
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from scorebook.evenings.access import _get_club_for_user
+
+from .. import services
+from ..forms import ClubForm
+from ..models import Membership, Role
+from ..models.club import SCORING_ROLES
+
+INVALID = 422
+LATEST_EVENINGS = 8
 
 
-def _missing(*args, **kwargs):
-    raise Http404
+def _list_page(request, form=None, status=200):
+    memberships = Membership.objects.filter(user=request.user).select_related("club").order_by("club__name")
+    return render(
+        request,
+        "clubs/list.html",
+        {"memberships": memberships, "form": form or ClubForm()},
+        status=status,
+    )
 
 
-club_list = club_new = club = _missing
+@login_required
+def club_list(request):
+    return _list_page(request)
+
+
+@login_required
+def club_new(request):
+    """GET: the form alone; POST: create the club, its creator as admin."""
+    if request.method != "POST":
+        return render(request, "clubs/new.html", {"form": ClubForm()})
+    form = ClubForm(request.POST)
+    if form.is_valid():
+        try:
+            club = services.create_club(name=form.cleaned_data["name"], slug=form.cleaned_data["slug"], user=request.user)
+        except IntegrityError:  # the same short name taken at the same moment
+            form.add_error("slug", _("The short name “%(slug)s” is taken: choose another.") % {"slug": form.cleaned_data["slug"]})
+        else:
+            messages.success(request, _("The club %(name)s is open: invite its members.") % {"name": club.name})
+            return redirect(club)
+    return render(request, "clubs/new.html", {"form": form}, status=INVALID)
+
+
+@login_required
+def club(request, slug):
+    club, role = _get_club_for_user(request, slug)
+    evenings = club.evenings.prefetch_related("seats")[:LATEST_EVENINGS]
+    context = {
+        "club": club,
+        "role": role,
+        "is_admin": role == Role.ADMIN,
+        "can_score": role in SCORING_ROLES,
+        "evenings": evenings,
+        "seasons": club.seasons.all(),
+        "member_count": club.memberships.count(),
+    }
+    return render(request, "clubs/club.html", context)
+

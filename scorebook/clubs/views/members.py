@@ -1,10 +1,152 @@
-"""Placeholder: filled in by the work on this area."""
+"""Members and invitations (admins), and joining a club with an invitation link."""
 
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scorebook.accounts.models import display_name
+from scorebook.evenings.access import _get_club_for_user, role_in
+
+from .. import services
+from ..forms import InvitationForm, RoleForm
+from ..models import Invitation, Membership, Role
+
+INVALID = 422
 
 
-def _missing(*args, **kwargs):
-    raise Http404
+def _row_id(membership) -> str:
+    return f"id_m{membership.pk}_%s"
 
 
-member_list = member_role = member_remove = invitation_new = invitation_revoke = join = _missing
+def _members_page(request, club, *, failed=None, role_form=None, error="", invitation_form=None, status=200):
+    """The members page; ``failed`` is the membership whose change was refused (its row shows why)."""
+    memberships = list(Membership.objects.filter(club=club).select_related("user__profile"))
+    memberships.sort(key=lambda m: (-services.RANK[Role(m.role)], display_name(m.user).casefold()))
+    rows = []
+    for m in memberships:
+        is_failed = failed is not None and m.pk == failed.pk
+        form = role_form if is_failed and role_form is not None else RoleForm(initial={"role": m.role}, auto_id=_row_id(m))
+        rows.append(
+            {
+                "membership": m,
+                "name": display_name(m.user),
+                "is_me": m.user_id == request.user.pk,
+                "form": form,
+                "error": error if is_failed else "",
+            }
+        )
+    invitations = [
+        {
+            "invitation": inv,
+            "link": request.build_absolute_uri(reverse("club_join", args=[inv.token])),
+            "by": display_name(inv.created_by),
+        }
+        for inv in club.invitations.filter(revoked_at__isnull=True).select_related("created_by__profile").order_by("-created_at")
+    ]
+    context = {
+        "club": club,
+        "rows": rows,
+        "invitations": invitations,
+        "invitation_form": invitation_form or InvitationForm(),
+    }
+    return render(request, "clubs/members/list.html", context, status=status)
+
+
+@login_required
+def member_list(request, slug):
+    club, _role = _get_club_for_user(request, slug, Role.ADMIN)
+    return _members_page(request, club)
+
+
+@login_required
+@require_POST
+def member_role(request, slug, membership):
+    club, _role = _get_club_for_user(request, slug, Role.ADMIN)
+    membership = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
+    form = RoleForm(request.POST, auto_id=_row_id(membership))
+    if not form.is_valid():
+        return _members_page(request, club, failed=membership, role_form=form, status=INVALID)
+    try:
+        services.change_role(membership, Role(form.cleaned_data["role"]))
+    except services.Refused as refused:
+        form.add_error("role", refused.message)
+        return _members_page(request, club, failed=membership, role_form=form, status=INVALID)
+    role = Role(form.cleaned_data["role"])
+    messages.success(
+        request, _("%(name)s is now %(role)s.") % {"name": display_name(membership.user), "role": role.label}
+    )
+    if role_in(request.user, club) != Role.ADMIN and not request.user.is_staff:
+        return redirect(club)  # an admin who stepped down no longer manages the members
+    return redirect("club_members", club.slug)
+
+
+@login_required
+@require_POST
+def member_remove(request, slug, membership):
+    club, _role = _get_club_for_user(request, slug, Role.ADMIN)
+    membership = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
+    try:
+        services.remove_member(membership)
+    except services.Refused as refused:
+        return _members_page(request, club, failed=membership, error=refused.message, status=INVALID)
+    if membership.user_id == request.user.pk:
+        messages.success(request, _("You left %(club)s.") % {"club": club.name})
+        return redirect("club_list")
+    messages.success(request, _("%(name)s is no longer a member.") % {"name": display_name(membership.user)})
+    return redirect("club_members", club.slug)
+
+
+@login_required
+@require_POST
+def invitation_new(request, slug):
+    club, _role = _get_club_for_user(request, slug, Role.ADMIN)
+    form = InvitationForm(request.POST)
+    if not form.is_valid():
+        return _members_page(request, club, invitation_form=form, status=INVALID)
+    Invitation.objects.create(club=club, role=form.cleaned_data["role"], created_by=request.user)
+    messages.success(request, _("A new invitation link is ready: send it to the people who may join."))
+    return redirect(f"{reverse('club_members', args=[club.slug])}#invitations")
+
+
+@login_required
+@require_POST
+def invitation_revoke(request, slug, invitation):
+    club, _role = _get_club_for_user(request, slug, Role.ADMIN)
+    invitation = get_object_or_404(Invitation, pk=invitation, club=club)
+    services.revoke(invitation)
+    messages.success(request, _("The invitation link no longer works."))
+    return redirect(f"{reverse('club_members', args=[club.slug])}#invitations")
+
+
+@login_required
+def join(request, token):
+    invitation = get_object_or_404(Invitation.objects.select_related("club"), token=token, revoked_at__isnull=True)
+    club = invitation.club
+    if request.method == "POST":
+        try:
+            membership, changed = services.join(invitation, request.user)
+        except Invitation.DoesNotExist:  # revoked in the meantime
+            raise Http404("No such invitation") from None
+        role = Role(membership.role)
+        if changed:
+            messages.success(
+                request, _("Welcome to %(club)s: you are %(role)s.") % {"club": club.name, "role": role.label}
+            )
+        else:
+            messages.info(request, _("You already are %(role)s in %(club)s.") % {"club": club.name, "role": role.label})
+        return redirect(club)
+    current = role_in(request.user, club)
+    offered = Role(invitation.role)
+    context = {
+        "club": club,
+        "role": offered,
+        "current": current,
+        "would_change": current is None or services.RANK[offered] > services.RANK[current],
+    }
+    return render(request, "clubs/join.html", context)

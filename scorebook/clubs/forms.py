@@ -1,0 +1,107 @@
+"""Forms of the club pages: a new club, roles, invitations, the roster."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from scorebook.accounts.models import display_name
+from scorebook.evenings.models import Player
+from scorebook.rules.scoring import BETE
+
+from .models import Club, Role
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=_("Name of the club"), max_length=80)
+    slug = forms.SlugField(
+        label=_("Short name in the address"),
+        max_length=40,
+        required=False,
+        help_text=_("Letters, digits and dashes. Left empty, it is made from the name."),
+    )
+
+    def clean_name(self):
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(_("Give the club a name."))
+        if not name.isprintable():
+            raise forms.ValidationError(_("A name cannot hold control characters."))
+        return name
+
+    def clean(self):
+        cleaned = super().clean()
+        if "slug" in self.errors or "name" in self.errors:
+            return cleaned
+        slug = (cleaned.get("slug") or "").lower() or slugify(cleaned.get("name") or "")[:40].strip("-")
+        if not slug:
+            self.add_error("slug", _("Choose a short name: letters, digits and dashes."))
+        elif Club.objects.filter(slug=slug).exists():
+            self.add_error("slug", _("The short name “%(slug)s” is taken: choose another.") % {"slug": slug})
+        cleaned["slug"] = slug
+        return cleaned
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role of whoever joins"), choices=Role.choices, initial=Role.MEMBER)
+
+
+class PlayerForm(forms.Form):
+    """A new name in the club's roster."""
+
+    name = forms.CharField(label=_("Name"), max_length=40)
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+
+    def clean_name(self):
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(_("Type a name."))
+        if not name.isprintable():
+            raise forms.ValidationError(_("A name cannot hold control characters."))
+        if name == BETE:
+            raise forms.ValidationError(_("%(name)s is the name of the pot.") % {"name": BETE})
+        existing = Player.objects.filter(club=self.club, name__iexact=name).first()
+        if existing is not None:
+            raise forms.ValidationError(_("%(name)s is already in the roster.") % {"name": existing.name})
+        return name
+
+
+class LinkForm(forms.Form):
+    """Which account is this player: an admin picks any member; empty means no account."""
+
+    user = forms.TypedChoiceField(label=_("Account"), coerce=int, required=False, empty_value=None)
+
+    def __init__(self, *args, members=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["user"].choices = [("", _("No account"))] + [(m.user_id, display_name(m.user)) for m in members]
+
+
+class MergeForm(forms.Form):
+    """Two records of the same person: the other one, and which of the two stays."""
+
+    other = forms.TypedChoiceField(label=_("Same person as"), coerce=int)
+    keep = forms.TypedChoiceField(label=_("Record to keep"), coerce=int, widget=forms.RadioSelect)
+
+    def __init__(self, *args, player: Player, others, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.player = player
+        self.others = {p.pk: p for p in others}
+        self.fields["other"].choices = [(p.pk, p.name) for p in self.others.values()]
+        self.fields["keep"].choices = [(player.pk, player.name)] + [(p.pk, p.name) for p in self.others.values()]
+
+    def clean(self):
+        cleaned = super().clean()
+        other, keep = cleaned.get("other"), cleaned.get("keep")
+        if other is not None and keep is not None and keep not in (other, self.player.pk):
+            self.add_error("keep", _("Keep one of the two records."))
+        if other is not None:
+            cleaned["other_player"] = self.others[other]
+        return cleaned

@@ -1,0 +1,162 @@
+"""Club-level operations: creating a club, roles, joining, linking accounts, merging players.
+
+Views call these; each one runs in a transaction and refuses (``Refused``) what would
+leave the club in a bad state: no admin left, two players for one account, one person
+sitting twice at the same evening.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from scorebook.evenings.models import Evening, Player, Seat
+from scorebook.evenings.services import refresh_summary
+
+from .models import Club, Invitation, Membership, Role
+
+RANK = {Role.MEMBER: 0, Role.SCORER: 1, Role.ADMIN: 2}
+
+
+class Refused(Exception):
+    """The operation would break a rule of the club; the message says which."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+def evening_label(evening: Evening) -> str:
+    """How an evening is named to people: its date and variant."""
+    return f"{formats.date_format(evening.date, 'DATE_FORMAT')} · {evening.variant_name}"
+
+
+# --- clubs and members ------------------------------------------------------------------------
+
+
+def create_club(*, name: str, slug: str, user) -> Club:
+    """A new club; whoever creates it is its first admin."""
+    with transaction.atomic():
+        club = Club.objects.create(name=name, slug=slug)
+        Membership.objects.create(club=club, user=user, role=Role.ADMIN)
+    return club
+
+
+def _admins_locked(club: Club) -> list[int]:
+    """The pks of the club's admin memberships, locked until the end of the transaction."""
+    return list(
+        Membership.objects.select_for_update().filter(club=club, role=Role.ADMIN).values_list("pk", flat=True)
+    )
+
+
+def change_role(membership: Membership, role: Role) -> Membership:
+    with transaction.atomic():
+        admins = _admins_locked(membership.club)
+        membership = Membership.objects.select_for_update().get(pk=membership.pk)
+        if membership.role == Role.ADMIN and role != Role.ADMIN and admins == [membership.pk]:
+            raise Refused(_("The club needs an admin: make someone else admin first."))
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+def remove_member(membership: Membership) -> None:
+    """The member leaves the club; a player linked to his account stays in the roster, unlinked."""
+    with transaction.atomic():
+        admins = _admins_locked(membership.club)
+        if admins == [membership.pk]:
+            raise Refused(_("The club needs an admin: make someone else admin first."))
+        Player.objects.filter(club=membership.club, user=membership.user_id).update(user=None)
+        Membership.objects.filter(pk=membership.pk).delete()
+
+
+def revoke(invitation: Invitation) -> None:
+    Invitation.objects.filter(pk=invitation.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def join(invitation: Invitation, user) -> tuple[Membership, bool]:
+    """Join with an invitation; an existing member keeps the higher of his role and the invitation's.
+
+    Returns (membership, changed).
+    """
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+        if not invitation.active:
+            raise Invitation.DoesNotExist
+        membership, created = Membership.objects.select_for_update().get_or_create(
+            club_id=invitation.club_id, user=user, defaults={"role": invitation.role}
+        )
+        if created:
+            return membership, True
+        if RANK[Role(invitation.role)] > RANK[Role(membership.role)]:
+            membership.role = invitation.role
+            membership.save(update_fields=["role"])
+            return membership, True
+    return membership, False
+
+
+# --- the roster -------------------------------------------------------------------------------
+
+
+def add_player(club: Club, name: str, user) -> Player:
+    return Player.objects.create(club=club, name=name, created_by=user if user.is_authenticated else None)
+
+
+def link_player(player: Player, user) -> Player:
+    """Link an account to a player of the club (``user`` None: unlink). One player per account in a club."""
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=player.club_id).first()  # one roster change at a time
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if user is not None:
+            if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
+                raise Refused(_("Only a member's account can be linked."))
+            other = Player.objects.filter(club_id=player.club_id, user=user).exclude(pk=player.pk).first()
+            if other is not None:
+                raise Refused(_("This account is already linked to %(name)s.") % {"name": other.name})
+        player.user = user
+        player.save(update_fields=["user"])
+    return player
+
+
+def shared_evenings(a: Player, b: Player):
+    """The evenings where both players sat: they cannot be the same person."""
+    return Evening.objects.filter(seats__player=a).filter(seats__player=b).distinct().order_by("date", "pk")
+
+
+def merge_players(keep: Player, drop: Player) -> int:
+    """``drop`` was the same person as ``keep``: his seats move to ``keep``, then he is deleted.
+
+    Each seat keeps its ``name`` (the deals of its evening use it), so no evening's
+    score changes; the summaries, which name the player record, are rebuilt.
+    Returns the number of seats moved.
+    """
+    if keep.pk == drop.pk:
+        raise Refused(_("A player cannot be merged with himself."))
+    if keep.club_id is None or keep.club_id != drop.club_id:
+        raise Refused(_("Only two players of the same club can be merged."))
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=keep.club_id).first()  # one roster change at a time
+        keep = Player.objects.select_for_update().get(pk=keep.pk)
+        drop = Player.objects.select_for_update().get(pk=drop.pk)
+        both = list(shared_evenings(keep, drop)[:3])
+        if both:
+            raise Refused(
+                _("%(a)s and %(b)s both sat at the evening of %(evening)s: they are two people.")
+                % {"a": keep.name, "b": drop.name, "evening": ", ".join(evening_label(e) for e in both)}
+            )
+        if keep.user_id and drop.user_id and keep.user_id != drop.user_id:
+            raise Refused(
+                _("%(a)s and %(b)s are linked to two different accounts: unlink one first.")
+                % {"a": keep.name, "b": drop.name}
+            )
+        account = keep.user_id or drop.user_id
+        evening_ids = list(Seat.objects.filter(player=drop).values_list("evening_id", flat=True))
+        moved = Seat.objects.filter(player=drop).update(player=keep)
+        drop.delete()
+        if account != keep.user_id:
+            keep.user_id = account
+            keep.save(update_fields=["user"])
+        for evening in Evening.objects.filter(pk__in=evening_ids):
+            refresh_summary(evening)
+    return moved
