@@ -1,0 +1,142 @@
+"""The forms of the seasons' pages: a season's settings, and the filters of the past evenings."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scorebook.evenings.display import lang
+from scorebook.rules import registry
+
+from .models import Ranking, Season, TieBreak
+
+MAX_PLACES = 20
+MAX_LEAGUE_POINTS = 1000
+
+
+def _describe(form: forms.Form) -> None:
+    """Tie each input to its help text and, once the form is checked, to its errors."""
+    errors = form.errors if form.is_bound else {}
+    for name, field in form.fields.items():
+        ids = []
+        if name in errors:
+            field.widget.attrs["aria-invalid"] = "true"
+            ids.append(f"id_{name}_error")
+        if field.help_text:
+            ids.append(f"id_{name}_help")
+        if ids:
+            field.widget.attrs["aria-describedby"] = " ".join(ids)
+
+
+class SeasonForm(forms.ModelForm):
+    league_points = forms.CharField(
+        label=gettext_lazy("League points per place"),
+        required=False,
+        max_length=200,
+        help_text=gettext_lazy("Comma-separated, from the 1st place down, e.g. 10, 6, 4, 2. Places beyond get 0."),
+    )
+
+    class Meta:
+        model = Season
+        fields = ["name", "start", "end", "ruleset", "ranking", "min_evenings", "league_points", "drop_worst", "tie_break"]
+        widgets = {
+            "start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "ranking": forms.RadioSelect,
+            "tie_break": forms.RadioSelect,
+        }
+        help_texts = {
+            "min_evenings": gettext_lazy(
+                "Ranking by average only: players with fewer evenings are listed apart, without a rank."
+            ),
+            "drop_worst": gettext_lazy("Each player's worst evenings left out of the score (one always counts)."),
+            "tie_break": gettext_lazy("Used when two players have the same score; then the name decides."),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = registry.choices(lang())
+        self.fields["ranking"].choices = Ranking.choices
+        self.fields["tie_break"].choices = TieBreak.choices
+        self.fields["min_evenings"].widget.attrs.update({"min": 0, "max": 365, "inputmode": "numeric"})
+        self.fields["drop_worst"].widget.attrs.update({"min": 0, "max": 365, "inputmode": "numeric"})
+        self.fields["league_points"].widget.attrs.update({"inputmode": "numeric", "autocomplete": "off"})
+        if self.instance.pk and not self.is_bound:
+            self.initial["league_points"] = ", ".join(str(p) for p in self.instance.league_points or [])
+        _describe(self)
+
+    def clean_league_points(self) -> list[int]:
+        text = (self.cleaned_data.get("league_points") or "").strip().strip(",")
+        if not text:
+            return []
+        points = []
+        for part in text.replace(";", ",").split(","):
+            part = part.strip()
+            if not part:
+                raise forms.ValidationError(_("Leave no place empty between two commas."), code="empty")
+            try:
+                value = int(part)
+            except ValueError:
+                raise forms.ValidationError(
+                    _("“%(value)s” is not a whole number of points."), params={"value": part}, code="invalid"
+                ) from None
+            if not 0 <= value <= MAX_LEAGUE_POINTS:
+                raise forms.ValidationError(
+                    _("Points per place go from 0 to %(max)s."), params={"max": MAX_LEAGUE_POINTS}, code="range"
+                )
+            points.append(value)
+        if len(points) > MAX_PLACES:
+            raise forms.ValidationError(_("At most %(max)s places."), params={"max": MAX_PLACES}, code="too_many")
+        if any(later > earlier for earlier, later in pairwise(points)):
+            raise forms.ValidationError(_("A place never gives more points than the place before it."), code="order")
+        return points
+
+    def clean_min_evenings(self):
+        value = self.cleaned_data["min_evenings"]
+        if value > 365:
+            raise forms.ValidationError(_("At most 365 evenings."), code="range")
+        return value
+
+    def clean_drop_worst(self):
+        value = self.cleaned_data["drop_worst"]
+        if value > 365:
+            raise forms.ValidationError(_("At most 365 evenings."), code="range")
+        return value
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start"), data.get("end")
+        if start and end and end < start:
+            self.add_error("end", _("The last day comes on or after the first day."))
+        if data.get("ranking") == Ranking.LEAGUE and "league_points" in data and not data["league_points"]:
+            self.add_error("league_points", _("The league ranking needs the points of at least the 1st place."))
+        return data
+
+
+class EveningFilterForm(forms.Form):
+    """The filters of the past evenings (GET): every field optional."""
+
+    season = forms.TypedChoiceField(label=gettext_lazy("Season"), required=False, coerce=int, empty_value=None)
+    player = forms.TypedChoiceField(label=gettext_lazy("Player"), required=False, coerce=int, empty_value=None)
+    date_from = forms.DateField(
+        label=gettext_lazy("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    date_to = forms.DateField(
+        label=gettext_lazy("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+
+    def __init__(self, *args, seasons=(), players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["season"].choices = [("", _("All seasons"))] + [(s.pk, s.name) for s in seasons]
+        self.fields["player"].choices = [("", _("All players"))] + [(p["id"], p["name"]) for p in players]
+        _describe(self)
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and end < start:
+            self.add_error("date_to", _("The end of the range comes on or after its start."))
+        return data

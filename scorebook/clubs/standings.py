@@ -1,0 +1,433 @@
+"""Season standings and player statistics, from the evenings' summaries only.
+
+Plain Python (no Django, no deals): every number here comes from ``Evening.summary``
+(see ``scorebook.evenings.services.summarize``), so a season of thousands of evenings
+is ranked without scoring a single deal again.
+
+``standings(rules, evenings)`` ranks the players of a season; ``player_stats(evenings, key)``
+gathers one player's figures. ``evenings`` is a list of :class:`EveningSummary` (the
+evening's date and its summary); the order of the list does not matter, evenings are
+taken by date (and, on the same date, in the order given).
+
+The rules, in words (the view states them on the page):
+
+* An evening without any deal played does not count.
+* ``total``: the points of the season's evenings added up. ``average``: those points
+  divided by the number of evenings; players with fewer than ``min_evenings`` evenings
+  are listed apart, without a rank. ``league``: each evening gives points by place
+  (``league_points[0]`` to the winner, …, 0 beyond the list); players tied in an evening
+  share the better place and each get its points.
+* ``drop_worst``: each player's N worst evenings (by the ranking's measure) are left
+  out, but at least one evening always counts.
+* Equal scores are ordered by the tie-break (most evenings won, most points in all,
+  or fewer evenings played), then by name.
+* The movement compares each rank with the standings before the last date played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date as date_cls
+from decimal import Decimal
+from fractions import Fraction
+from itertools import pairwise
+from typing import Any
+
+TOTAL = "total"
+AVERAGE = "average"
+LEAGUE = "league"
+RANKINGS = (TOTAL, AVERAGE, LEAGUE)
+
+EVENINGS_WON = "evenings-won"
+TOTAL_POINTS = "total-points"
+FEWER_EVENINGS = "fewer-evenings"
+TIE_BREAKS = (EVENINGS_WON, TOTAL_POINTS, FEWER_EVENINGS)
+
+Key = int | str  # a Player id, or "name:<seat name>" when the summary has none
+
+
+# --- input ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A season's ranking parameters (the fields of ``Season``)."""
+
+    ranking: str = TOTAL
+    min_evenings: int = 0
+    league_points: tuple[int, ...] = ()
+    drop_worst: int = 0
+    tie_break: str = EVENINGS_WON
+
+    def __post_init__(self):
+        if self.ranking not in RANKINGS:
+            raise ValueError(f"unknown ranking {self.ranking!r}")
+        if self.tie_break not in TIE_BREAKS:
+            raise ValueError(f"unknown tie break {self.tie_break!r}")
+        object.__setattr__(self, "league_points", tuple(int(p) for p in self.league_points))
+
+    def points_for_place(self, place: int) -> int:
+        return self.league_points[place - 1] if 0 < place <= len(self.league_points) else 0
+
+
+@dataclass(frozen=True)
+class EveningSummary:
+    """One evening as the standings see it: its date and its ``Evening.summary``."""
+
+    date: date_cls
+    summary: Mapping[str, Any]
+    id: int | None = None
+    ruleset: str = ""
+    currency: str = ""
+
+    @property
+    def players(self) -> list[Mapping[str, Any]]:
+        return list(self.summary.get("players") or ())
+
+    @property
+    def deals(self) -> int:
+        return int(self.summary.get("deals") or 0)
+
+    @property
+    def counts(self) -> bool:
+        """Evenings without a deal played are left out of standings and statistics."""
+        return self.deals > 0 and bool(self.players)
+
+    def entry(self, key: Key) -> Mapping[str, Any] | None:
+        return next((p for p in self.players if player_key(p) == key), None)
+
+
+def player_key(entry: Mapping[str, Any]) -> Key:
+    player = entry.get("player")
+    return player if player is not None else f"name:{entry.get('name', '')}"
+
+
+def places(entries: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The place of each entry in its evening: 1 + the number of players with more points."""
+    points = [int(e.get("points") or 0) for e in entries]
+    return [1 + sum(other > mine for other in points) for mine in points]
+
+
+def in_order(evenings: Iterable[EveningSummary]) -> list[EveningSummary]:
+    """The evenings that count, by date (stable for evenings of the same date)."""
+    return sorted((e for e in evenings if e.counts), key=lambda e: e.date)
+
+
+def money_of(entry: Mapping[str, Any]) -> Decimal | None:
+    value = entry.get("money")
+    return Decimal(str(value)) if value not in (None, "") else None
+
+
+def add_money(purse: dict[str, Decimal], currency: str, amount: Decimal | None) -> None:
+    if amount is not None:
+        purse[currency] = purse.get(currency, Decimal("0.00")) + amount
+
+
+# --- standings -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Result:
+    """One player's evening."""
+
+    evening: int | None
+    date: date_cls
+    points: int
+    place: int
+    league: int
+
+    @property
+    def won(self) -> bool:
+        return self.place == 1
+
+
+@dataclass
+class Row:
+    key: Key
+    name: str
+    evenings: int = 0
+    deals: int = 0  # deals played (sat-out deals are counted apart)
+    sat_out: int = 0
+    points: int = 0  # all the points of the season, nothing dropped
+    won: int = 0
+    money: dict[str, Decimal] = field(default_factory=dict)  # by currency
+    results: list[Result] = field(default_factory=list)
+    score: Fraction = Fraction(0)  # what the ranking compares
+    counted: int = 0  # evenings counted after the worst were dropped
+    qualified: bool = True  # False: under the minimum of evenings, listed apart
+    rank: int | None = None
+    previous_rank: int | None = None
+    tied: bool = False  # same score as another ranked player: the tie-break (or the name) decided
+
+    @property
+    def dropped(self) -> int:
+        return self.evenings - self.counted
+
+    @property
+    def average(self) -> Fraction | None:
+        """Points per evening played (every evening, none dropped)."""
+        return Fraction(self.points, self.evenings) if self.evenings else None
+
+    @property
+    def league(self) -> int:
+        return sum(r.league for r in self.results)
+
+    @property
+    def movement(self) -> int | None:
+        """Places gained since the previous standings (negative: lost); None when new or unranked."""
+        if self.rank is None or self.previous_rank is None:
+            return None
+        return self.previous_rank - self.rank
+
+    @property
+    def is_new(self) -> bool:
+        return self.rank is not None and self.previous_rank is None
+
+    @property
+    def movement_text(self) -> str:
+        """"▲2", "▼1", "=", "new" (translated by the page), "" for the players listed apart."""
+        if self.rank is None:
+            return ""
+        if self.is_new:
+            return "new"
+        move = self.movement
+        return "=" if move == 0 else f"▲{move}" if move > 0 else f"▼{-move}"
+
+
+@dataclass
+class Standings:
+    rules: Rules
+    ranked: list[Row]
+    apart: list[Row]  # under the minimum of evenings (average ranking)
+    evenings: int  # evenings that count
+    last_date: date_cls | None
+    previous_date: date_cls | None  # the date the movement is measured from
+
+    @property
+    def rows(self) -> list[Row]:
+        return self.ranked + self.apart
+
+    def row(self, key: Key) -> Row | None:
+        return next((r for r in self.rows if r.key == key), None)
+
+
+def _add(rules: Rules, rows: dict[Key, Row], evenings: Sequence[EveningSummary], names: Mapping[Key, str]) -> None:
+    """Add ``evenings`` to the players' rows (created as needed)."""
+    for evening in evenings:
+        entries = evening.players
+        for entry, place in zip(entries, places(entries), strict=True):
+            key = player_key(entry)
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = Row(key=key, name=names.get(key) or str(entry.get("name", "")))
+            elif key not in names:
+                row.name = str(entry.get("name", row.name))  # the latest name at the table
+            points = int(entry.get("points") or 0)
+            row.evenings += 1
+            row.deals += int(entry.get("played") or 0)
+            row.sat_out += int(entry.get("sat_out") or 0)
+            row.points += points
+            row.won += place == 1
+            add_money(row.money, evening.currency, money_of(entry))
+            row.results.append(Result(evening.id, evening.date, points, place, rules.points_for_place(place)))
+
+
+def _score(rules: Rules, row: Row) -> None:
+    measure = [r.league if rules.ranking == LEAGUE else r.points for r in row.results]
+    drop = min(rules.drop_worst, max(len(measure) - 1, 0))
+    kept = sorted(measure)[drop:]
+    row.counted = len(kept)
+    if rules.ranking == AVERAGE:
+        row.score = Fraction(sum(kept), len(kept)) if kept else Fraction(0)
+        row.qualified = row.evenings >= rules.min_evenings
+    else:
+        row.score = Fraction(sum(kept))
+        row.qualified = True
+
+
+def _tie_value(rules: Rules, row: Row) -> int:
+    if rules.tie_break == EVENINGS_WON:
+        return -row.won
+    if rules.tie_break == TOTAL_POINTS:
+        return -row.points
+    return row.evenings  # FEWER_EVENINGS
+
+
+def _order(rules: Rules, rows: Iterable[Row]) -> list[Row]:
+    return sorted(rows, key=lambda r: (-r.score, _tie_value(rules, r), r.name.casefold(), r.name, str(r.key)))
+
+
+def _rank(rules: Rules, rows: dict[Key, Row]) -> tuple[list[Row], list[Row]]:
+    """Score every row, then order and rank them: the qualified ones, and the ones listed apart."""
+    for row in rows.values():
+        _score(rules, row)
+        row.rank, row.tied = None, False
+    ranked = _order(rules, (r for r in rows.values() if r.qualified))
+    apart = _order(rules, (r for r in rows.values() if not r.qualified))
+    for i, row in enumerate(ranked, start=1):
+        row.rank = i
+    for a, b in pairwise(ranked):
+        if a.score == b.score:
+            a.tied = b.tied = True
+    return ranked, apart
+
+
+def standings(
+    rules: Rules, evenings: Iterable[EveningSummary], names: Mapping[Key, str] | None = None
+) -> Standings:
+    """The season's table. ``names`` gives the current name of players (else their latest seat name).
+
+    One pass over the evenings: the standings before the last date are taken on the way
+    (for the movement), then the evenings of the last date are added.
+    """
+    names = names or {}
+    ordered = in_order(evenings)
+    last_date = ordered[-1].date if ordered else None
+    split = next((i for i, e in enumerate(ordered) if e.date == last_date), len(ordered))
+    before, last = ordered[:split], ordered[split:]
+    rows: dict[Key, Row] = {}
+    previous: dict[Key, int] = {}
+    if before:
+        _add(rules, rows, before, names)
+        ranked, _apart = _rank(rules, rows)
+        previous = {r.key: r.rank for r in ranked}
+    _add(rules, rows, last, names)
+    ranked, apart = _rank(rules, rows)
+    for row in ranked:
+        row.previous_rank = previous.get(row.key)
+    for row in apart:
+        row.previous_rank = None
+    return Standings(rules, ranked, apart, len(ordered), last_date, before[-1].date if before else None)
+
+
+# --- one player ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A figure and the evening it happened in."""
+
+    value: int
+    date: date_cls
+    evening: int | None
+
+
+@dataclass
+class ContractStat:
+    ruleset: str
+    contract: str
+    declared: int = 0
+    made: int = 0
+
+    @property
+    def rate(self) -> Fraction | None:
+        return Fraction(self.made, self.declared) if self.declared else None
+
+    @property
+    def percent(self) -> int | None:
+        return round(100 * self.made / self.declared) if self.declared else None
+
+
+@dataclass(frozen=True)
+class Step:
+    """The player's cumulative points after one of their evenings (the chart)."""
+
+    date: date_cls
+    evening: int | None
+    points: int
+    cumulative: int
+
+
+@dataclass
+class PlayerStats:
+    key: Key
+    evenings: int = 0
+    deals: int = 0  # deals played
+    sat_out: int = 0  # deals sat out, never counted as played
+    points: int = 0
+    won: int = 0
+    money: dict[str, Decimal] = field(default_factory=dict)
+    contracts: list[ContractStat] = field(default_factory=list)
+    best_evening: Mark | None = None  # biggest win over an evening (> 0)
+    worst_evening: Mark | None = None  # biggest loss over an evening (< 0)
+    best_deal: Mark | None = None  # biggest win in one deal (> 0)
+    worst_deal: Mark | None = None  # biggest loss in one deal (< 0)
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def average(self) -> Fraction | None:
+        return Fraction(self.points, self.evenings) if self.evenings else None
+
+    @property
+    def declared(self) -> int:
+        return sum(c.declared for c in self.contracts)
+
+    @property
+    def made(self) -> int:
+        return sum(c.made for c in self.contracts)
+
+
+def _better(mark: Mark | None, value: int, evening: EveningSummary, sign: int) -> Mark | None:
+    """Keep the larger (sign 1) or smaller (sign -1) figure; the earlier evening wins a tie."""
+    if value * sign <= 0:
+        return mark
+    if mark is None or value * sign > mark.value * sign:
+        return Mark(value, evening.date, evening.id)
+    return mark
+
+
+def player_stats(evenings: Iterable[EveningSummary], key: Key) -> PlayerStats:
+    """One player's figures over ``evenings`` (those where the player has no seat are skipped)."""
+    stats = PlayerStats(key=key)
+    contracts: dict[tuple[str, str], ContractStat] = {}
+    running = 0
+    for evening in in_order(evenings):
+        entry = evening.entry(key)
+        if entry is None:
+            continue
+        points = int(entry.get("points") or 0)
+        stats.evenings += 1
+        stats.deals += int(entry.get("played") or 0)
+        stats.sat_out += int(entry.get("sat_out") or 0)
+        stats.points += points
+        stats.won += places(evening.players)[evening.players.index(entry)] == 1
+        add_money(stats.money, evening.currency, money_of(entry))
+        stats.best_evening = _better(stats.best_evening, points, evening, 1)
+        stats.worst_evening = _better(stats.worst_evening, points, evening, -1)
+        if entry.get("best") is not None:
+            stats.best_deal = _better(stats.best_deal, int(entry["best"]), evening, 1)
+        if entry.get("worst") is not None:
+            stats.worst_deal = _better(stats.worst_deal, int(entry["worst"]), evening, -1)
+        for contract, (declared, made) in (entry.get("declared") or {}).items():
+            if contract in (None, "", "null", "None"):
+                continue  # a deal without a contract (classic whist) declares nothing
+            stat = contracts.setdefault((evening.ruleset, contract), ContractStat(evening.ruleset, contract))
+            stat.declared += int(declared)
+            stat.made += int(made)
+        running += points
+        stats.steps.append(Step(evening.date, evening.id, points, running))
+    stats.contracts = sorted(contracts.values(), key=lambda c: (c.ruleset, -c.declared, c.contract))
+    return stats
+
+
+__all__ = [
+    "AVERAGE",
+    "EVENINGS_WON",
+    "FEWER_EVENINGS",
+    "LEAGUE",
+    "TOTAL",
+    "TOTAL_POINTS",
+    "ContractStat",
+    "EveningSummary",
+    "Mark",
+    "PlayerStats",
+    "Result",
+    "Row",
+    "Rules",
+    "Standings",
+    "Step",
+    "places",
+    "player_stats",
+    "standings",
+]
