@@ -1,0 +1,205 @@
+"""Every URL of the site, requested as each kind of visitor, answers as it should.
+
+Roles: anonymous, an outsider (an account with no link to the club), a member, a
+scorer and an admin of the club, and an admin of another club. Another club's
+objects answer 404 (nothing leaks); a member without the role gets 403. A new URL
+without a line here fails ``test_it_has_a_line_for_every_url_of_the_site``.
+"""
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.urls import URLResolver, get_resolver, reverse
+
+from scorebook.clubs.models import Club, Invitation, Membership, Role, Season
+from scorebook.evenings import services
+from scorebook.evenings.models import Player
+
+ROLES = ("anonymous", "outsider", "other_admin", "member", "scorer", "admin")
+LOGIN = "login"  # a redirect to the login page
+OK = {200}
+WRITE_OK = {200, 302, 422}  # done, or refused with a message on the page
+# expected answers per role, for the usual kinds of page
+PUBLIC = dict.fromkeys(ROLES, OK)
+SIGNED_IN = {"anonymous": LOGIN} | dict.fromkeys(ROLES[1:], OK)
+CLUB_READ = {"anonymous": LOGIN, "outsider": {404}, "other_admin": {404}, "member": OK, "scorer": OK, "admin": OK}
+CLUB_SCORE = CLUB_READ | {"member": {403}}
+CLUB_ADMIN = CLUB_SCORE | {"scorer": {403}}
+PRIVATE = {"anonymous": LOGIN, "outsider": {404}, "other_admin": {404}, "member": {404}, "scorer": OK, "admin": {404}}
+
+
+def _writes(expected):
+    """The same access for a write: allowed roles get a result page or a redirect, never 403/404."""
+    return {role: (WRITE_OK if answer == OK else answer) for role, answer in expected.items()}
+
+
+@pytest.fixture
+def world(make_user):
+    users = {role: make_user(role) for role in ROLES[1:]}
+    club = Club.objects.create(name="De Klaverboer", slug="klaverboer")
+    other = Club.objects.create(name="Elders", slug="elders")
+    for role in ("member", "scorer", "admin"):
+        Membership.objects.create(club=club, user=users[role], role=Role(role))
+    Membership.objects.create(club=other, user=users["other_admin"], role=Role.ADMIN)
+
+    def evening(ruleset, players, deals, club=club, owner=users["scorer"]):
+        e = services.create_evening(
+            ruleset=ruleset, players=players, first_dealer=0, stake=Decimal("0.10"), currency="EUR",
+            date=date(2026, 11, 20), user=owner, club=club,
+        )
+        for deal in deals:
+            services.record_deal(e, deal, owner)
+        return e
+
+    four = ["Anne", "Bert", "Carl", "Dina"]
+    pair = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
+    kw = evening("kleurenwiezen", four, [pair, {"contract": "pass"}, pair])
+    services.delete_deal(kw, 2, users["scorer"])
+    services.record_deal(kw, {"contract": "pass"}, users["scorer"])
+    classic = evening("classique", four, [{"tricks": [7, 6]}])
+    private = evening("kleurenwiezen", four, [pair], club=None)
+    season = Season.objects.create(
+        club=club, name="2026", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
+    )
+    return {
+        "users": users,
+        "club": club,
+        "kw": kw,
+        "classic": classic,
+        "private": private,
+        "season": season,
+        "player": Player.objects.get(club=club, name="Anne"),
+        "other_player": Player.objects.get(club=club, name="Bert"),
+        "membership": Membership.objects.get(club=club, user=users["member"]),
+        "invitation": Invitation.objects.create(club=club, role=Role.MEMBER),
+        "join": Invitation.objects.create(club=club, role=Role.MEMBER),
+        "revision": kw.revisions.get(),
+    }
+
+
+def _lines(w):
+    """(url name, args, method, data, expected answers per role)."""
+    slug, kw = w["club"].slug, w["kw"]
+    transfer = kw.summary["transfers"][0]
+    paid = {"payer": transfer["from"], "payee": transfer["to"], "amount": transfer["amount"]}
+    return [
+        ("home", [], "get", None, PUBLIC),
+        ("login", [], "get", None, PUBLIC),
+        ("signup", [], "get", None, {"anonymous": OK} | dict.fromkeys(ROLES[1:], {302})),
+        ("password_reset", [], "get", None, PUBLIC),
+        ("password_reset_done", [], "get", None, PUBLIC),
+        ("password_reset_complete", [], "get", None, PUBLIC),
+        ("password_reset_confirm", ["MQ", "set-password"], "get", None, PUBLIC),
+        ("password_change", [], "get", None, SIGNED_IN),
+        ("password_change_done", [], "get", None, SIGNED_IN),
+        ("profile", [], "get", None, SIGNED_IN),
+        ("logout", [], "post", {}, dict.fromkeys(ROLES, {302, 200})),
+        ("set_language", [], "post", {"language": "nl", "next": "/"}, dict.fromkeys(ROLES, {302})),
+        ("evening_list", [], "get", None, SIGNED_IN),
+        ("evening_new", [], "get", None, SIGNED_IN),
+        ("evening_import", [], "get", None, SIGNED_IN),
+        ("club_list", [], "get", None, SIGNED_IN),
+        ("club_new", [], "get", None, SIGNED_IN),
+        ("club_join", [w["join"].token], "get", None, SIGNED_IN),
+        ("club_join", [w["join"].token], "post", {}, _writes(SIGNED_IN)),
+        # the club
+        ("club", [slug], "get", None, CLUB_READ),
+        ("club_evenings", [slug], "get", None, CLUB_READ),
+        ("club_players", [slug], "get", None, CLUB_READ),
+        ("club_player", [slug, w["player"].pk], "get", None, CLUB_READ),
+        # a member links himself ("this is me"); the data depends on who posts
+        ("club_player_link", [slug, w["player"].pk], "post", lambda user: {"user": user.pk if user else ""}, _writes(CLUB_READ)),
+        ("club_player_merge", [slug, w["player"].pk], "get", None, CLUB_ADMIN),
+        ("club_player_merge", [slug, w["player"].pk], "post", {"other": w["other_player"].pk}, _writes(CLUB_ADMIN)),
+        ("club_members", [slug], "get", None, CLUB_ADMIN),
+        ("club_member_role", [slug, w["membership"].pk], "post", {"role": "member"}, _writes(CLUB_ADMIN)),
+        ("club_member_remove", [slug, w["membership"].pk], "post", {}, _writes(CLUB_ADMIN)),
+        ("club_invitation_new", [slug], "post", {"role": "member"}, _writes(CLUB_ADMIN)),
+        ("club_invitation_revoke", [slug, w["invitation"].pk], "post", {}, _writes(CLUB_ADMIN)),
+        ("club_rules", [slug], "get", None, CLUB_READ),
+        ("club_rules_edit", [slug, "kleurenwiezen"], "get", None, CLUB_READ),
+        ("club_rules_edit", [slug, "kleurenwiezen"], "post", {}, _writes(CLUB_ADMIN)),
+        ("season_new", [slug], "get", None, CLUB_ADMIN),
+        ("season_new", [slug], "post", {}, _writes(CLUB_ADMIN)),
+        ("season", [slug, w["season"].pk], "get", None, CLUB_READ),
+        ("season_edit", [slug, w["season"].pk], "get", None, CLUB_ADMIN),
+        ("season_edit", [slug, w["season"].pk], "post", {}, _writes(CLUB_ADMIN)),
+        ("season_csv", [slug, w["season"].pk], "get", None, CLUB_READ),
+        ("club_ledger", [slug], "get", None, CLUB_READ),
+        ("club_ledger_paid", [slug], "post", paid | {"evening": kw.pk}, _writes(CLUB_SCORE)),
+        # an evening of the club
+        ("evening", [kw.pk], "get", None, CLUB_READ),
+        ("evening_chart", [kw.pk], "get", None, CLUB_READ),
+        ("settlement", [kw.pk], "get", None, CLUB_READ),
+        ("evening_print", [kw.pk], "get", None, CLUB_READ),
+        ("evening_export", [kw.pk], "get", None, CLUB_READ),
+        ("evening_share", [kw.pk], "get", None, CLUB_READ),
+        ("evening_share_reset", [kw.pk], "post", {}, _writes(CLUB_SCORE)),
+        ("deal_record", [kw.pk], "post", {"contract": "pass"}, _writes(CLUB_SCORE)),
+        ("adjustment", [kw.pk], "post", {"adj-points_0": "1"}, _writes(CLUB_SCORE)),
+        ("robre_start", [w["classic"].pk], "post", {}, _writes(CLUB_SCORE)),
+        ("deal_edit", [kw.pk, 1], "get", None, CLUB_SCORE),
+        ("deal_edit", [kw.pk, 1], "post", {"contract": "pass"}, _writes(CLUB_SCORE)),
+        ("deal_delete", [kw.pk, 3], "post", {}, _writes(CLUB_SCORE)),
+        ("deal_restore", [kw.pk, w["revision"].pk], "post", {}, _writes(CLUB_SCORE)),
+        ("payment_toggle", [kw.pk], "post", paid | {"paid": "1"}, _writes(CLUB_SCORE)),
+        ("evening_close", [kw.pk], "post", {}, _writes(CLUB_SCORE)),
+        ("evening_reopen", [kw.pk], "post", {}, _writes(CLUB_SCORE)),
+        ("evening_public", [kw.share_token], "get", None, PUBLIC),
+        ("evening_public_live", [kw.share_token], "get", None, PUBLIC),
+        # a private evening: its owner only
+        ("evening", [w["private"].pk], "get", None, PRIVATE),
+        ("settlement", [w["private"].pk], "get", None, PRIVATE),
+        ("deal_record", [w["private"].pk], "post", {"contract": "pass"}, _writes(PRIVATE)),
+    ]
+
+
+def _site_url_names():
+    def walk(patterns):
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                if str(p.pattern).startswith("admin"):
+                    continue
+                yield from walk(p.url_patterns)
+            elif p.name:
+                yield p.name
+
+    return set(walk(get_resolver().url_patterns))
+
+
+@pytest.mark.django_db
+def test_it_has_a_line_for_every_url_of_the_site(world):
+    assert _site_url_names() - {line[0] for line in _lines(world)} == set()
+
+
+def _client(world, role):
+    client = Client()
+    if role != "anonymous":
+        client.force_login(world["users"][role])
+    return client
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+def test_it_answers_every_url_as_it_should_for(world, role):
+    wrong = []
+    lines = _lines(world)
+    # reading first; then writes, the ones that change who belongs where last
+    last = ("club_player_merge", "club_member_remove", "club_invitation_revoke", "club_join")
+    lines.sort(key=lambda line: (line[2] == "post", line[0] in last and line[2] == "post", last.index(line[0]) if line[0] in last else 0))
+    for name, args, method, data, expected in lines:
+        client = _client(world, role)
+        url = reverse(name, args=args)
+        if callable(data):
+            data = data(world["users"].get(role))
+        response = client.get(url) if method == "get" else client.post(url, data)
+        want = expected[role]
+        if want == LOGIN:
+            good = response.status_code == 302 and reverse("login") in response["Location"]
+        else:
+            good = response.status_code in want
+        if not good:
+            wrong.append(f"{method.upper()} {name}: {response.status_code}, expected {want}")
+    assert not wrong, "\n".join(wrong)
