@@ -13,6 +13,12 @@ PASSWORD = "a-long-test-password"
 
 
 @pytest.fixture(autouse=True)
+def english_by_default(settings):
+    """The site speaks French by default; tests read English unless they ask for a language."""
+    settings.LANGUAGE_CODE = "en"
+
+
+@pytest.fixture(autouse=True)
 def fast_passwords(settings):
     """Hashing with a slow algorithm is the password system's job, not the tests'."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

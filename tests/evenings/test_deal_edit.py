@@ -337,7 +337,7 @@ def test_it_refuses_a_correction_made_on_an_old_version(scorer_client, evening, 
     assert response.status_code == 409
     html = body(response)
     assert "Someone changed this deal in the meantime" in html
-    assert "trou · Bert &amp; Dina · 9 tricks" in html  # the newer version is described
+    assert "troel (three aces) · Bert &amp; Dina · 9 tricks" in html  # the newer version is described
     deal = Deal.objects.get(evening=evening, number=3)
     assert deal.data == NEWER
     assert deal.version == 2

@@ -38,8 +38,9 @@ KLEUREN_DEALS = [
 
 
 def eur(text: str) -> str:
-    """"-0,20" -> "−0,20 €" as the French pages write it."""
-    return text.replace("-", MINUS) + NBSP + "€"
+    """"-0,20" -> "−€0.20" as the English pages write it (the tests read English)."""
+    sign = {"-": MINUS, "+": "+"}.get(text[0], "")
+    return sign + "€" + text.lstrip("+-").replace(",", ".")
 
 
 def text_of(html: str) -> str:
@@ -111,13 +112,13 @@ def test_it_uses_the_engine_money_that_sums_to_zero_for_a_liege_evening(scorer_c
     standings = text_of(standings_section(html))
     shown = {}
     for name in ("Anne", "Bert", "Carl", "Dina"):
-        match = re.search(rf"{name} [+{MINUS}]?\d+ pts ([+{MINUS}]?[\d,]+){NBSP}€", standings)
-        shown[name] = Decimal(match.group(1).replace(MINUS, "-").replace(",", "."))
+        match = re.search(rf"{name} [+{MINUS}]?\d+ pts ([+{MINUS}]?)€([\d.]+)", standings)
+        shown[name] = Decimal(match.group(1).replace(MINUS, "-") + match.group(2))
     assert shown == {"Anne": Decimal("0.49"), "Bert": Decimal("-1.11"), "Carl": Decimal("0.49"), "Dina": Decimal("0.13")}
     assert sum(shown.values()) == 0
     transfers = text_of(transfers_section(html))
     paid = sum(
-        Decimal(m.replace(",", ".")) for m in re.findall(rf"pays \w+ ([\d,]+){NBSP}€", transfers)
+        Decimal(m) for m in re.findall(r"pays \w+ €([\d.]+)", transfers)
     )
     assert paid == Decimal("1.11")  # Bert alone owes, and pays everything he owes
 
@@ -158,7 +159,7 @@ def test_it_settles_a_carried_bete_as_a_party_of_its_own(scorer_client, make_eve
 
 def test_it_writes_names_and_money_in_the_active_language(scorer_client, kleuren):
     html = body(scorer_client.get(url("evening_print", kleuren), HTTP_ACCEPT_LANGUAGE="nl"))
-    assert deal_rows(html)[0][2] == "samen 9 · Anne & Carl · 10 tricks"
+    assert deal_rows(html)[0][2] == "samen 9 · Anne & Carl · 10 slagen"
     assert f"€{NBSP}{MINUS}1,00" in html
     html = body(scorer_client.get(url("evening_print", kleuren), HTTP_ACCEPT_LANGUAGE="en"))
     assert deal_rows(html)[0][2] == "proposal and acceptance 9 · Anne & Carl · 10 tricks"
@@ -356,17 +357,17 @@ def test_it_prints_every_deal_and_the_totals(scorer_client, kleuren):
     response = scorer_client.get(url("evening_print", kleuren))
     assert response.status_code == 200
     html = body(response)
-    assert "whist à la couleur (grille Whisthub)" in html  # the variant's French name
-    assert "20 novembre 2026" in html
+    assert "colour whist (Whisthub grid)" in html  # the variant's name in the active language
+    assert "Nov. 20, 2026" in html
     assert "Anne, Bert, Carl, Dina" in html
-    assert f"0,10{NBSP}€ per point" in html
+    assert "€0.10 per point" in html
     assert "settle.css" in html
     m = MINUS
     assert deal_rows(html) == [
-        ["1", "Anne", "emballage 9 · Anne & Carl · 10 tricks", "+14", f"{m}14", "+14", f"{m}14"],
-        ["2", "Bert", "seul 5 · Bert · 4 tricks", "+4", f"{m}12", "+4", "+4"],
+        ["1", "Anne", "proposal and acceptance 9 · Anne & Carl · 10 tricks", "+14", f"{m}14", "+14", f"{m}14"],
+        ["2", "Bert", "solo 5 · Bert · 4 tricks", "+4", f"{m}12", "+4", "+4"],
         ["3", "Carl", "All pass", "0", "0", "0", "0"],
-        ["4", "Carl", "emballage 8 · Bert & Dina · 8 tricks · ×2", f"{m}16", "+16", f"{m}16", "+16"],
+        ["4", "Carl", "proposal and acceptance 8 · Bert & Dina · 8 tricks · ×2", f"{m}16", "+16", f"{m}16", "+16"],
     ]
     tfoot = html[html.index("<tfoot>") : html.index("</tfoot>")]
     assert text_of(tfoot).split() == ["Total", "+2", f"{m}10", "+2", "+6"]
@@ -391,18 +392,18 @@ def test_it_prints_a_blank_for_a_player_sitting_out_and_describes_adjustments(sc
     rows = deal_rows(body(scorer_client.get(url("evening_print", evening))))
     m = MINUS
     # 1. emballage 8 made with 9 tricks: 10 each for Bert and Dina; Anne is out.
-    assert rows[0] == ["1", "Anne", "emballage 8 · Bert & Dina · 9 tricks", "", "+10", "0", "+10", "0"]
+    assert rows[0] == ["1", "Anne", "proposal and acceptance 8 · Bert & Dina · 9 tricks", "", "+10", "0", "+10", "0"]
     assert rows[1] == ["2", "—", "Adjustment: revoke", "0", "0", f"{m}5", "0", "+5"]
     # 3. dealt by Bert: Carl, Dina, Eric, Anne play, Bert is out. Petite misère: Dina made (+18),
     # Anne failed (-18, each non-declarer +12).
-    assert rows[2] == ["3", "Bert", "petite misère · Anne 2, Dina 0", f"{m}18", "", "+12", "+18", "+12"]
+    assert rows[2] == ["3", "Bert", "small misère · Anne 2, Dina 0", f"{m}18", "", "+12", "+18", "+12"]
 
 
 def test_it_writes_the_stake_with_its_own_precision(scorer_client, make_evening):
     evening = make_evening("kleurenwiezen", deals=KLEUREN_DEALS[:1], stake="0.025")
     # samen 9 made with 10: +14 / -14; 14 x 0.025 = 0.35 each way.
     html = body(scorer_client.get(url("settlement", evening)))
-    assert f"stake 0,025{NBSP}€ per point" in html
+    assert "stake €0.025 per point" in html
     assert f"Anne +14 pts {eur('+0,35')}" in text_of(standings_section(html))
 
 

@@ -140,7 +140,7 @@ def test_it_shows_the_last_deals_with_their_effect_on_every_player(client, make_
     response = client.get(public_url(evening))
     rows = response.context["last_deals"]
     assert [row["number"] for row in rows] == [3, 2, 1]  # newest first
-    assert rows[0]["text"] == "petite misère · Bert 0, Dina 2"  # the scoring page's words
+    assert rows[0]["text"] == "small misère · Bert 0, Dina 2"  # the scoring page's words
     assert rows[0]["outcome"] == "mixed"
     assert rows[0]["note"] == "Bert made, Dina failed"
     assert rows[0]["multiplier"] == 2  # after everyone passed
@@ -151,7 +151,7 @@ def test_it_shows_the_last_deals_with_their_effect_on_every_player(client, make_
     assert rows[2]["outcome"] == "made"
     assert rows[2]["effects"] == [("Anne", "+11", True), ("Bert", "−11", False), ("Carl", "+11", True), ("Dina", "−11", False)]
     text = text_of(response)
-    assert "emballage 8 · Anne & Carl · 9 tricks" in text and "Dina −48" in text and "×2" in text
+    assert "proposal and acceptance 8 · Anne & Carl · 9 tricks" in text and "Dina −48" in text and "×2" in text
 
 
 def test_it_lists_only_the_last_ten_deals(client, make_evening):
