@@ -1,0 +1,351 @@
+"""A synthetic whist club built with the real models and the real engine, quickly.
+
+Recording 160,000 deals through ``services.record_deal`` would re-score each evening
+80 times. Here each evening's deals are generated with the rotation rule of
+kleurenwiezen at six (the dealer sits out and the four players to his left play; the
+deal passes left after every contract; an all pass keeps the dealer), checked once by
+the engine (``services.check``), written with one ``bulk_create``, and the evening's
+summary is built once by ``services.summarize``: the rows ``record_deal`` would have
+left, deal for deal (numbers, data, version, summary).
+
+Importing this module has no side effect; the functions that touch the database need
+Django set up (the benchmark, or a test under pytest-django).
+
+    club = make_club(user)                      # 6 players, ``user`` admin
+    history = build_history(club, user, evenings=200, deals_per_evening=80, last_day=...)
+    season = add_season(club, "All", history.first_day, history.last_day)
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+
+PLAYERS = ("Anne", "Bert", "Carl", "Dina", "Emma", "Fred")
+RULESET = "kleurenwiezen"
+STAKE = Decimal("0.10")
+
+# How often each kleurenwiezen contract is called (a weight per key; "pass" is an all pass).
+CONTRACT_WEIGHTS = {
+    "pass": 8,
+    "samen-8": 22,
+    "samen-9": 12,
+    "samen-10": 6,
+    "samen-11": 2,
+    "samen-12": 0.5,
+    "alleen-5": 8,
+    "alleen-6": 5,
+    "alleen-7": 2,
+    "alleen-8": 1,
+    "abondance-9": 4,
+    "abondance-10": 2,
+    "abondance-11": 0.5,
+    "troel": 3,
+    "kleine-miserie": 5,
+    "piccolo": 3,
+    "grote-miserie": 2,
+    "open-miserie": 1,
+    "solo-slim": 0.2,
+}
+_KEYS = list(CONTRACT_WEIGHTS)
+_WEIGHTS = list(CONTRACT_WEIGHTS.values())
+_SPREAD = (-2, -1, -1, 0, 0, 0, 1, 1, 2)  # tricks around what the contract needs
+
+
+# --- deals (pure Python: no database) --------------------------------------------------------
+
+
+class Table:
+    """Who deals and who plays next, by the rotation rule (the engine's default table)."""
+
+    def __init__(self, players: Sequence[str] = PLAYERS, first_dealer: int = 0):
+        self.players = tuple(players)
+        self.dealer = first_dealer
+
+    @property
+    def playing(self) -> tuple[str, ...]:
+        n = len(self.players)
+        if n == 4:
+            return self.players
+        return tuple(self.players[(self.dealer + i) % n] for i in range(1, 5))
+
+    def play(self, deal: dict) -> None:
+        if deal.get("contract") != "pass":
+            self.dealer = (self.dealer + 1) % len(self.players)
+
+
+def random_deal(playing: Sequence[str], rng: random.Random, *, allow_pass: bool = True) -> dict:
+    """One deal as the record form writes it (contract, declarers in seat order, tricks)."""
+    from scorebook.rules import registry
+
+    contracts = registry.get(RULESET).contracts
+    key = rng.choices(_KEYS, _WEIGHTS)[0]
+    while key == "pass" and not allow_pass:
+        key = rng.choices(_KEYS, _WEIGHTS)[0]
+    if key == "pass":
+        return {"contract": "pass"}
+    contract = contracts[key]
+    if contract.exact:  # misère, piccolo: the tricks of each declarer
+        count = 1 if rng.random() < 0.8 else 2
+        declarers = sorted(rng.sample(list(playing), count), key=list(playing).index)
+        tricks = {d: contract.needs if rng.random() < 0.7 else contract.needs + rng.randint(1, 3) for d in declarers}
+        return {"contract": key, "declarers": declarers, "tricks": tricks}
+    count = contract.declarers
+    declarers = sorted(rng.sample(list(playing), count), key=list(playing).index)
+    tricks = max(0, min(13, contract.needs + rng.choice(_SPREAD)))
+    return {"contract": key, "declarers": declarers, "tricks": tricks}
+
+
+def make_deals(
+    count: int, rng: random.Random, *, players: Sequence[str] = PLAYERS, first_dealer: int = 0, table: Table | None = None
+) -> list[dict]:
+    """``count`` valid deals in a row, following the rotation (``table`` is advanced when given)."""
+    table = table or Table(players, first_dealer)
+    out = []
+    for _ in range(count):
+        deal = random_deal(table.playing, rng)
+        table.play(deal)
+        out.append(deal)
+    return out
+
+
+def form_data(deal: dict, players: Sequence[str] = PLAYERS, request_key: str = "") -> dict:
+    """The POST of the record form for ``deal`` (fields contract, declarers, tricks[_seat], request_key)."""
+    data: dict = {"contract": deal["contract"], "request_key": request_key}
+    if deal["contract"] == "pass":
+        return data
+    data["declarers"] = list(deal["declarers"])
+    if isinstance(deal["tricks"], dict):
+        for name, value in deal["tricks"].items():
+            data[f"tricks_{list(players).index(name)}"] = str(value)
+    else:
+        data["tricks"] = str(deal["tricks"])
+    return data
+
+
+def request_key(rng: random.Random) -> str:
+    """A key like the record form's (uuid4 hex), reproducible from ``rng``."""
+    return uuid.UUID(int=rng.getrandbits(128), version=4).hex
+
+
+# --- the database ---------------------------------------------------------------------------
+
+
+def make_user(username: str = "bench", **extra):
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    user, _ = User.objects.get_or_create(username=username, defaults=extra)
+    return user
+
+
+def make_club(user, *, name: str = "Bench club", slug: str = "bench", players: Sequence[str] = PLAYERS, role=None):
+    """A club with its roster of ``players``; ``user`` is a member (admin unless ``role`` says otherwise)."""
+    from scorebook.clubs.models import Club, Membership, Role
+    from scorebook.evenings.models import Player
+
+    club = Club.objects.create(name=name, slug=slug)
+    Membership.objects.create(club=club, user=user, role=role or Role.ADMIN)
+    Player.objects.bulk_create([Player(name=p, club=club, created_by=user) for p in players])
+    return club
+
+
+def add_deals(evening, deals: list[dict], user=None, *, rng: random.Random | None = None, existing: list[dict] | None = None):
+    """Append ``deals`` to ``evening`` as ``record_deal`` would, one deal after another, in one go.
+
+    The engine checks the whole list once (a DealError/FileError names the bad deal);
+    the evening's version goes up by one per deal and its summary is rebuilt once.
+    """
+    from django.db import transaction
+    from django.utils import timezone
+
+    from scorebook.evenings import services
+    from scorebook.evenings.models import Deal, Evening
+
+    rng = rng or random.Random(evening.pk)
+    if existing is None:
+        existing = [d.data for d in evening.deals.all()]
+    with transaction.atomic():
+        s = services.check(evening, existing + deals)
+        start = len(existing)
+        Deal.objects.bulk_create(
+            [
+                Deal(evening=evening, number=start + i, data=data, recorded_by=user, request_key=request_key(rng))
+                for i, data in enumerate(deals, start=1)
+            ]
+        )
+        evening.version += len(deals)
+        evening.summary = services.summarize(evening, s)
+        Evening.objects.filter(pk=evening.pk).update(
+            version=evening.version, summary=evening.summary, updated_at=timezone.now()
+        )
+    return s
+
+
+def make_evening(
+    club,
+    user,
+    day: date,
+    deals: int | list[dict] = 0,
+    *,
+    first_dealer: int = 0,
+    players: Sequence[str] = PLAYERS,
+    stake: Decimal | None = STAKE,
+    rng: random.Random | None = None,
+):
+    """An evening of the club created by ``services.create_evening``, with ``deals`` (a count or a list)."""
+    from scorebook.evenings import services
+
+    rng = rng or random.Random(f"{club.pk}-{day}-{first_dealer}")
+    evening = services.create_evening(
+        ruleset=RULESET,
+        players=list(players),
+        first_dealer=first_dealer,
+        stake=stake,
+        currency="EUR",
+        date=day,
+        user=user,
+        club=club,
+    )
+    if isinstance(deals, int):
+        deals = make_deals(deals, rng, players=players, first_dealer=first_dealer)
+    if deals:
+        add_deals(evening, deals, user, rng=rng, existing=[])
+    return evening
+
+
+@dataclass
+class History:
+    evening_ids: list[int] = field(default_factory=list)  # oldest first
+    dates: list[date] = field(default_factory=list)
+
+    @property
+    def first_day(self) -> date:
+        return self.dates[0]
+
+    @property
+    def last_day(self) -> date:
+        return self.dates[-1]
+
+
+def build_history(
+    club,
+    user,
+    *,
+    evenings: int,
+    deals_per_evening: int = 80,
+    last_day: date,
+    seed: int = 1,
+    closed: bool = True,
+    unpaid: int = 2,
+    batch: int = 100,
+    progress=None,
+) -> History:
+    """``evenings`` weekly evenings of the club ending on ``last_day``, each of ``deals_per_evening`` deals.
+
+    The rows are those ``services.create_evening`` and ``record_deal`` leave (the rules
+    copied from the preset with the club's house rules, one seat per player in roster
+    order, the deals numbered from 1, the version one per deal, the summary by
+    ``services.summarize``), written in bulk. The dealer of the first deal moves round
+    the table from one evening to the next; past evenings are closed (``closed``) and
+    settled (every transfer marked paid, as the settlement page does), except the last
+    ``unpaid`` ones. ``progress(done)`` is called after each batch.
+    """
+    from django.db import transaction
+
+    from scorebook.evenings import services
+    from scorebook.evenings.models import Deal, Evening, Payment, Player, Seat
+    from scorebook.rules import registry
+    from scorebook.rules.model import to_dict
+
+    rng = random.Random(seed)
+    house = club.house_rules.filter(ruleset=RULESET).first()
+    rules_copy = to_dict(registry.resolve(RULESET, house.overrides if house else {}))  # as create_evening
+    roster = {p.name: p for p in Player.objects.filter(club=club)}
+    seat_players = [roster[name] for name in PLAYERS]
+    status = Evening.Status.CLOSED if closed else Evening.Status.OPEN
+    history = History()
+    days = [last_day - timedelta(weeks=evenings - 1 - i) for i in range(evenings)]
+    for first in range(0, evenings, batch):
+        with transaction.atomic():
+            chunk = Evening.objects.bulk_create(
+                [
+                    Evening(
+                        ruleset=RULESET,
+                        rules=rules_copy,
+                        date=days[i],
+                        stake=STAKE,
+                        currency="EUR",
+                        first_dealer=i % len(PLAYERS),
+                        owner=user,
+                        club=club,
+                        status=status,
+                    )
+                    for i in range(first, min(first + batch, evenings))
+                ]
+            )
+            Seat.objects.bulk_create(
+                [
+                    Seat(evening=e, player=p, position=pos, name=p.name)
+                    for e in chunk
+                    for pos, p in enumerate(seat_players)
+                ]
+            )
+            rows, payments = [], []
+            for e in chunk:
+                deals = make_deals(deals_per_evening, rng, first_dealer=e.first_dealer)
+                s = services.check(e, deals)  # the engine, once per evening
+                rows += [
+                    Deal(evening=e, number=n, data=d, recorded_by=user, request_key=request_key(rng))
+                    for n, d in enumerate(deals, start=1)
+                ]
+                e.version = len(deals)
+                e.summary = services.summarize(e, s)
+                if e.date < days[max(0, evenings - unpaid)] or unpaid <= 0:
+                    payments += [
+                        Payment(evening=e, payer=t.payer, payee=t.payee, amount=t.amount, marked_by=user)
+                        for t in s.result.transfers(e.stake)
+                    ]
+            Deal.objects.bulk_create(rows, batch_size=2000)
+            Payment.objects.bulk_create(payments, batch_size=2000)
+            Evening.objects.bulk_update(chunk, ["version", "summary"], batch_size=200)
+        history.evening_ids += [e.pk for e in chunk]
+        history.dates += [e.date for e in chunk]
+        if progress is not None:
+            progress(len(history.evening_ids))
+    return history
+
+
+def add_season(club, name: str, start: date, end: date, *, ranking: str = "total", **extra):
+    from scorebook.clubs.models import Season
+
+    return Season.objects.create(club=club, name=name, start=start, end=end, ruleset=RULESET, ranking=ranking, **extra)
+
+
+def yearly_seasons(club, history: History) -> list:
+    """A season per calendar year of ``history`` (how a club keeps its seasons)."""
+    years = sorted({d.year for d in history.dates})
+    return [add_season(club, str(y), date(y, 1, 1), date(y, 12, 31)) for y in years]
+
+
+__all__ = [
+    "PLAYERS",
+    "RULESET",
+    "History",
+    "Table",
+    "add_deals",
+    "add_season",
+    "build_history",
+    "form_data",
+    "make_club",
+    "make_deals",
+    "make_evening",
+    "make_user",
+    "random_deal",
+    "request_key",
+    "yearly_seasons",
+]
