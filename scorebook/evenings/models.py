@@ -82,6 +82,8 @@ class Evening(models.Model):
 
     class Meta:
         ordering = ["-date", "-created_at"]
+        # a season's evenings, and their fingerprint (count, ids, latest change) read from the index alone
+        indexes = [models.Index(fields=["club", "ruleset", "date", "updated_at"], name="evening_season")]
 
     def __str__(self):
         return f"{self.variant_name} {self.date}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date as date_cls
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -45,7 +45,7 @@ def file_dict(evening: Evening, deal_data: list[dict] | None = None, *, full_rul
     players = players_of(evening)
     if deal_data is None:
         deal_data = [d.data for d in evening.deals.all()]
-    rules = evening.rules if full_rules else registry.diff(evening.ruleset, _ruleset(evening))
+    rules = evening.rules if full_rules else registry.diff(evening.ruleset, rules_of(evening))
     out = {
         "format": evening_file.FORMAT,
         "ruleset": evening.ruleset,
@@ -66,7 +66,8 @@ def _stake_text(stake: Decimal) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def _ruleset(evening: Evening):
+def rules_of(evening: Evening):
+    """The evening's rules (its stored copy, resolved once per process)."""
     return registry.resolve(evening.ruleset, evening.rules)
 
 
@@ -156,22 +157,28 @@ def summarize(evening: Evening, s: Scored) -> dict[str, Any]:
 
 def refresh_summary(evening: Evening) -> dict[str, Any]:
     evening.summary = summarize(evening, scored(evening))
-    Evening.objects.filter(pk=evening.pk).update(summary=evening.summary)
+    Evening.objects.filter(pk=evening.pk).update(summary=evening.summary, updated_at=timezone.now())
     return evening.summary
 
 
-def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> tuple[Deal, bool]:
-    """Append a deal. Returns (deal, created); a repeated ``request_key`` returns the first deal."""
+class Recorded(NamedTuple):
+    deal: Deal
+    created: bool
+    scored: Scored | None  # the evening after the deal (None when a repeated request changed nothing)
+
+
+def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> Recorded:
+    """Append a deal; a repeated ``request_key`` returns the first deal and records nothing."""
     if request_key:
         existing = Deal.objects.filter(evening=evening, request_key=request_key).first()
         if existing is not None:
-            return existing, False
+            return Recorded(existing, False, None)
     with transaction.atomic():
         locked = _locked(evening)
         if request_key:
             existing = Deal.objects.filter(evening=locked, request_key=request_key).first()
             if existing is not None:
-                return existing, False
+                return Recorded(existing, False, None)
         current = [d.data for d in locked.deals.all()]
         s = check(locked, current + [data])
         deal = Deal.objects.create(
@@ -183,7 +190,7 @@ def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> tu
         )
         _bump(locked, s)
     evening.version, evening.summary = locked.version, locked.summary
-    return deal, True
+    return Recorded(deal, True, s)
 
 
 def edit_deal(

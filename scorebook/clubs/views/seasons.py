@@ -8,12 +8,15 @@ of queries does not grow with the number of evenings.
 from __future__ import annotations
 
 import csv
+import hashlib
 from decimal import Decimal
 from fractions import Fraction
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.paginator import Paginator
+from django.db.models import Count, Max, Sum
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -286,7 +289,22 @@ def _season_for(club, pk) -> Season:
 
 
 def season_table(season: Season) -> st.Standings:
-    return st.standings(rules_of(season), summaries(season_evenings(season)), player_names(season.club))
+    """The standings, computed from the evenings' summaries and kept until one of them changes.
+
+    The key holds what the table depends on: the season's rules, the roster's names,
+    and a fingerprint of its evenings (how many, which, the latest change), read with
+    one aggregate query that does not load any summary.
+    """
+    names = player_names(season.club)
+    fingerprint = season_evenings(season).aggregate(n=Count("id"), ids=Sum("id"), last=Max("updated_at"))
+    key = "standings:" + hashlib.sha256(
+        repr((season.pk, rules_of(season), sorted(names.items()), fingerprint)).encode()
+    ).hexdigest()
+    table = cache.get(key)
+    if table is None:
+        table = st.standings(rules_of(season), summaries(season_evenings(season)), names)
+        cache.set(key, table, timeout=24 * 3600)
+    return table
 
 
 @require_safe

@@ -6,6 +6,8 @@ normally and redirect back (or re-render with their errors).
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -24,6 +26,7 @@ from ..models import DealRevision
 
 TEMPLATE = "evenings/scoring.html"
 INVALID = 422
+RECENT = 20  # deals listed on the scoring page; the rest is one tap away (?deals=all)
 
 
 @login_required
@@ -53,25 +56,52 @@ def evening_new(request):
     return render(request, "evenings/new.html", {"form": form, "known_players": known}, status=status)
 
 
-def _deal_form(scored, data=None, initial=None, prefix=None):
-    rules = scored.engine.rules
-    cls = deal_form_class(rules)
-    kwargs = {"rules": rules, "players": scored.engine.players, "initial": initial, "prefix": prefix}
+class _Table:
+    """What the record forms need of an evening, each part computed only when asked for:
+    a contract game's form needs the rules and the players, not a score."""
+
+    def __init__(self, evening, scored=None):
+        self.evening = evening
+        if scored is not None:
+            self.scored = scored
+
+    @cached_property
+    def scored(self):
+        return services.scored(self.evening)
+
+    @cached_property
+    def rules(self):
+        return services.rules_of(self.evening)
+
+    @cached_property
+    def players(self):
+        return tuple(services.players_of(self.evening))
+
+
+def _deal_form(table, data=None, initial=None, prefix=None):
+    cls = deal_form_class(table.rules)
+    kwargs = {"rules": table.rules, "players": table.players, "initial": initial, "prefix": prefix}
     if cls is ClassicDealForm:
-        kwargs["teams"] = scored.result.next.robre.teams
+        kwargs["teams"] = table.scored.result.next.robre.teams
     return cls(data, **kwargs)
 
 
 def _board(request, evening, *, form=None, adjustment_form=None, robre_form=None, status=200, scored=None):
     """Render the whole page, or only the board partial for htmx."""
+    deals = list(evening.deals.only("pk", "number", "data"))  # read once, for the engine and the list
     if scored is None:
-        scored = services.scored(evening)
+        scored = services.scored(evening, [d.data for d in deals])
     rules = scored.engine.rules
     players = scored.engine.players
-    deals = list(evening.deals.all())
     rows = display.deal_rows(scored.result, [d.data for d in deals], rules)
+    edit_url = reverse("deal_edit", args=[evening.pk, 0]).replace("/0/", "/{}/")  # one reverse for every row
+    delete_url = reverse("deal_delete", args=[evening.pk, 0]).replace("/0/", "/{}/")
     for row, deal in zip(rows, deals, strict=True):
         row.deal_id = deal.pk
+        row.edit_url = edit_url.format(row.number)
+        row.delete_url = delete_url.format(row.number)
+    show_all = request.GET.get("deals") == "all"
+    listed = list(reversed(rows)) if show_all else list(reversed(rows[-RECENT:]))
     revisions = list(evening.revisions.select_related("by")[:5])
     # undo is offered only while the deletion is the latest change of the evening
     undo = next((r for r in revisions if r.action == DealRevision.Action.DELETED), None)
@@ -91,10 +121,11 @@ def _board(request, evening, *, form=None, adjustment_form=None, robre_form=None
         "has_bete": getattr(rules, "bete", None) is not None,
         "robre": robre,
         "robres_done": scored.result.robres,
-        "rows": list(reversed(rows)),
+        "rows": listed,
+        "hidden_deals": len(rows) - len(listed),
         "revisions": revisions,
         "undo": undo,
-        "form": form or _deal_form(scored),
+        "form": form or _deal_form(_Table(evening, scored)),
         "adjustment_form": adjustment_form or AdjustmentForm(players=players, prefix="adj"),
         "can_score": evening.is_open,
     }
@@ -120,10 +151,11 @@ def _current_choice(robre, rules):
     return "\x1f".join(robre.teams[0] + robre.teams[1])
 
 
-def _after_write(request, evening):
+def _after_write(request, evening, scored=None):
+    """After a change: the board for htmx (scored once more only if the change did not say), else a redirect."""
     evening.refresh_from_db()  # the service changed the version under a lock
     if request.htmx:
-        return _board(request, evening)
+        return _board(request, evening, scored=scored)
     return redirect(evening)
 
 
@@ -144,31 +176,31 @@ def _record(request, pk, build_form, form_name: str):
     evening = _get_evening_for_user(request, pk, write=True)
     if not evening.is_open:
         return _closed(request, evening)
-    scored = services.scored(evening)
-    form = build_form(scored)
+    table = _Table(evening)
+    form = build_form(table)
     if form.is_valid():
         try:
             key = form.cleaned_data.get("request_key") or ""
-            services.record_deal(evening, form.deal_data(), request.user, key)
-            return _after_write(request, evening)
+            recorded = services.record_deal(evening, form.deal_data(), request.user, key)
+            return _after_write(request, evening, recorded.scored)
         except DealError as error:
             form.add_engine_error(error)
         except services.EveningClosed:
             return _closed(request, evening)
-    return _board(request, evening, status=INVALID, scored=scored, **{form_name: form})
+    return _board(request, evening, status=INVALID, scored=table.scored, **{form_name: form})
 
 
 @login_required
 @require_POST
 def deal_record(request, pk):
-    return _record(request, pk, lambda scored: _deal_form(scored, request.POST), "form")
+    return _record(request, pk, lambda table: _deal_form(table, request.POST), "form")
 
 
 @login_required
 @require_POST
 def adjustment(request, pk):
-    def build(scored):
-        return AdjustmentForm(request.POST, players=scored.engine.players, prefix="adj")
+    def build(table):
+        return AdjustmentForm(request.POST, players=table.players, prefix="adj")
 
     return _record(request, pk, build, "adjustment_form")
 
@@ -176,11 +208,10 @@ def adjustment(request, pk):
 @login_required
 @require_POST
 def robre_start(request, pk):
-    def build(scored):
-        rules = scored.engine.rules
-        if not isinstance(rules, ClassicRules):
+    def build(table):
+        if not isinstance(table.rules, ClassicRules):
             raise Http404("Only classic games have robres")
-        return RobreForm(request.POST, players=list(scored.engine.players), dummy=rules.dummy, prefix="robre")
+        return RobreForm(request.POST, players=list(table.players), dummy=table.rules.dummy, prefix="robre")
 
     return _record(request, pk, build, "robre_form")
 
