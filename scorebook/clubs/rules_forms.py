@@ -27,6 +27,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from scorebook.clubs.models.rules import changed_figures
+from scorebook.evenings.engine_messages import localized, localized_with_path
 from scorebook.rules import registry
 from scorebook.rules.model import (
     MAX_TRICKS,
@@ -515,9 +516,9 @@ class HouseRulesForm(forms.Form):
     def add_rules_error(self, exc: RulesError) -> None:
         name = self.error_field(exc.path)
         if name is None:
-            self.add_error(None, f"{exc.path}: {exc.message}" if exc.path else exc.message)
+            self.add_error(None, localized_with_path(exc))
         else:
-            self.add_error(name, exc.message)
+            self.add_error(name, localized(exc))
 
     def clean(self):
         cleaned = super().clean()

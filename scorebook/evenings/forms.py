@@ -19,6 +19,7 @@ from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
 from scorebook.rules.scoring import BETE
 
 from . import display
+from .engine_messages import localized
 from .models import Player
 
 MAX_PLAYERS = 7
@@ -51,11 +52,11 @@ class RecordForm(forms.Form):
         if number is not None and error.number != number:
             self.add_error(
                 None,
-                _("Deal %(n)s would become impossible: %(why)s") % {"n": error.number, "why": error.message},
+                _("Deal %(n)s would become impossible: %(why)s") % {"n": error.number, "why": localized(error)},
             )
             return
         field = getattr(error, "field", "") or None
-        self.add_error(field if field in self.fields else self.error_field, error.message)
+        self.add_error(field if field in self.fields else self.error_field, localized(error))
 
 
 class DealForm(RecordForm):

@@ -5,4 +5,5 @@
 - ``deals``: the engine's input; ``scoring``: deals in, deltas, totals, bête, robres out;
 - ``settlement``: money in cents and the minimum transfers;
 - ``evening_file``: the interchange format.
+- ``messages``: the errors' messages as templates marked with ``gettext_noop``, for the site to translate.
 """

@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from . import registry
+from .messages import EngineError, gettext_noop
 from .deals import Adjustment, Claim, ClassicDeal, ContractDeal, Deal, Evening, Pass, RobreStart
 from .model import ClassicRules, RulesError, Trump
 from .scoring import BETE, DealError, EveningResult, score
@@ -25,60 +26,67 @@ MAX_PLAYER_NAME = 40
 MAX_DEALS = 2000
 
 
-class FileError(ValueError):
-    """An evening file that cannot be read. ``number`` is the deal (1-based), 0 for the file itself."""
+class FileError(EngineError):
+    """An evening file that cannot be read. ``number`` is the deal (1-based), 0 for the file itself.
 
-    def __init__(self, number: int, message: str):
+    ``template`` (marked with ``gettext_noop``) and ``params`` give the translatable
+    message, ``message`` the English text.
+    """
+
+    def __init__(self, number: int, template: str, **params):
         self.number = number
-        self.message = message
-        super().__init__(f"deal {number}: {message}" if number else message)
+        super().__init__(template, params, f"deal {number}: " if number else "")
 
 
 def loads(text: str | bytes) -> Evening:
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise FileError(0, f"not a JSON document: {exc}") from None
+        raise FileError(0, gettext_noop("not a JSON document: %(detail)s"), detail=str(exc)) from None
     return from_dict(data)
 
 
 def from_dict(data: Any) -> Evening:
     if not isinstance(data, Mapping):
-        raise FileError(0, "the evening file must be a JSON object")
+        raise FileError(0, gettext_noop("the evening file must be a JSON object"))
     unknown = sorted(set(data) - TOP_KEYS)
     if unknown:
-        raise FileError(0, f"unknown key {unknown[0]!r}")
+        raise FileError(0, gettext_noop("unknown key %(key)r"), key=unknown[0])
     for key in REQUIRED:
         if key not in data:
-            raise FileError(0, f"the key {key!r} is missing")
+            raise FileError(0, gettext_noop("the key %(key)r is missing"), key=key)
     if data["format"] != FORMAT:
-        raise FileError(0, f"format must be {FORMAT!r}")
+        raise FileError(0, gettext_noop("format must be %(format)r"), format=FORMAT)
     overrides = data.get("rules") or {}
     if not isinstance(data["ruleset"], str):
-        raise FileError(0, "ruleset must be a preset key")
+        raise FileError(0, gettext_noop("ruleset must be a preset key"))
     try:
         rules = registry.resolve(data["ruleset"], overrides)
     except RulesError as exc:
-        raise FileError(0, f"rules: {exc}" if exc.path != "ruleset" else exc.message) from None
+        if exc.path == "ruleset":  # an unknown variant: its own message
+            raise FileError(0, exc.template, **exc.params) from None
+        if exc.path:
+            raise FileError(0, gettext_noop("rules: %(path)s: %(reason)s"), path=exc.path, reason=exc) from None
+        raise FileError(0, gettext_noop("rules: %(reason)s"), reason=exc) from None
     players = _players(data["players"])
     first_dealer = data.get("first_dealer", players[0] if players else None)
     if not isinstance(first_dealer, str) or first_dealer not in players:
-        raise FileError(0, f"first_dealer {first_dealer!r} is not one of the players")
+        raise FileError(0, gettext_noop("first_dealer %(name)r is not one of the players"), name=first_dealer)
     stake = _stake(data.get("stake"))
     currency = data.get("currency", "EUR")
     if not isinstance(currency, str) or not (1 <= len(currency) <= 8):
-        raise FileError(0, "currency must be a short code such as EUR")
+        raise FileError(0, gettext_noop("currency must be a short code such as EUR"))
     evening_date = None
     if data.get("date") is not None:
         try:
             evening_date = date.fromisoformat(data["date"])
         except (TypeError, ValueError):
-            raise FileError(0, "date must be written YYYY-MM-DD") from None
+            raise FileError(0, gettext_noop("date must be written YYYY-MM-DD")) from None
     raw_deals = data["deals"]
     if not isinstance(raw_deals, list):
-        raise FileError(0, "deals must be a list")
+        raise FileError(0, gettext_noop("deals must be a list"))
     if len(raw_deals) > MAX_DEALS:
-        raise FileError(0, f"an evening holds at most {MAX_DEALS} deals")
+        raise FileError(0, gettext_noop("an evening holds at most %(count)s deals"), count=MAX_DEALS)
     classic = isinstance(rules, ClassicRules)
     parse = _classic_deal if classic else _contract_deal
     deals = tuple(parse(raw, number, players) for number, raw in enumerate(raw_deals, start=1))
@@ -96,20 +104,20 @@ def from_dict(data: Any) -> Evening:
 
 def _players(raw: Any) -> tuple[str, ...]:
     if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
-        raise FileError(0, "players must be a list of names")
+        raise FileError(0, gettext_noop("players must be a list of names"))
     names = tuple(p.strip() for p in raw)
     if any(not name for name in names):
-        raise FileError(0, "a player's name cannot be empty")
+        raise FileError(0, gettext_noop("a player's name cannot be empty"))
     if any(not name.isprintable() for name in names):
-        raise FileError(0, "a player's name cannot hold control characters")
+        raise FileError(0, gettext_noop("a player's name cannot hold control characters"))
     if BETE in names:
-        raise FileError(0, f"{BETE} is the name of the pot, not of a player")
+        raise FileError(0, gettext_noop("%(name)s is the name of the pot, not of a player"), name=BETE)
     if any(len(name) > MAX_PLAYER_NAME for name in names):
-        raise FileError(0, f"a player's name has at most {MAX_PLAYER_NAME} characters")
+        raise FileError(0, gettext_noop("a player's name has at most %(count)s characters"), count=MAX_PLAYER_NAME)
     if len(set(names)) != len(names):
-        raise FileError(0, "player names must be unique within the evening")
+        raise FileError(0, gettext_noop("player names must be unique within the evening"))
     if names != tuple(raw):
-        raise FileError(0, "player names cannot start or end with spaces")
+        raise FileError(0, gettext_noop("player names cannot start or end with spaces"))
     return names
 
 
@@ -117,44 +125,44 @@ def _stake(raw: Any) -> Decimal | None:
     if raw is None:
         return None
     if not isinstance(raw, str):
-        raise FileError(0, 'stake must be a decimal written as a string, such as "0.05"')
+        raise FileError(0, gettext_noop('stake must be a decimal written as a string, such as "0.05"'))
     try:
         stake = Decimal(raw)
     except InvalidOperation:
-        raise FileError(0, f"stake {raw!r} is not a decimal number") from None
+        raise FileError(0, gettext_noop("stake %(stake)r is not a decimal number"), stake=raw) from None
     if not stake.is_finite() or stake < 0 or stake > 10_000:
-        raise FileError(0, f"stake {raw!r} must be between 0 and 10000")
+        raise FileError(0, gettext_noop("stake %(stake)r must be between 0 and 10000"), stake=raw)
     return stake
 
 
 class _DealReader:
     def __init__(self, raw: Any, number: int, players: tuple[str, ...], allowed: set[str]):
         if not isinstance(raw, Mapping):
-            raise FileError(number, "a deal must be an object")
+            raise FileError(number, gettext_noop("a deal must be an object"))
         unknown = sorted(set(raw) - allowed)
         if unknown:
-            raise FileError(number, f"unknown key {unknown[0]!r}")
+            raise FileError(number, gettext_noop("unknown key %(key)r"), key=unknown[0])
         self.raw, self.number, self.players = raw, number, players
 
-    def error(self, message: str) -> FileError:
-        return FileError(self.number, message)
+    def error(self, template: str, **params) -> FileError:
+        return FileError(self.number, template, **params)
 
     def name(self, value: Any, key: str) -> str:
         if not isinstance(value, str):
-            raise self.error(f"{key}: a player's name is expected")
+            raise self.error(gettext_noop("%(key)s: a player's name is expected"), key=key)
         if value not in self.players:
-            raise self.error(f"{key}: {value!r} is not at the table")
+            raise self.error(gettext_noop("%(key)s: %(name)r is not at the table"), key=key, name=value)
         return value
 
     def names(self, key: str) -> tuple[str, ...]:
         value = self.raw[key]
         if not isinstance(value, list) or not value:
-            raise self.error(f"{key} must be a list of players")
+            raise self.error(gettext_noop("%(key)s must be a list of players"), key=key)
         return tuple(self.name(v, key) for v in value)
 
     def int(self, value: Any, key: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(f"{key} must be a whole number")
+            raise self.error(gettext_noop("%(key)s must be a whole number"), key=key)
         return value
 
     def optional_name(self, key: str) -> str | None:
@@ -166,20 +174,20 @@ def _contract_deal(raw: Any, number: int, players: tuple[str, ...]) -> Deal:
         return _adjustment(raw, number, players)
     r = _DealReader(raw, number, players, CONTRACT_KEYS)
     if "contract" not in raw:
-        raise r.error("a deal needs a contract (or \"pass\", or an adjustment)")
+        raise r.error(gettext_noop('a deal needs a contract (or "pass", or an adjustment)'))
     contract = raw["contract"]
     if not isinstance(contract, str):
-        raise r.error("contract must be a contract key")
+        raise r.error(gettext_noop("contract must be a contract key"))
     playing = r.names("playing") if raw.get("playing") is not None else None
     dealer = r.optional_name("dealer")
     if contract == "pass":
         extra = sorted(set(raw) - {"contract", "dealer", "playing"})
         if extra:
-            raise r.error(f"a pass has no {extra[0]!r}")
+            raise r.error(gettext_noop("a pass has no %(key)r"), key=extra[0])
         return Pass(dealer=dealer, playing=playing)
     for key in ("declarers", "tricks"):
         if key not in raw:
-            raise r.error(f"{contract}: {key} is missing")
+            raise r.error(gettext_noop("%(contract)s: %(key)s is missing"), contract=contract, key=key)
     tricks_raw = raw["tricks"]
     if isinstance(tricks_raw, Mapping):
         given = {r.name(k, "tricks"): r.int(v, "tricks") for k, v in tricks_raw.items()}
@@ -191,10 +199,12 @@ def _contract_deal(raw: Any, number: int, players: tuple[str, ...]) -> Deal:
         try:
             trump = Trump(raw["trump"])
         except ValueError:
-            raise r.error(f"trump must be one of {', '.join(t.value for t in Trump)}") from None
+            raise r.error(
+                gettext_noop("trump must be one of %(allowed)s"), allowed=", ".join(t.value for t in Trump)
+            ) from None
     trump_changed = raw.get("trump_changed", False)
     if not isinstance(trump_changed, bool):
-        raise r.error("trump_changed must be true or false")
+        raise r.error(gettext_noop("trump_changed must be true or false"))
     return ContractDeal(
         contract=contract,
         declarers=r.names("declarers"),
@@ -211,10 +221,10 @@ def _adjustment(raw: Mapping, number: int, players: tuple[str, ...]) -> Adjustme
     r = _DealReader(raw, number, players, {"adjustment", "note"})
     points = raw["adjustment"]
     if not isinstance(points, Mapping) or not points:
-        raise r.error("an adjustment gives points to players: {\"Anne\": -5}")
+        raise r.error(gettext_noop('an adjustment gives points to players: {"Anne": -5}'))
     note = raw.get("note", "")
     if not isinstance(note, str) or len(note) > 200:
-        raise r.error("note must be a text of at most 200 characters")
+        raise r.error(gettext_noop("note must be a text of at most 200 characters"))
     given = {r.name(k, "adjustment"): r.int(v, "adjustment") for k, v in points.items()}
     return Adjustment({p: given[p] for p in players if p in given}, note)  # seat order
 
@@ -222,7 +232,7 @@ def _adjustment(raw: Mapping, number: int, players: tuple[str, ...]) -> Adjustme
 def _pair(r: _DealReader, key: str) -> tuple[int, int]:
     value = r.raw[key]
     if not isinstance(value, list) or len(value) != 2:
-        raise r.error(f"{key} must be [team 0, team 1]")
+        raise r.error(gettext_noop("%(key)s must be [team 0, team 1]"), key=key)
     return (r.int(value[0], key), r.int(value[1], key))
 
 
@@ -233,12 +243,12 @@ def _classic_deal(raw: Any, number: int, players: tuple[str, ...]) -> Deal:
         r = _DealReader(raw, number, players, {"robre"})
         spec = raw["robre"]
         if not isinstance(spec, Mapping) or set(spec) - {"teams", "dummy_partner"} or not spec:
-            raise r.error('robre must be {"teams": [[a, b], [c, d]]} or {"dummy_partner": name}')
+            raise r.error(gettext_noop('robre must be {"teams": [[a, b], [c, d]]} or {"dummy_partner": name}'))
         if "dummy_partner" in spec:
             return RobreStart(dummy_partner=r.name(spec["dummy_partner"], "dummy_partner"))
         teams = spec["teams"]
         if not isinstance(teams, list) or len(teams) != 2 or any(not isinstance(t, list) or len(t) != 2 for t in teams):
-            raise r.error("robre teams must be two teams of two players")
+            raise r.error(gettext_noop("robre teams must be two teams of two players"))
         return RobreStart(teams=tuple(tuple(r.name(p, "teams") for p in team) for team in teams))
     if isinstance(raw, Mapping) and "claim" in raw:
         r = _DealReader(raw, number, players, {"claim", "dealer"})
@@ -246,7 +256,11 @@ def _classic_deal(raw: Any, number: int, players: tuple[str, ...]) -> Deal:
         return Claim(team=team, dealer=r.optional_name("dealer"))
     r = _DealReader(raw, number, players, {"tricks", "honours", "dealer"})
     if "tricks" not in raw:
-        raise r.error("a deal of classic whist gives the tricks of the two teams (or a robre, a claim, an adjustment)")
+        raise r.error(
+            gettext_noop(
+                "a deal of classic whist gives the tricks of the two teams (or a robre, a claim, an adjustment)"
+            )
+        )
     honours = _pair(r, "honours") if "honours" in raw else (0, 0)
     return ClassicDeal(tricks=_pair(r, "tricks"), honours=honours, dealer=r.optional_name("dealer"))
 

@@ -12,17 +12,22 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from .messages import EngineError, gettext_noop
+
 MAX_TRICKS = 13
 LANGS = ("fr", "nl", "en")
 
 
-class RulesError(ValueError):
-    """A ruleset or an override that cannot be used. ``path`` names the offending key."""
+class RulesError(EngineError):
+    """A ruleset or an override that cannot be used. ``path`` names the offending key.
 
-    def __init__(self, path: str, message: str):
+    ``template`` (marked with ``gettext_noop``) and ``params`` give the translatable
+    message, ``message`` the English text.
+    """
+
+    def __init__(self, path: str, template: str, **params):
         self.path = path
-        self.message = message
-        super().__init__(f"{path}: {message}" if path else message)
+        super().__init__(template, params, f"{path}: " if path else "")
 
 
 class Family(StrEnum):
@@ -249,7 +254,7 @@ class _Reader:
 
     def __init__(self, data: Any, path: str):
         if not isinstance(data, Mapping):
-            raise RulesError(path, "must be an object")
+            raise RulesError(path, gettext_noop("must be an object"))
         self.data = data
         self.path = path
         self.seen: set[str] = set()
@@ -260,7 +265,7 @@ class _Reader:
     def raw(self, key: str) -> Any:
         self.seen.add(key)
         if key not in self.data:
-            raise RulesError(self.sub(key), "is missing")
+            raise RulesError(self.sub(key), gettext_noop("is missing"))
         return self.data[key]
 
     def int(self, key: str, low: int | None = None, high: int | None = None, optional: bool = False) -> Any:
@@ -272,13 +277,13 @@ class _Reader:
     def bool(self, key: str) -> bool:
         value = self.raw(key)
         if not isinstance(value, bool):
-            raise RulesError(self.sub(key), "must be true or false")
+            raise RulesError(self.sub(key), gettext_noop("must be true or false"))
         return value
 
     def str(self, key: str) -> str:
         value = self.raw(key)
         if not isinstance(value, str) or not value.strip():
-            raise RulesError(self.sub(key), "must be a non-empty text")
+            raise RulesError(self.sub(key), gettext_noop("must be a non-empty text"))
         return value
 
     def choice(self, key: str, enum: type[StrEnum]) -> Any:
@@ -287,7 +292,7 @@ class _Reader:
             return enum(value)
         except ValueError:
             allowed = ", ".join(str(m) for m in enum)
-            raise RulesError(self.sub(key), f"must be one of {allowed}") from None
+            raise RulesError(self.sub(key), gettext_noop("must be one of %(allowed)s"), allowed=allowed) from None
 
     def names(self, key: str = "names") -> Names:
         r = _Reader(self.raw(key), self.sub(key))
@@ -298,34 +303,34 @@ class _Reader:
     def done(self) -> None:
         unknown = sorted(set(self.data) - self.seen)
         if unknown:
-            raise RulesError(self.sub(unknown[0]), "unknown key")
+            raise RulesError(self.sub(unknown[0]), gettext_noop("unknown key"))
 
 
 def check_int(value: Any, path: str, low: int | None = None, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(path, "must be a whole number")
+        raise RulesError(path, gettext_noop("must be a whole number"))
     if low is not None and value < low:
-        raise RulesError(path, f"must be at least {low}")
+        raise RulesError(path, gettext_noop("must be at least %(low)s"), low=low)
     if high is not None and value > high:
-        raise RulesError(path, f"must be at most {high}")
+        raise RulesError(path, gettext_noop("must be at most %(high)s"), high=high)
     return value
 
 
 def _tricks_key(raw: Any, path: str) -> int:
     if not isinstance(raw, str) or not raw.isdigit():
-        raise RulesError(path, "a number of tricks must be written as 0 to 13")
+        raise RulesError(path, gettext_noop("a number of tricks must be written as 0 to 13"))
     return check_int(int(raw), path, 0, MAX_TRICKS)
 
 
 def _table(data: Any, path: str) -> dict[int, Payout]:
     if not isinstance(data, Mapping):
-        raise RulesError(path, "must be an object of tricks to [declarer, opponent]")
+        raise RulesError(path, gettext_noop("must be an object of tricks to [declarer, opponent]"))
     table = {}
     for raw_key, cell in data.items():
         cell_path = f"{path}.{raw_key}"
         tricks = _tricks_key(raw_key, cell_path)
         if not isinstance(cell, list | tuple) or len(cell) != 2:
-            raise RulesError(cell_path, "must be [declarer, opponent]")
+            raise RulesError(cell_path, gettext_noop("must be [declarer, opponent]"))
         table[tricks] = Payout(check_int(cell[0], cell_path), check_int(cell[1], cell_path))
     return table
 
@@ -350,16 +355,24 @@ def contract_from_dict(key: str, data: Any, path: str) -> Contract:
         failed=_table(r.raw("failed"), r.sub("failed")),
     )
     r.done()
-    if kind in (Kind.PAIR, Kind.TROU) and declarers != 2:
-        raise RulesError(r.sub("declarers"), f"a {kind} contract has 2 declarers")
+    if kind is Kind.PAIR and declarers != 2:
+        raise RulesError(r.sub("declarers"), gettext_noop("a pair contract has 2 declarers"))
+    if kind is Kind.TROU and declarers != 2:
+        raise RulesError(r.sub("declarers"), gettext_noop("a trou contract has 2 declarers"))
     if kind is Kind.SOLO and declarers != 1:
-        raise RulesError(r.sub("declarers"), "a solo contract has 1 declarer")
+        raise RulesError(r.sub("declarers"), gettext_noop("a solo contract has 1 declarer"))
     if contract.simultaneous > 1 and not (kind.per_declarer and declarers == 1):
-        raise RulesError(r.sub("simultaneous"), "only a one-declarer misère or piccolo can be played by several")
+        raise RulesError(
+            r.sub("simultaneous"), gettext_noop("only a one-declarer misère or piccolo can be played by several")
+        )
     if contract.exposed_fault and not (kind.per_declarer and declarers == 2):
-        raise RulesError(r.sub("exposed_fault"), "only a misère in association can have an exposed fault")
+        raise RulesError(
+            r.sub("exposed_fault"), gettext_noop("only a misère in association can have an exposed fault")
+        )
     if changed is not None and kind.per_declarer:
-        raise RulesError(r.sub("needs_if_trump_changed"), "misère and piccolo need an exact number of tricks")
+        raise RulesError(
+            r.sub("needs_if_trump_changed"), gettext_noop("misère and piccolo need an exact number of tricks")
+        )
     _check_tables(contract, r)
     return contract
 
@@ -375,13 +388,29 @@ def _check_tables(c: Contract, r: _Reader) -> None:
             can_make = tricks == c.needs * 2
             can_fail = not can_make
         if can_make and tricks not in c.made:
-            raise RulesError(r.sub(f"made.{tricks}"), f"missing: the contract is made with {tricks} tricks")
+            raise RulesError(
+                r.sub(f"made.{tricks}"),
+                gettext_noop("missing: the contract is made with %(tricks)s tricks"),
+                tricks=tricks,
+            )
         if not can_make and tricks in c.made:
-            raise RulesError(r.sub(f"made.{tricks}"), f"the contract cannot be made with {tricks} tricks")
+            raise RulesError(
+                r.sub(f"made.{tricks}"),
+                gettext_noop("the contract cannot be made with %(tricks)s tricks"),
+                tricks=tricks,
+            )
         if can_fail and tricks not in c.failed:
-            raise RulesError(r.sub(f"failed.{tricks}"), f"missing: the contract fails with {tricks} tricks")
+            raise RulesError(
+                r.sub(f"failed.{tricks}"),
+                gettext_noop("missing: the contract fails with %(tricks)s tricks"),
+                tricks=tricks,
+            )
         if not can_fail and tricks in c.failed:
-            raise RulesError(r.sub(f"failed.{tricks}"), f"the contract cannot fail with {tricks} tricks")
+            raise RulesError(
+                r.sub(f"failed.{tricks}"),
+                gettext_noop("the contract cannot fail with %(tricks)s tricks"),
+                tricks=tricks,
+            )
 
 
 def _players(r: _Reader) -> tuple[int, int]:
@@ -389,7 +418,7 @@ def _players(r: _Reader) -> tuple[int, int]:
     low, high = p.int("min", 3, 7), p.int("max", 3, 7)
     p.done()
     if high < low:
-        raise RulesError(p.sub("max"), "must not be below min")
+        raise RulesError(p.sub("max"), gettext_noop("must not be below min"))
     return low, high
 
 
@@ -403,7 +432,7 @@ def ruleset_from_dict(data: Any) -> Ruleset:
     if family is Family.CONTRACT:
         contracts_data = r.raw("contracts")
         if not isinstance(contracts_data, Mapping) or not contracts_data:
-            raise RulesError("contracts", "must be an object of contracts")
+            raise RulesError("contracts", gettext_noop("must be an object of contracts"))
         contracts = {k: contract_from_dict(k, v, f"contracts.{k}") for k, v in contracts_data.items()}
         bete_data = r.raw("bete")
         bete = None
@@ -422,39 +451,44 @@ def ruleset_from_dict(data: Any) -> Ruleset:
             max_players=high,
         )
         if low < 4:
-            raise RulesError("players.min", "contract games are played by 4")
+            raise RulesError("players.min", gettext_noop("contract games are played by 4"))
         if bete is not None:
             for key, c in contracts.items():
                 if c.simultaneous > 1:
-                    raise RulesError(f"contracts.{key}.simultaneous", "with a bête only one contract is played per deal")
+                    raise RulesError(
+                        f"contracts.{key}.simultaneous",
+                        gettext_noop("with a bête only one contract is played per deal"),
+                    )
                 for tricks, row in c.made.items():
                     if row.declarer * c.declarers + row.opponent * (4 - c.declarers) != 0:
                         raise RulesError(
                             f"contracts.{key}.made.{tricks}",
-                            "the declarers receive what the opponents pay: the row must balance",
+                            gettext_noop("the declarers receive what the opponents pay: the row must balance"),
                         )
                 for tricks, row in c.failed.items():
                     if row.declarer > 0 or row.opponent != 0:
                         raise RulesError(
                             f"contracts.{key}.failed.{tricks}",
-                            "a failure pays into the bête: [minus the least payment, 0]",
+                            gettext_noop("a failure pays into the bête: [minus the least payment, 0]"),
                         )
     else:
         h = _Reader(r.raw("honours"), "honours")
         cards = h.int("cards", 4, 5)
         points_data = h.raw("points")
         if not isinstance(points_data, Mapping):
-            raise RulesError("honours.points", "must be an object of honours held to points")
+            raise RulesError("honours.points", gettext_noop("must be an object of honours held to points"))
         honours_points = {
             _tricks_key(k, f"honours.points.{k}"): check_int(v, f"honours.points.{k}", 0, 100)
             for k, v in points_data.items()
         }
         for held in honours_points:
             if held > cards:
-                raise RulesError(f"honours.points.{held}", f"only {cards} honours are counted")
+                raise RulesError(
+                    f"honours.points.{held}", gettext_noop("only %(cards)s honours are counted"), cards=cards
+                )
         barred = h.raw("barred_at")
         if not isinstance(barred, list):
-            raise RulesError("honours.barred_at", "must be a list of scores")
+            raise RulesError("honours.barred_at", gettext_noop("must be a list of scores"))
         barred_at = tuple(check_int(v, "honours.barred_at", 0, 100) for v in barred)
         towards = h.bool("towards_manche")
         h.done()
@@ -466,17 +500,17 @@ def ruleset_from_dict(data: Any) -> Ruleset:
             c.done()
         values_data = r.raw("manche_values")
         if not isinstance(values_data, list) or not values_data:
-            raise RulesError("manche_values", "must be a list of [losers' points from, value]")
+            raise RulesError("manche_values", gettext_noop("must be a list of [losers' points from, value]"))
         manche_values = []
         for i, pair in enumerate(values_data):
             if not isinstance(pair, list | tuple) or len(pair) != 2:
-                raise RulesError(f"manche_values.{i}", "must be [losers' points from, value]")
+                raise RulesError(f"manche_values.{i}", gettext_noop("must be [losers' points from, value]"))
             manche_values.append((check_int(pair[0], f"manche_values.{i}", 0), check_int(pair[1], f"manche_values.{i}", 0)))
         if [p[0] for p in manche_values] != sorted({p[0] for p in manche_values}) or manche_values[0][0] != 0:
-            raise RulesError("manche_values", "thresholds must start at 0 and go up")
+            raise RulesError("manche_values", gettext_noop("thresholds must start at 0 and go up"))
         target = r.int("manche_target", 1, 100)
         if claim_at is not None and claim_at >= target:
-            raise RulesError("claim.at", "must be below the manche target")
+            raise RulesError("claim.at", gettext_noop("must be below the manche target"))
         rules = ClassicRules(
             key=key,
             names=names,
@@ -499,9 +533,9 @@ def ruleset_from_dict(data: Any) -> Ruleset:
             max_players=high,
         )
         if rules.dummy and (low, high) != (3, 3):
-            raise RulesError("players", "whist with a dummy is played by 3")
+            raise RulesError("players", gettext_noop("whist with a dummy is played by 3"))
         if not rules.dummy and low < 4:
-            raise RulesError("players.min", "classic whist is played by 4")
+            raise RulesError("players.min", gettext_noop("classic whist is played by 4"))
     r.done()
     return rules
 
@@ -518,13 +552,15 @@ def merge(base: Any, override: Any, path: str = "") -> Any:
     if not isinstance(base, Mapping):
         if base is None:
             return override
-        raise RulesError(path, "must not be an object here")
+        raise RulesError(path, gettext_noop("must not be an object here"))
     open_keys = path.endswith((".made", ".failed", "honours.points"))
     merged = dict(base)
     for key, value in override.items():
         sub = f"{path}.{key}" if path else str(key)
         if key not in base and not open_keys:
-            raise RulesError(sub, "unknown contract key" if path == "contracts" else "unknown key")
+            if path == "contracts":
+                raise RulesError(sub, gettext_noop("unknown contract key"))
+            raise RulesError(sub, gettext_noop("unknown key"))
         merged[key] = merge(base.get(key), value, sub) if key in base else value
         if value is None and open_keys:
             del merged[key]

@@ -1,8 +1,11 @@
 """The registry of presets: look a variant up by key, and resolve house rules on top of it."""
 
+import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
+from .messages import gettext_noop
 from .model import Family, Ruleset, RulesError, merge, ruleset_from_dict, to_dict
 from .presets import PRESETS
 
@@ -21,7 +24,9 @@ def get(key: str) -> Ruleset:
     try:
         return _BY_KEY[key]
     except KeyError:
-        raise RulesError("ruleset", f"unknown variant {key!r} (known: {', '.join(_BY_KEY)})") from None
+        raise RulesError(
+            "ruleset", gettext_noop("unknown variant %(key)r (known: %(known)s)"), key=key, known=", ".join(_BY_KEY)
+        ) from None
 
 
 def choices(lang: str = "fr") -> list[tuple[str, str]]:
@@ -34,16 +39,31 @@ def family(key: str) -> Family:
 
 
 def resolve(key: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
-    """The preset ``key`` with house-rule ``overrides`` merged on top, validated."""
+    """The preset ``key`` with house-rule ``overrides`` merged on top, validated.
+
+    Rulesets are immutable, so a result is kept for the same (key, overrides): every
+    page of an evening resolves the same stored copy of its rules.
+    """
     preset = get(key)
     if not overrides:
         return preset
     if not isinstance(overrides, Mapping):
-        raise RulesError("rules", "must be an object")
+        raise RulesError("rules", gettext_noop("must be an object"))
+    try:
+        text = json.dumps(overrides, sort_keys=True)
+    except (TypeError, ValueError):
+        raise RulesError("rules", gettext_noop("must be JSON data")) from None
+    return _resolve(key, text)
+
+
+@lru_cache(maxsize=256)
+def _resolve(key: str, overrides_json: str) -> Ruleset:
+    preset = get(key)
+    overrides = json.loads(overrides_json)
     merged = merge(to_dict(preset), overrides)
     for fixed in ("key", "family"):
         if merged[fixed] != to_dict(preset)[fixed]:
-            raise RulesError(fixed, f"cannot be changed (the preset is {preset.key!r})")
+            raise RulesError(fixed, gettext_noop("cannot be changed (the preset is %(key)r)"), key=preset.key)
     return ruleset_from_dict(merged)
 
 

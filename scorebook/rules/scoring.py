@@ -11,20 +11,24 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from . import settlement
+from .messages import EngineError, gettext_noop
 from .deals import Adjustment, Claim, ClassicDeal, ContractDeal, Deal, Evening, Pass, RobreStart
 from .model import MAX_TRICKS, BeteEnd, ClassicRules, ClassicScoring, Combination, Contract, ContractRules, Trump
 
 BETE = "(bête)"  # the pot as a party of the settlement when carried over; no player may take this name
 
 
-class DealError(ValueError):
-    """A deal that breaks the rules. ``number`` is 1-based; 0 means the evening itself."""
+class DealError(EngineError):
+    """A deal that breaks the rules. ``number`` is 1-based; 0 means the evening itself.
 
-    def __init__(self, number: int, message: str, field: str = ""):
+    ``template`` (marked with ``gettext_noop``) and ``params`` give the translatable
+    message, ``message`` the English text; ``field`` names the input it is about.
+    """
+
+    def __init__(self, number: int, template: str, field: str = "", **params):
         self.number = number
-        self.message = message
         self.field = field
-        super().__init__(f"deal {number}: {message}" if number else message)
+        super().__init__(template, params, f"deal {number}: " if number else "")
 
 
 @dataclass(frozen=True)
@@ -135,26 +139,35 @@ class _Scorer:
         self.players = evening.players
         n = len(self.players)
         if len(set(self.players)) != n:
-            raise DealError(0, "player names must be unique")
+            raise DealError(0, gettext_noop("player names must be unique"))
         if BETE in self.players:
-            raise DealError(0, f"{BETE} is the name of the pot, not of a player")
+            raise DealError(0, gettext_noop("%(name)s is the name of the pot, not of a player"), name=BETE)
         if not self.rules.min_players <= n <= self.rules.max_players:
             low, high = self.rules.min_players, self.rules.max_players
-            count = str(low) if low == high else f"{low} to {high}"
-            raise DealError(0, f"{self.rules.key} is played by {count} players, not {n}")
+            if low == high:
+                raise DealError(
+                    0, gettext_noop("%(variant)s is played by %(count)s players, not %(n)s"),
+                    variant=self.rules.key, count=low, n=n,
+                )
+            raise DealError(
+                0, gettext_noop("%(variant)s is played by %(low)s to %(high)s players, not %(n)s"),
+                variant=self.rules.key, low=low, high=high, n=n,
+            )
         if evening.first_dealer not in self.players:
-            raise DealError(0, f"the first dealer {evening.first_dealer!r} is not at the table")
+            raise DealError(
+                0, gettext_noop("the first dealer %(name)r is not at the table"), name=evening.first_dealer
+            )
         self.dealer_seat = self.players.index(evening.first_dealer)
         self.totals = dict.fromkeys(self.players, 0)
         self.results: list[DealResult] = []
         self.number = 0
 
-    def error(self, message: str, field: str = "") -> DealError:
-        return DealError(self.number, message, field)
+    def error(self, template: str, field: str = "", **params) -> DealError:
+        return DealError(self.number, template, field, **params)
 
     def known(self, name: str, field: str) -> str:
         if name not in self.players:
-            raise self.error(f"{name!r} is not at the table", field)
+            raise self.error(gettext_noop("%(name)r is not at the table"), field, name=name)
         return name
 
     def seat(self, name: str) -> int:
@@ -168,14 +181,16 @@ class _Scorer:
 
     def adjustment(self, deal: Adjustment) -> dict[str, int]:
         if not deal.points:
-            raise self.error("an adjustment gives points to at least one player", "points")
+            raise self.error(gettext_noop("an adjustment gives points to at least one player"), "points")
         deltas = {}
         for name, points in deal.points.items():
             self.known(name, "points")
             if isinstance(points, bool) or not isinstance(points, int):
-                raise self.error(f"the adjustment for {name} must be a whole number", "points")
+                raise self.error(
+                    gettext_noop("the adjustment for %(name)s must be a whole number"), "points", name=name
+                )
             if abs(points) > 100_000:
-                raise self.error(f"the adjustment for {name} is too large", "points")
+                raise self.error(gettext_noop("the adjustment for %(name)s is too large"), "points", name=name)
             deltas[name] = points
         return deltas
 
@@ -205,7 +220,7 @@ class _ContractScorer(_Scorer):
             return dealer, self.default_playing(self.dealer_seat)
         playing = tuple(self.known(p, "playing") for p in deal.playing)
         if len(playing) != 4 or len(set(playing)) != 4:
-            raise self.error("four different players play a deal", "playing")
+            raise self.error(gettext_noop("four different players play a deal"), "playing")
         return dealer, tuple(p for p in self.players if p in playing)  # seat order
 
     def ante(self, dealer: str, deltas: dict[str, int]) -> None:
@@ -227,7 +242,11 @@ class _ContractScorer(_Scorer):
             elif isinstance(deal, ContractDeal):
                 self.contract_deal(deal)
             else:
-                raise self.error(f"a {type(deal).__name__} is not a deal of {self.rules.key}")
+                raise self.error(
+                    gettext_noop("a %(kind)s is not a deal of %(variant)s"),
+                    kind=type(deal).__name__,
+                    variant=self.rules.key,
+                )
         playing = self.default_playing(self.dealer_seat)
         multiplier = self.rules.all_pass_multiplier if self.double_pending else 1
         nxt = NextDeal(self.players[self.dealer_seat], playing, self.out(playing), multiplier)
@@ -240,7 +259,10 @@ class _ContractScorer(_Scorer):
     def contract_deal(self, deal: ContractDeal) -> None:
         contract = self.rules.contracts.get(deal.contract)
         if contract is None:
-            raise self.error(f"unknown contract {deal.contract!r} in {self.rules.key}", "contract")
+            raise self.error(
+                gettext_noop("unknown contract %(contract)r in %(variant)s"), "contract",
+                contract=deal.contract, variant=self.rules.key,
+            )
         dealer, playing = self.table(deal)
         declarers = self.check_declarers(contract, deal, playing)
         tricks = self.check_tricks(contract, deal, declarers)
@@ -315,15 +337,27 @@ class _ContractScorer(_Scorer):
         for d in declarers:
             self.known(d, "declarers")
             if d not in playing:
-                raise self.error(f"{d} is sitting out this deal and cannot declare", "declarers")
+                raise self.error(
+                    gettext_noop("%(player)s is sitting out this deal and cannot declare"), "declarers", player=d
+                )
         if len(set(declarers)) != len(declarers):
-            raise self.error("a player is named twice among the declarers", "declarers")
+            raise self.error(gettext_noop("a player is named twice among the declarers"), "declarers")
         n = len(declarers)
         if contract.declarers == 2 and n != 2:
-            raise self.error(f"{deal.contract} is played by 2 declarers, not {n}", "declarers")
+            raise self.error(
+                gettext_noop("%(contract)s is played by 2 declarers, not %(n)s"), "declarers",
+                contract=deal.contract, n=n,
+            )
         if contract.declarers == 1 and not 1 <= n <= contract.simultaneous:
-            most = "1 declarer" if contract.simultaneous == 1 else f"1 to {contract.simultaneous} declarers"
-            raise self.error(f"{deal.contract} is played by {most}, not {n}", "declarers")
+            if contract.simultaneous == 1:
+                raise self.error(
+                    gettext_noop("%(contract)s is played by 1 declarer, not %(n)s"), "declarers",
+                    contract=deal.contract, n=n,
+                )
+            raise self.error(
+                gettext_noop("%(contract)s is played by 1 to %(most)s declarers, not %(n)s"), "declarers",
+                contract=deal.contract, most=contract.simultaneous, n=n,
+            )
         return declarers
 
     def check_tricks(self, contract: Contract, deal: ContractDeal, declarers) -> dict[str, int]:
@@ -331,40 +365,56 @@ class _ContractScorer(_Scorer):
         if contract.exact:
             if isinstance(raw, Mapping):
                 if set(raw) != set(declarers):
-                    raise self.error("give the tricks of each declarer, and only of the declarers", "tricks")
+                    raise self.error(
+                        gettext_noop("give the tricks of each declarer, and only of the declarers"), "tricks"
+                    )
                 tricks = dict(raw)
             elif len(declarers) == 1:
                 tricks = {declarers[0]: raw}
             else:
-                raise self.error(f"{deal.contract}: give the tricks of each declarer", "tricks")
+                raise self.error(
+                    gettext_noop("%(contract)s: give the tricks of each declarer"), "tricks", contract=deal.contract
+                )
         else:
             if isinstance(raw, Mapping):
-                raise self.error(f"{deal.contract}: give the tricks of the declaring side as one number", "tricks")
+                raise self.error(
+                    gettext_noop("%(contract)s: give the tricks of the declaring side as one number"), "tricks",
+                    contract=deal.contract,
+                )
             # the side's tricks, kept on the first declarer
             tricks = {declarers[0]: raw} | {d: 0 for d in declarers[1:]}
         for name, value in tricks.items():
             if isinstance(value, bool) or not isinstance(value, int):
-                raise self.error("tricks must be a whole number", "tricks")
+                raise self.error(gettext_noop("tricks must be a whole number"), "tricks")
             if value < 0:
-                raise self.error(f"{value} tricks: a number of tricks cannot be negative", "tricks")
+                raise self.error(
+                    gettext_noop("%(tricks)s tricks: a number of tricks cannot be negative"), "tricks", tricks=value
+                )
             if value > MAX_TRICKS:
-                raise self.error(f"{value} tricks: a deal has only 13", "tricks")
+                raise self.error(gettext_noop("%(tricks)s tricks: a deal has only 13"), "tricks", tricks=value)
         if sum(tricks.values()) > MAX_TRICKS:
-            raise self.error(f"{sum(tricks.values())} tricks in all: a deal has only 13", "tricks")
+            raise self.error(
+                gettext_noop("%(tricks)s tricks in all: a deal has only 13"), "tricks", tricks=sum(tricks.values())
+            )
         return tricks
 
     def check_options(self, contract: Contract, deal: ContractDeal, playing, declarers, tricks) -> None:
         if deal.trump_changed and contract.needs_if_trump_changed is None:
-            raise self.error(f"{deal.contract} has no changed trump", "trump_changed")
+            raise self.error(gettext_noop("%(contract)s has no changed trump"), "trump_changed", contract=deal.contract)
         if deal.trump not in (None, Trump.NONE) and not contract.trumps:
-            raise self.error(f"{deal.contract} is played without trumps", "trump")
+            raise self.error(gettext_noop("%(contract)s is played without trumps"), "trump", contract=deal.contract)
         if deal.exposed_fault is not None:
             if not contract.exposed_fault:
-                raise self.error(f"{deal.contract} has no exposed fault", "exposed_fault")
+                raise self.error(
+                    gettext_noop("%(contract)s has no exposed fault"), "exposed_fault", contract=deal.contract
+                )
             if deal.exposed_fault not in playing or deal.exposed_fault in declarers:
-                raise self.error(f"{deal.exposed_fault} is not an opponent in this deal", "exposed_fault")
+                raise self.error(
+                    gettext_noop("%(player)s is not an opponent in this deal"), "exposed_fault",
+                    player=deal.exposed_fault,
+                )
             if all(tricks[d] == contract.needs for d in declarers):
-                raise self.error("an exposed fault needs a failed misère", "exposed_fault")
+                raise self.error(gettext_noop("an exposed fault needs a failed misère"), "exposed_fault")
 
 
 def _half_up(amount: int) -> int:
@@ -428,7 +478,11 @@ class _ClassicScorer(_Scorer):
             elif isinstance(deal, ClassicDeal | Claim):
                 self.play(deal)
             else:
-                raise self.error(f"a {type(deal).__name__} is not a deal of {self.rules.key}")
+                raise self.error(
+                    gettext_noop("a %(kind)s is not a deal of %(variant)s"),
+                    kind=type(deal).__name__,
+                    variant=self.rules.key,
+                )
         robre = self.current()
         dealer = self.dealer_for(robre, None)
         nxt = NextDeal(dealer, robre.players if not self.rules.dummy else self.players, self.out(robre), 1, robre)
@@ -441,19 +495,19 @@ class _ClassicScorer(_Scorer):
 
     def start_robre(self, deal: RobreStart) -> None:
         if self.robre is not None and not self.robre.finished:
-            raise self.error("the robre in progress is not finished", "robre")
+            raise self.error(gettext_noop("the robre in progress is not finished"), "robre")
         number = len(self.finished) + 1
         if self.rules.dummy:
             if deal.teams is not None or deal.dummy_partner is None:
-                raise self.error("a robre of whist with a dummy names the dummy's partner", "robre")
+                raise self.error(gettext_noop("a robre of whist with a dummy names the dummy's partner"), "robre")
             self.next_robre = self.dummy_robre(number, self.known(deal.dummy_partner, "robre"))
             return
         if deal.dummy_partner is not None or deal.teams is None:
-            raise self.error("a robre names its two teams", "robre")
+            raise self.error(gettext_noop("a robre names its two teams"), "robre")
         teams = deal.teams
         names = [p for team in teams for p in team]
         if len(teams) != 2 or any(len(team) != 2 for team in teams) or len(set(names)) != 4:
-            raise self.error("a robre has two teams of two different players", "robre")
+            raise self.error(gettext_noop("a robre has two teams of two different players"), "robre")
         for name in names:
             self.known(name, "robre")
         self.next_robre = RobreState(number, (tuple(teams[0]), tuple(teams[1])))
@@ -477,12 +531,13 @@ class _ClassicScorer(_Scorer):
         winner = None
         if isinstance(deal, Claim):
             if rules.claim_at is None:
-                raise self.error(f"a claim at 8 is not part of {rules.key}", "claim")
+                raise self.error(gettext_noop("a claim at 8 is not part of %(variant)s"), "claim", variant=rules.key)
             if deal.team not in (0, 1):
-                raise self.error("the claiming team is 0 or 1", "claim")
+                raise self.error(gettext_noop("the claiming team is 0 or 1"), "claim")
             if points[deal.team] != rules.claim_at:
                 raise self.error(
-                    f"team {deal.team} stands at {points[deal.team]}, not {rules.claim_at}: it cannot claim", "claim"
+                    gettext_noop("team %(team)s stands at %(points)s, not %(claim_at)s: it cannot claim"), "claim",
+                    team=deal.team, points=points[deal.team], claim_at=rules.claim_at,
                 )
             points[deal.team] += rules.claim_points
             winner = deal.team if points[deal.team] >= rules.manche_target else None
@@ -583,17 +638,17 @@ class _ClassicScorer(_Scorer):
     def check_classic(self, deal: ClassicDeal) -> tuple[list[int], list[int]]:
         tricks, honours = list(deal.tricks), list(deal.honours)
         if len(tricks) != 2 or len(honours) != 2:
-            raise self.error("give the tricks and the honours of the two teams", "tricks")
+            raise self.error(gettext_noop("give the tricks and the honours of the two teams"), "tricks")
         for value in tricks + honours:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise self.error("tricks and honours are whole numbers, 0 or more", "tricks")
+                raise self.error(gettext_noop("tricks and honours are whole numbers, 0 or more"), "tricks")
         if max(tricks) > MAX_TRICKS:
-            raise self.error(f"{max(tricks)} tricks: a deal has only 13", "tricks")
+            raise self.error(gettext_noop("%(tricks)s tricks: a deal has only 13"), "tricks", tricks=max(tricks))
         if sum(tricks) != MAX_TRICKS:
-            raise self.error(f"the tricks add up to {sum(tricks)}, not 13", "tricks")
+            raise self.error(gettext_noop("the tricks add up to %(tricks)s, not 13"), "tricks", tricks=sum(tricks))
         cards = self.rules.honours_cards
         if max(honours) > cards or sum(honours) > cards:
-            raise self.error(f"there are only {cards} honours", "honours")
+            raise self.error(gettext_noop("there are only %(cards)s honours"), "honours", cards=cards)
         return tricks, honours
 
 

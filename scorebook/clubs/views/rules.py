@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from scorebook.evenings.access import _get_club_for_user
+from scorebook.evenings.engine_messages import localized_with_path
 from scorebook.rules import registry
 from scorebook.rules.model import Family, RulesError
 
@@ -47,7 +48,7 @@ def _current(club, key: str):
     try:
         return house, house.resolved(), ""
     except RulesError as exc:  # stored by an older version of the presets: start again from the preset
-        return house, registry.get(key), str(exc)
+        return house, registry.get(key), localized_with_path(exc)
 
 
 @login_required
@@ -64,7 +65,7 @@ def rules_list(request, slug):
             try:
                 changed = house.changed_figures()
             except RulesError as exc:
-                problem = str(exc)
+                problem = localized_with_path(exc)
         variants.append(
             {
                 "key": preset.key,

@@ -17,6 +17,7 @@ from scorebook.rules.model import RulesError
 
 from .. import services
 from ..access import _get_evening_for_user
+from ..engine_messages import localized
 
 MAX_FILE_BYTES = 1024 * 1024  # 1 MB: a long evening is a few tens of kilobytes
 
@@ -72,8 +73,9 @@ class ImportForm(forms.Form):
 
 
 def _problem(exc: Exception) -> str:
+    """An engine error in the language of the page, naming its deal."""
     number = getattr(exc, "number", 0)
-    message = getattr(exc, "message", str(exc))
+    message = localized(exc)
     if number:
         return _("Deal %(number)s: %(message)s") % {"number": number, "message": message}
     return message

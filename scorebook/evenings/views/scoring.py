@@ -21,6 +21,7 @@ from scorebook.rules.scoring import DealError
 
 from .. import display, services
 from ..access import _get_evening_for_user, visible_evenings
+from ..engine_messages import localized
 from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RobreForm, deal_form_class
 from ..models import DealRevision
 
@@ -295,7 +296,7 @@ def deal_delete(request, pk, number):
     try:
         services.delete_deal(evening, number, request.user, _posted_id(request))
     except DealError as error:
-        messages.error(request, _("Deal %(n)s cannot be deleted: %(why)s") % {"n": number, "why": error})
+        messages.error(request, _("Deal %(n)s cannot be deleted: %(why)s") % {"n": number, "why": localized(error)})
     except services.StaleDeal:
         messages.error(request, _("The list of deals changed in the meantime: nothing was deleted. Check it and try again."))
     return _after_write(request, evening)
@@ -317,5 +318,5 @@ def deal_restore(request, pk, revision):
     try:
         services.restore_deal(evening, rev, request.user)
     except DealError as error:
-        messages.error(request, _("The deal cannot be put back: %(why)s") % {"why": error})
+        messages.error(request, _("The deal cannot be put back: %(why)s") % {"why": localized(error)})
     return _after_write(request, evening)
