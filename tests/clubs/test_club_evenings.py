@@ -2,7 +2,6 @@
 
 import re
 from datetime import date
-from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -10,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pages import body, field_errors
 
-from scorebook.clubs.models import Club, Membership, Role, Season
-from scorebook.evenings import services
+from scorebook.clubs.models import Club, Season
 from scorebook.evenings.models import Player
+from builders import club_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -22,40 +21,6 @@ PLAYERS = ("Anne", "Bert", "Carl", "Dina")
 def samen(a, b, tricks=10):
     """samen 9: made with 10 tricks, +14 for ``a`` and ``b`` and -14 for the others; 8 tricks: -14 / +14."""
     return {"contract": "samen-9", "declarers": [a, b], "tricks": tricks}
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-
-
-@pytest.fixture
-def club(scorer):
-    club = Club.objects.create(name="De Troef", slug="de-troef")
-    Membership.objects.create(club=club, user=scorer, role=Role.ADMIN)
-    return club
-
-
-@pytest.fixture
-def cast(club, scorer, outsider, make_user):
-    member = make_user("mia")
-    Membership.objects.create(club=club, user=member, role=Role.MEMBER)
-    club_scorer = make_user("sam")
-    Membership.objects.create(club=club, user=club_scorer, role=Role.SCORER)
-    other_admin = make_user("otto")
-    other = Club.objects.create(name="Le Trèfle", slug="trefle")
-    Membership.objects.create(club=other, user=other_admin, role=Role.ADMIN)
-    return {"outsider": outsider, "other_admin": other_admin, "member": member, "scorer": club_scorer, "admin": scorer}
-
-
-def club_evening(club, user, day, deals=(), players=PLAYERS, ruleset="kleurenwiezen"):
-    evening = services.create_evening(
-        ruleset=ruleset, players=list(players), first_dealer=0, stake=Decimal("0.10"),
-        currency="EUR", date=day, user=user, club=club,
-    )
-    for deal in deals:
-        services.record_deal(evening, deal, user)
-    return evening
 
 
 @pytest.fixture

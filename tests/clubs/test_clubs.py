@@ -14,12 +14,6 @@ from pages import body, field_errors
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def english(client):
-    """The messages are checked in English, whatever the site's default language."""
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-
-
 # --- the cast: an admin (Marie), a scorer, a member, an outsider, an admin of another club -----
 
 

@@ -18,9 +18,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pages import body
 
-from scorebook.clubs.models import Club, Membership, Role
-from scorebook.evenings import services
+from scorebook.clubs.models import Club
 from scorebook.evenings.models import Evening, Payment, Player
+from builders import club_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -32,40 +32,6 @@ KLEUREN_DEALS = [
     {"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": 8},
 ]
 SAMEN = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-
-
-@pytest.fixture
-def club(scorer):
-    club = Club.objects.create(name="De Troef", slug="de-troef")
-    Membership.objects.create(club=club, user=scorer, role=Role.ADMIN)
-    return club
-
-
-@pytest.fixture
-def cast(club, scorer, outsider, make_user):
-    member = make_user("mia")
-    Membership.objects.create(club=club, user=member, role=Role.MEMBER)
-    club_scorer = make_user("sam")
-    Membership.objects.create(club=club, user=club_scorer, role=Role.SCORER)
-    other_admin = make_user("otto")
-    other = Club.objects.create(name="Le Trèfle", slug="trefle")
-    Membership.objects.create(club=other, user=other_admin, role=Role.ADMIN)
-    return {"outsider": outsider, "other_admin": other_admin, "member": member, "scorer": club_scorer, "admin": scorer}
-
-
-def club_evening(club, user, day, deals=(), players=("Anne", "Bert", "Carl", "Dina"), stake="0.10"):
-    evening = services.create_evening(
-        ruleset="kleurenwiezen", players=list(players), first_dealer=0,
-        stake=Decimal(stake) if stake else None, currency="EUR", date=day, user=user, club=club,
-    )
-    for deal in deals:
-        services.record_deal(evening, deal, user)
-    return evening
 
 
 @pytest.fixture

@@ -28,10 +28,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pages import body
 
-from scorebook.clubs.models import Club, Membership, Role, Season
-from scorebook.evenings import services
+from scorebook.clubs.models import Club, Season
 from scorebook.evenings.models import Payment, Player
 from scorebook.rules import registry
+from builders import club_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -47,40 +47,6 @@ FIVE_DEALS = [
     {"contract": "alleen-5", "declarers": ["Anne"], "tricks": 6},
     {"contract": "samen-8", "declarers": ["Anne", "Dina"], "tricks": 7},
 ]
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-
-
-@pytest.fixture
-def club(scorer):
-    club = Club.objects.create(name="De Troef", slug="de-troef")
-    Membership.objects.create(club=club, user=scorer, role=Role.ADMIN)
-    return club
-
-
-@pytest.fixture
-def cast(club, scorer, outsider, make_user):
-    member = make_user("mia")
-    Membership.objects.create(club=club, user=member, role=Role.MEMBER)
-    club_scorer = make_user("sam")
-    Membership.objects.create(club=club, user=club_scorer, role=Role.SCORER)
-    other_admin = make_user("otto")
-    other = Club.objects.create(name="Le Trèfle", slug="trefle")
-    Membership.objects.create(club=other, user=other_admin, role=Role.ADMIN)
-    return {"outsider": outsider, "other_admin": other_admin, "member": member, "scorer": club_scorer, "admin": scorer}
-
-
-def club_evening(club, user, day, deals=(), players=("Anne", "Bert", "Carl", "Dina"), stake="0.10"):
-    evening = services.create_evening(
-        ruleset="kleurenwiezen", players=list(players), first_dealer=0,
-        stake=Decimal(stake) if stake else None, currency="EUR", date=day, user=user, club=club,
-    )
-    for deal in deals:
-        services.record_deal(evening, deal, user)
-    return evening
 
 
 @pytest.fixture

@@ -16,7 +16,6 @@ import csv
 import io
 import re
 from datetime import date
-from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -24,9 +23,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pages import body, field_errors
 
-from scorebook.clubs.models import Club, Membership, Role, Season
+from scorebook.clubs.models import Club, Season
 from scorebook.clubs.views.seasons import season_evenings
-from scorebook.evenings import services
+from builders import club_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -43,40 +42,6 @@ def samen(a, b):
     """samen 9 made with 10 tricks: +14 for ``a`` and ``b``, -14 for the two others."""
     return {"contract": "samen-9", "declarers": [a, b], "tricks": 10}
 PLAYERS = ("Anne", "Bert", "Carl", "Dina")
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-
-
-@pytest.fixture
-def club(scorer):
-    club = Club.objects.create(name="De Troef", slug="de-troef")
-    Membership.objects.create(club=club, user=scorer, role=Role.ADMIN)
-    return club
-
-
-@pytest.fixture
-def cast(club, scorer, outsider, make_user):
-    member = make_user("mia")
-    Membership.objects.create(club=club, user=member, role=Role.MEMBER)
-    club_scorer = make_user("sam")
-    Membership.objects.create(club=club, user=club_scorer, role=Role.SCORER)
-    other_admin = make_user("otto")
-    other = Club.objects.create(name="Le Trèfle", slug="trefle")
-    Membership.objects.create(club=other, user=other_admin, role=Role.ADMIN)
-    return {"outsider": outsider, "other_admin": other_admin, "member": member, "scorer": club_scorer, "admin": scorer}
-
-
-def club_evening(club, user, day, deals=(), players=PLAYERS, ruleset="kleurenwiezen", stake="0.10"):
-    evening = services.create_evening(
-        ruleset=ruleset, players=list(players), first_dealer=0, stake=Decimal(stake) if stake else None,
-        currency="EUR", date=day, user=user, club=club,
-    )
-    for deal in deals:
-        services.record_deal(evening, deal, user)
-    return evening
 
 
 @pytest.fixture
