@@ -1,0 +1,40 @@
+"""The number of database queries of the evening pages does not grow with the number of deals."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+PAIRS = [
+    {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": 8},
+    {"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": 9},
+]
+
+
+def _queries(client, method, url, data=None):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url) if method == "get" else client.post(url, data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return len(queries)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["evening", "settlement", "evening_print", "evening_chart"])
+def test_it_reads_an_evening_with_the_same_queries_at_4_and_at_40_deals(scorer_client, make_evening, page):
+    small = make_evening("kleurenwiezen", deals=PAIRS * 2)
+    large = make_evening("kleurenwiezen", deals=PAIRS * 20)
+    url = lambda e: reverse(page, args=[e.pk])  # noqa: E731
+    scorer_client.get(url(small))  # warm the session
+    assert _queries(scorer_client, "get", url(small)) == _queries(scorer_client, "get", url(large))
+
+
+@pytest.mark.django_db
+def test_it_records_a_deal_with_the_same_queries_at_4_and_at_40_deals(scorer_client, make_evening):
+    small = make_evening("kleurenwiezen", deals=PAIRS * 2)
+    large = make_evening("kleurenwiezen", deals=PAIRS * 20)
+    post = {"contract": "pass"}
+    counts = [
+        _queries(scorer_client, "post", reverse("deal_record", args=[e.pk]), post | {"request_key": f"k{e.pk}"})
+        for e in (small, large)
+    ]
+    assert counts[0] == counts[1]
