@@ -24,32 +24,34 @@ def role_in(user, club) -> Role | None:
     return Role(role) if role else None
 
 
-def can_view(user, evening: Evening) -> bool:
+def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
+    """(may see it, may record its deals), with one look-up of the user's role."""
     if not user.is_authenticated:
-        return False
+        return False, False
     if user.is_staff:
-        return True
+        return True, True
     if evening.club_id is None:
-        return evening.owner_id == user.pk
-    return role_in(user, evening.club) is not None
+        mine = evening.owner_id == user.pk
+        return mine, mine
+    role = role_in(user, evening.club)
+    return role is not None, role in SCORING_ROLES
+
+
+def can_view(user, evening: Evening) -> bool:
+    return evening_rights(user, evening)[0]
 
 
 def can_score(user, evening: Evening) -> bool:
-    if not user.is_authenticated:
-        return False
-    if user.is_staff:
-        return True
-    if evening.club_id is None:
-        return evening.owner_id == user.pk
-    return role_in(user, evening.club) in SCORING_ROLES
+    return evening_rights(user, evening)[1]
 
 
 def _get_evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
     """The evening if this user may see it (and score it when ``write``); otherwise 404 or 403."""
     evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk)
-    if not can_view(request.user, evening):
+    may_view, may_score = evening_rights(request.user, evening)
+    if not may_view:
         raise Http404("No such evening")
-    if write and not can_score(request.user, evening):
+    if write and not may_score:
         raise PermissionDenied("Only the club's scorers record deals")
     return evening
 
