@@ -37,14 +37,6 @@ def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
     return role is not None, role in SCORING_ROLES
 
 
-def can_view(user, evening: Evening) -> bool:
-    return evening_rights(user, evening)[0]
-
-
-def can_score(user, evening: Evening) -> bool:
-    return evening_rights(user, evening)[1]
-
-
 def _get_evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
     """The evening if this user may see it (and score it when ``write``); otherwise 404 or 403."""
     evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk)
