@@ -31,6 +31,7 @@ from scorebook.rules.deals import Adjustment, Claim, ClassicDeal, ContractDeal, 
 from scorebook.rules.evening_file import FileError, dumps, loads, report, to_dict as evening_to_dict
 from scorebook.rules.model import BeteEnd, ClassicRules, ContractRules, Trump, to_dict
 from scorebook.rules.scoring import BETE, DealError, EveningResult, NextDeal, score
+from oracles import fewest_transfers
 
 CONTRACT_PRESETS = ("gand", "kleurenwiezen", "liege", "encheres")
 CLASSIC_PRESETS = ("classique", "short", "francais", "mort")
@@ -454,14 +455,7 @@ def test_it_scores_an_edited_contract_deal_like_a_fresh_evening(evening: Evening
     )
     deals = fixed.deals[:k] + (replacement,) + fixed.deals[k + 1 :]
     edited = score(dataclasses.replace(fixed, deals=deals))
-    fresh = score(
-        Evening(
-            rules=registry.resolve(evening.ruleset, evening.overrides),
-            players=tuple(evening.players),
-            first_dealer=evening.first_dealer,
-            deals=tuple(deals),
-        )
-    )
+    fresh = score(fresh_evening(evening, deals))
     assert edited == fresh
     assert [dict(d.deltas) for d in edited.deals[:k]] == [dict(d.deltas) for d in original.deals[:k]]
     assert [d.pot for d in edited.deals[:k]] == [d.pot for d in original.deals[:k]]
@@ -484,14 +478,7 @@ def test_it_scores_an_edited_classic_deal_like_a_fresh_evening(evening: Evening,
     )
     deals = evening.deals[:k] + (replacement,) + evening.deals[k + 1 :]
     edited = outcome(dataclasses.replace(evening, deals=deals))
-    fresh = outcome(
-        Evening(
-            rules=registry.resolve(evening.ruleset, evening.overrides),
-            players=tuple(evening.players),
-            first_dealer=evening.first_dealer,
-            deals=tuple(deals),
-        )
-    )
+    fresh = outcome(fresh_evening(evening, deals))
     assert edited == fresh
     if isinstance(edited, tuple):
         # a later claim or robre line no longer fits the new score: the error names a later deal
@@ -502,29 +489,17 @@ def test_it_scores_an_edited_classic_deal_like_a_fresh_evening(evening: Evening,
     assert [d.robre for d in edited.deals[:k]] == [d.robre for d in original.deals[:k]]
 
 
-# --- money and transfers -----------------------------------------------------------------
-
-
-def set_partitions(items: list):
-    if not items:
-        yield []
-        return
-    first, rest = items[0], items[1:]
-    for partition in set_partitions(rest):
-        yield [[first], *partition]
-        for i in range(len(partition)):
-            yield [*partition[:i], [first, *partition[i]], *partition[i + 1 :]]
-
-
-def fewest_transfers(balances: dict[str, Decimal]) -> int:
-    """Brute force: n non-zero balances minus the most blocks of a partition whose blocks all sum to 0."""
-    values = [v for v in balances.values() if v]
-    if not values:
-        return 0
-    most = max(
-        len(partition) for partition in set_partitions(values) if all(sum(block) == 0 for block in partition)
+def fresh_evening(evening: Evening, deals) -> Evening:
+    """The same table and rules, built anew around ``deals``: nothing carried over from ``evening``."""
+    return Evening(
+        rules=registry.resolve(evening.ruleset, evening.overrides),
+        players=tuple(evening.players),
+        first_dealer=evening.first_dealer,
+        deals=tuple(deals),
     )
-    return len(values) - most
+
+
+# --- money and transfers -----------------------------------------------------------------
 
 
 def check_transfers(balances: dict[str, Decimal], transfers) -> None:

@@ -1,6 +1,5 @@
 """Money settlement of a whist evening (scoring reference, section 4)."""
 
-from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
 from math import floor
@@ -10,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorebook.rules.settlement import Transfer, min_transfer_count, min_transfers, money
+from oracles import fewest_transfers
 
 D = Decimal
 
@@ -123,28 +123,6 @@ def test_it_gives_the_same_money_for_the_same_input(points: dict[str, int | Frac
 # --- transfers ---------------------------------------------------------------
 
 
-def set_partitions(items: list[int]) -> Iterator[list[list[int]]]:
-    """Every partition of `items` into non-empty blocks."""
-    if not items:
-        yield []
-        return
-    first, rest = items[0], items[1:]
-    for partition in set_partitions(rest):
-        yield [[first], *partition]
-        for k in range(len(partition)):
-            yield [*partition[:k], [first, *partition[k]], *partition[k + 1 :]]
-
-
-def brute_force_count(balances: dict[str, Decimal]) -> int:
-    nonzero = [value for value in balances.values() if value]
-    most_blocks = max(
-        len(partition)
-        for partition in set_partitions([round(v * 100) for v in nonzero])
-        if all(sum(block) == 0 for block in partition)
-    ) if nonzero else 0
-    return len(nonzero) - most_blocks
-
-
 def settle(balances: dict[str, Decimal], transfers: list[Transfer]) -> dict[str, Decimal]:
     left = dict(balances)
     for transfer in transfers:
@@ -170,7 +148,7 @@ def test_it_settles_every_balance_with_the_brute_force_minimum_of_transfers(bala
     assert all(amount == 0 for amount in settle(balances, transfers).values())
     assert all(t.amount > 0 and t.amount.as_tuple().exponent == -2 for t in transfers)
     assert all(t.payer != t.payee for t in transfers)
-    assert len(transfers) == min_transfer_count(balances) == brute_force_count(balances)
+    assert len(transfers) == min_transfer_count(balances) == fewest_transfers(balances)
 
 
 @given(balances_strategy())
