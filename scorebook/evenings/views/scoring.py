@@ -160,9 +160,8 @@ def _after_write(request, evening, scored=None):
     return redirect(evening)
 
 
+@login_required
 def evening(request, pk):
-    if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={request.path}")
     evening = _get_evening_for_user(request, pk)
     return _board(request, evening)
 
