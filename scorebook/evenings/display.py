@@ -121,7 +121,6 @@ class DealRow:
     cells: list[tuple[str, int | None]]  # (player, delta) per seat; None = sat out
     pot: int
     ended_robre: bool
-    data: dict
     state: str = ""  # classic games: the manche score after the deal, or the manche it won
 
     @property
@@ -142,10 +141,10 @@ def _classic_state(deal_result: DealResult, manches_before: int) -> str:
     return _("manche %(a)s – %(b)s") % {"a": robre.points[0], "b": robre.points[1]}
 
 
-def deal_rows(result: EveningResult, datas: list[dict], rules) -> list[DealRow]:
+def deal_rows(result: EveningResult, rules) -> list[DealRow]:
     rows = []
     manches: dict[int, int] = {}  # robre number -> manches won so far
-    for deal_result, data in zip(result.deals, datas, strict=True):
+    for deal_result in result.deals:
         state = ""
         if deal_result.robre is not None:
             number = deal_result.robre.number
@@ -162,7 +161,6 @@ def deal_rows(result: EveningResult, datas: list[dict], rules) -> list[DealRow]:
                 cells=[(p, None if p in out else deal_result.deltas[p]) for p in result.players],
                 pot=deal_result.pot,
                 ended_robre=deal_result.ended_robre,
-                data=data,
                 state=state,
             )
         )

@@ -94,7 +94,7 @@ def _board(request, evening, *, form=None, adjustment_form=None, robre_form=None
         scored = services.scored(evening, [d.data for d in deals])
     rules = scored.engine.rules
     players = scored.engine.players
-    rows = display.deal_rows(scored.result, [d.data for d in deals], rules)
+    rows = display.deal_rows(scored.result, rules)
     edit_url = reverse("deal_edit", args=[evening.pk, 0]).replace("/0/", "/{}/")  # one reverse for every row
     delete_url = reverse("deal_delete", args=[evening.pk, 0]).replace("/0/", "/{}/")
     for row, deal in zip(rows, deals, strict=True):

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_POST, require_safe
 
-from scorebook.rules import evening_file, registry
+from scorebook.rules import registry
 from scorebook.rules.deals import Claim, ClassicDeal, ContractDeal
 from scorebook.rules.model import ClassicRules
 
@@ -105,8 +105,7 @@ def _board(evening: Evening) -> dict:
         }
         for chip in sorted(display.total_chips(result), key=lambda chip: -chip.total)  # stable: seat order on ties
     ]
-    datas = [evening_file.deal_to_dict(deal) for deal in engine.deals]  # the stored deals, as the engine read them
-    rows = _deal_rows(rules, result, datas)
+    rows = _deal_rows(rules, result)
     return {
         "evening": evening,
         "variant": rules.names.get(display.lang()),
@@ -146,11 +145,11 @@ def _robre(robre, rules: ClassicRules, finished: int) -> dict:
     }
 
 
-def _deal_rows(rules, result, datas: list[dict]) -> list[dict]:
+def _deal_rows(rules, result) -> list[dict]:
     """One entry per deal: the scoring page's words for it, what it led to, and its effect on every player."""
     rows = []
     manches_seen: dict[int, int] = {}  # robre number -> manches won before this deal
-    for dr, data in zip(result.deals, datas, strict=True):
+    for dr in result.deals:
         row = {
             "number": dr.number,
             "text": display.describe(dr, rules),
