@@ -27,7 +27,7 @@ The rules, in words (the view states them on the page):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date as date_cls
 from decimal import Decimal
 from fractions import Fraction
@@ -151,6 +151,7 @@ class Row:
     sat_out: int = 0
     points: int = 0  # all the points of the season, nothing dropped
     won: int = 0
+    league: int = 0  # league points of the season, nothing dropped
     money: dict[str, Decimal] = field(default_factory=dict)  # by currency
     results: list[Result] = field(default_factory=list)
     score: Fraction = Fraction(0)  # what the ranking compares
@@ -168,10 +169,6 @@ class Row:
     def average(self) -> Fraction | None:
         """Points per evening played (every evening, none dropped)."""
         return Fraction(self.points, self.evenings) if self.evenings else None
-
-    @property
-    def league(self) -> int:
-        return sum(r.league for r in self.results)
 
     @property
     def movement(self) -> int | None:
@@ -211,6 +208,15 @@ class Standings:
     def row(self, key: Key) -> Row | None:
         return next((r for r in self.rows if r.key == key), None)
 
+    def without_results(self) -> Standings:
+        """The same table without each row's per-evening results, which grow with the season:
+        every figure a page shows, small enough to keep in a cache."""
+        return replace(
+            self,
+            ranked=[replace(r, results=[]) for r in self.ranked],
+            apart=[replace(r, results=[]) for r in self.apart],
+        )
+
 
 def _add(rules: Rules, rows: dict[Key, Row], evenings: Sequence[EveningSummary], names: Mapping[Key, str]) -> None:
     """Add ``evenings`` to the players' rows (created as needed)."""
@@ -229,6 +235,7 @@ def _add(rules: Rules, rows: dict[Key, Row], evenings: Sequence[EveningSummary],
             row.sat_out += int(entry.get("sat_out") or 0)
             row.points += points
             row.won += place == 1
+            row.league += rules.points_for_place(place)
             add_money(row.money, evening.currency, money_of(entry))
             row.results.append(Result(evening.id, evening.date, points, place, rules.points_for_place(place)))
 

@@ -107,6 +107,22 @@ def test_league_gives_points_by_place_and_nothing_beyond_the_list():
     assert table.row(IDS["Anne"]).league == 14
 
 
+def test_it_keeps_every_figure_when_the_per_evening_results_are_left_out():
+    rules = st.Rules(ranking=st.LEAGUE, league_points=(10, 6, 4), drop_worst=1)
+    table = st.standings(
+        rules,
+        [evening(n, Anne=10 - n, Bert=n, Carl=-10) for n in range(5)] + [evening(5, Anne=1, Emma=-1)],
+    )
+    light = table.without_results()
+    fields = lambda t: [  # noqa: E731
+        (r.key, r.name, r.rank, r.previous_rank, r.score, r.points, r.league, r.won, r.evenings, r.counted, r.tied)
+        for r in t.rows
+    ]
+    assert fields(light) == fields(table)
+    assert all(r.results == [] for r in light.rows) and all(r.results for r in table.rows)
+    assert (light.evenings, light.last_date, light.previous_date) == (table.evenings, table.last_date, table.previous_date)
+
+
 def test_league_players_tied_in_an_evening_share_the_better_place():
     rules = st.Rules(ranking=st.LEAGUE, league_points=(10, 6, 4, 2))
     # Anne and Bert tie for 1st: both get 10; Carl is 3rd (4), Dina 4th (2)

@@ -293,7 +293,8 @@ def season_table(season: Season) -> st.Standings:
 
     The key holds what the table depends on: the season's rules, the roster's names,
     and a fingerprint of its evenings (how many, which, the latest change), read with
-    one aggregate query that does not load any summary.
+    one aggregate query that does not load any summary. The cached table leaves out each
+    row's per-evening results, so reading it back costs the same for 200 or 2,000 evenings.
     """
     names = player_names(season.club)
     fingerprint = season_evenings(season).aggregate(n=Count("id"), ids=Sum("id"), last=Max("updated_at"))
@@ -302,7 +303,7 @@ def season_table(season: Season) -> st.Standings:
     ).hexdigest()
     table = cache.get(key)
     if table is None:
-        table = st.standings(rules_of(season), summaries(season_evenings(season)), names)
+        table = st.standings(rules_of(season), summaries(season_evenings(season)), names).without_results()
         cache.set(key, table, timeout=24 * 3600)
     return table
 
