@@ -87,8 +87,7 @@ def from_dict(data: Any) -> Evening:
         raise FileError(0, gettext_noop("deals must be a list"))
     if len(raw_deals) > MAX_DEALS:
         raise FileError(0, gettext_noop("an evening holds at most %(count)s deals"), count=MAX_DEALS)
-    classic = isinstance(rules, ClassicRules)
-    parse = _classic_deal if classic else _contract_deal
+    parse = _parser(rules)
     deals = tuple(parse(raw, number, players) for number, raw in enumerate(raw_deals, start=1))
     return Evening(
         rules=rules,
@@ -100,6 +99,15 @@ def from_dict(data: Any) -> Evening:
         date=evening_date,
         overrides=overrides,
     )
+
+
+def parse_deal(raw: Any, evening: Evening) -> Deal:
+    """One more deal for ``evening``, in the file's shape; a FileError names it by its number."""
+    return _parser(evening.rules)(raw, len(evening.deals) + 1, evening.players)
+
+
+def _parser(rules):
+    return _classic_deal if isinstance(rules, ClassicRules) else _contract_deal
 
 
 def _players(raw: Any) -> tuple[str, ...]:

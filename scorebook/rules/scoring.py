@@ -6,8 +6,9 @@ tricks) and raises ``DealError`` naming the deal number and the cause.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from . import settlement
@@ -124,15 +125,29 @@ class EveningResult:
 
 
 def score(evening: Evening) -> EveningResult:
-    if isinstance(evening.rules, ContractRules):
-        return _ContractScorer(evening).run()
-    return _ClassicScorer(evening).run()
+    return scorer(evening).result()
+
+
+def scorer(evening: Evening) -> Scorer:
+    """The evening scored through its last deal, ready to take one more (``Scorer.then``)."""
+    start = _ContractScorer if isinstance(evening.rules, ContractRules) else _ClassicScorer
+    s = start(replace(evening, deals=()))
+    for deal in evening.deals:
+        s.add(deal)
+    s.evening = evening
+    return s
 
 
 # --- shared -----------------------------------------------------------------------
 
 
-class _Scorer:
+class Scorer:
+    """The state of an evening after its deals: totals, dealer, pot, robre, results so far.
+
+    ``then(deal)`` gives the state after one more deal without scoring the others again
+    (what recording a deal needs); ``result()`` the evening's result so far.
+    """
+
     def __init__(self, evening: Evening):
         self.evening = evening
         self.rules = evening.rules
@@ -161,6 +176,25 @@ class _Scorer:
         self.totals = dict.fromkeys(self.players, 0)
         self.results: list[DealResult] = []
         self.number = 0
+
+    def then(self, deal: Deal) -> Scorer:
+        """A new state: this one plus ``deal`` (validated; DealError names it). ``self`` is unchanged."""
+        new = self._copy()
+        new.evening = replace(self.evening, deals=self.evening.deals + (deal,))
+        new.add(deal)
+        return new
+
+    def _copy(self) -> Scorer:
+        new = copy.copy(self)
+        new.totals = dict(self.totals)
+        new.results = list(self.results)
+        return new
+
+    def add(self, deal: Deal) -> None:
+        raise NotImplementedError
+
+    def result(self) -> EveningResult:
+        raise NotImplementedError
 
     def error(self, template: str, field: str = "", **params) -> DealError:
         return DealError(self.number, template, field, **params)
@@ -198,7 +232,7 @@ class _Scorer:
 # --- contract games ------------------------------------------------------------------
 
 
-class _ContractScorer(_Scorer):
+class _ContractScorer(Scorer):
     rules: ContractRules
 
     def __init__(self, evening: Evening):
@@ -228,30 +262,32 @@ class _ContractScorer(_Scorer):
             deltas[dealer] = deltas.get(dealer, 0) - self.rules.bete.ante
             self.pot += self.rules.bete.ante
 
-    def run(self) -> EveningResult:
-        for self.number, deal in enumerate(self.evening.deals, start=1):
-            if isinstance(deal, Adjustment):
-                self.record(deal, self.adjustment(deal), pot=self.pot)
-            elif isinstance(deal, Pass):
-                dealer, playing = self.table(deal)
-                deltas: dict[str, int] = {}
-                self.ante(dealer, deltas)
-                if self.rules.all_pass_multiplier > 1:
-                    self.double_pending = True
-                self.record(deal, deltas, pot=self.pot, dealer=dealer, playing=playing, sitting_out=self.out(playing))
-            elif isinstance(deal, ContractDeal):
-                self.contract_deal(deal)
-            else:
-                raise self.error(
-                    gettext_noop("a %(kind)s is not a deal of %(variant)s"),
-                    kind=type(deal).__name__,
-                    variant=self.rules.key,
-                )
+    def add(self, deal: Deal) -> None:
+        self.number += 1
+        if isinstance(deal, Adjustment):
+            self.record(deal, self.adjustment(deal), pot=self.pot)
+        elif isinstance(deal, Pass):
+            dealer, playing = self.table(deal)
+            deltas: dict[str, int] = {}
+            self.ante(dealer, deltas)
+            if self.rules.all_pass_multiplier > 1:
+                self.double_pending = True
+            self.record(deal, deltas, pot=self.pot, dealer=dealer, playing=playing, sitting_out=self.out(playing))
+        elif isinstance(deal, ContractDeal):
+            self.contract_deal(deal)
+        else:
+            raise self.error(
+                gettext_noop("a %(kind)s is not a deal of %(variant)s"),
+                kind=type(deal).__name__,
+                variant=self.rules.key,
+            )
+
+    def result(self) -> EveningResult:
         playing = self.default_playing(self.dealer_seat)
         multiplier = self.rules.all_pass_multiplier if self.double_pending else 1
         nxt = NextDeal(self.players[self.dealer_seat], playing, self.out(playing), multiplier)
         end = self.rules.bete.end if self.rules.bete else BeteEnd.SHARE
-        return EveningResult(self.players, tuple(self.results), self.totals, self.pot, nxt, bete_end=end)
+        return EveningResult(self.players, tuple(self.results), dict(self.totals), self.pot, nxt, bete_end=end)
 
     def out(self, playing: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(p for p in self.players if p not in playing)
@@ -424,7 +460,7 @@ def _half_up(amount: int) -> int:
 # --- classic games -------------------------------------------------------------------
 
 
-class _ClassicScorer(_Scorer):
+class _ClassicScorer(Scorer):
     rules: ClassicRules
 
     def __init__(self, evening: Evening):
@@ -468,25 +504,33 @@ class _ClassicScorer(_Scorer):
             return self.next_robre
         return self.robre
 
-    def run(self) -> EveningResult:
-        for self.number, deal in enumerate(self.evening.deals, start=1):
-            if isinstance(deal, Adjustment):
-                self.record(deal, self.adjustment(deal), robre=self.robre)
-            elif isinstance(deal, RobreStart):
-                self.start_robre(deal)
-                self.record(deal, {}, robre=self.next_robre)
-            elif isinstance(deal, ClassicDeal | Claim):
-                self.play(deal)
-            else:
-                raise self.error(
-                    gettext_noop("a %(kind)s is not a deal of %(variant)s"),
-                    kind=type(deal).__name__,
-                    variant=self.rules.key,
-                )
+    def _copy(self) -> Scorer:
+        new = super()._copy()
+        new.streak = dict(self.streak)
+        new.finished = list(self.finished)
+        return new
+
+    def add(self, deal: Deal) -> None:
+        self.number += 1
+        if isinstance(deal, Adjustment):
+            self.record(deal, self.adjustment(deal), robre=self.robre)
+        elif isinstance(deal, RobreStart):
+            self.start_robre(deal)
+            self.record(deal, {}, robre=self.next_robre)
+        elif isinstance(deal, ClassicDeal | Claim):
+            self.play(deal)
+        else:
+            raise self.error(
+                gettext_noop("a %(kind)s is not a deal of %(variant)s"),
+                kind=type(deal).__name__,
+                variant=self.rules.key,
+            )
+
+    def result(self) -> EveningResult:
         robre = self.current()
         dealer = self.dealer_for(robre, None)
         nxt = NextDeal(dealer, robre.players if not self.rules.dummy else self.players, self.out(robre), 1, robre)
-        return EveningResult(self.players, tuple(self.results), self.totals, 0, nxt, tuple(self.finished))
+        return EveningResult(self.players, tuple(self.results), dict(self.totals), 0, nxt, tuple(self.finished))
 
     def out(self, robre: RobreState) -> tuple[str, ...]:
         if self.rules.dummy:

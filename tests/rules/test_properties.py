@@ -15,6 +15,7 @@ SCOREBOOK_EXAMPLES=1000 runs a longer search than the default.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import os
@@ -30,7 +31,7 @@ from scorebook.rules import registry
 from scorebook.rules.deals import Adjustment, Claim, ClassicDeal, ContractDeal, Evening, Pass, RobreStart
 from scorebook.rules.evening_file import FileError, dumps, loads, report, to_dict as evening_to_dict
 from scorebook.rules.model import BeteEnd, ClassicRules, ContractRules, Trump, to_dict
-from scorebook.rules.scoring import BETE, DealError, EveningResult, NextDeal, score
+from scorebook.rules.scoring import BETE, DealError, EveningResult, NextDeal, score, scorer
 from oracles import fewest_transfers
 
 CONTRACT_PRESETS = ("gand", "kleurenwiezen", "liege", "encheres")
@@ -357,6 +358,62 @@ def test_it_gives_the_same_totals_for_the_same_deals(evening: Evening) -> None:
         stake=evening.stake,
     )
     assert score(fresh) == first
+
+
+@PROPERTY
+@given(evening=evenings(house=True))
+def test_it_gives_the_same_result_when_the_deals_come_one_at_a_time(evening: Evening) -> None:
+    """Recording a deal scores only that deal (``Scorer.then``): at every step, as a fresh score."""
+    state = scorer(dataclasses.replace(evening, deals=()))
+    for n, deal in enumerate(evening.deals, start=1):
+        before, inside = state.result(), copy.deepcopy(vars(state))
+        previous, state = state, state.then(deal)
+        assert vars(previous) == inside, f"deal {n} changed the state it was added to"
+        assert state.result() == score(dataclasses.replace(evening, deals=evening.deals[:n])), f"after deal {n}"
+        assert state.evening.deals == evening.deals[:n]
+        if n > 1:
+            assert before == score(dataclasses.replace(evening, deals=evening.deals[: n - 1])), "an earlier state moved"
+    assert state.result() == score(evening) == scorer(evening).result()
+
+
+@st.composite
+def any_deals(draw, rules, players):
+    """A deal that may break the rules: any contract (or none known), declarers from the whole
+    table, any number of tricks; classic deals whose tricks need not add up, claims, robre lines."""
+    if isinstance(rules, ContractRules):
+        key = draw(st.sampled_from([*sorted(rules.contracts), "nonsense"]))
+        declarers = tuple(draw(st.lists(st.sampled_from(players), min_size=0, max_size=3)))
+        tricks = draw(st.integers(-1, 15) | st.dictionaries(st.sampled_from(players), st.integers(-1, 14), max_size=3))
+        return draw(st.sampled_from([
+            ContractDeal(key, declarers, tricks),
+            Pass(dealer=draw(st.sampled_from(players))),
+            Adjustment({draw(st.sampled_from(players)): draw(st.integers(-200_000, 200_000))}),
+        ]))
+    t = draw(st.integers(0, 14))
+    return draw(st.sampled_from([
+        ClassicDeal((t, draw(st.integers(0, 14))), (draw(st.integers(0, 5)), 0)),
+        Claim(draw(st.integers(0, 1))),
+        RobreStart(teams=((players[0], players[-1]), (players[1], players[2]))),
+        RobreStart(dummy_partner=players[0]),
+    ]))
+
+
+@PROPERTY
+@given(evening=evenings(house=True), data=st.data())
+def test_it_keeps_the_state_as_it_was_when_one_more_deal_is_refused(evening: Evening, data) -> None:
+    state = scorer(evening)
+    before, inside = state.result(), copy.deepcopy(vars(state))
+    deal = data.draw(any_deals(evening.rules, evening.players))
+    expected = outcome(dataclasses.replace(evening, deals=evening.deals + (deal,)))
+    try:
+        got = state.then(deal).result()
+    except DealError as exc:
+        got = ("DealError", exc.number, exc.message)
+    event("refused" if isinstance(expected, tuple) else "accepted")
+    assert got == expected
+    assert state.result() == before == score(evening)
+    assert vars(state) == inside, "the new state shares something the deal changed"
+    assert state.evening is evening
 
 
 @PROPERTY
