@@ -7,8 +7,10 @@ deal is refused before anything is saved.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
 from datetime import date as date_cls
+from functools import cached_property
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -19,7 +21,7 @@ from scorebook.rules import evening_file, registry
 from scorebook.rules.deals import Evening as EngineEvening
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import to_dict
-from scorebook.rules.scoring import DealError, EveningResult, score
+from scorebook.rules.scoring import DealError, DealResult, EveningResult, Scorer, score, scorer
 
 from .models import Deal, DealRevision, Evening, Player, Seat
 
@@ -75,15 +77,59 @@ def engine_evening(evening: Evening, deal_data: list[dict] | None = None) -> Eng
     return evening_file.from_dict(file_dict(evening, deal_data))
 
 
-@dataclass
 class Scored:
-    engine: EngineEvening
-    result: EveningResult
+    """An evening scored by the engine: its state (which can take one more deal) and its result."""
+
+    def __init__(self, state: Scorer):
+        self.state = state
+
+    @property
+    def engine(self) -> EngineEvening:
+        return self.state.evening
+
+    @cached_property
+    def result(self) -> EveningResult:
+        return self.state.result()
+
+
+# The scored state of the evenings this process served last, by (pk, version, updated_at):
+# every change of a deal bumps the version and the time, so an entry is never out of date,
+# only forgotten. Recording a deal then scores that deal alone; a page shows the totals
+# without reading the deals again. Lost with the process, rebuilt by scoring the deals.
+_STATES: OrderedDict[tuple, Scored] = OrderedDict()
+_STATES_LOCK = threading.Lock()
+KEPT_STATES = 128
+
+
+def _state_key(evening: Evening) -> tuple:
+    return (evening.pk, evening.version, evening.updated_at)
+
+
+def _remember(evening: Evening, s: Scored) -> None:
+    with _STATES_LOCK:
+        _STATES[_state_key(evening)] = s
+        _STATES.move_to_end(_state_key(evening))
+        while len(_STATES) > KEPT_STATES:
+            _STATES.popitem(last=False)
+
+
+def forget_states() -> None:
+    """Drop every remembered state (tests, and after changing deals behind the services' back)."""
+    with _STATES_LOCK:
+        _STATES.clear()
 
 
 def scored(evening: Evening, deal_data: list[dict] | None = None) -> Scored:
-    engine = engine_evening(evening, deal_data)
-    return Scored(engine, score(engine))
+    """The evening scored: remembered from the last time at this version, else from its deals."""
+    if deal_data is None:
+        with _STATES_LOCK:
+            remembered = _STATES.get(_state_key(evening))
+        if remembered is not None:
+            return remembered
+    s = Scored(scorer(engine_evening(evening, deal_data)))
+    if deal_data is None and evening.pk is not None:
+        _remember(evening, s)
+    return s
 
 
 def check(evening: Evening, deal_data: list[dict]) -> Scored:
@@ -98,54 +144,65 @@ def _locked(evening: Evening) -> Evening:
     return locked
 
 
-def _bump(evening: Evening, s: Scored) -> None:
-    """A deal changed: a new version, and the summary rebuilt from ``s`` in the same transaction."""
+def _bump(evening: Evening, s: Scored, added: DealResult | None = None) -> None:
+    """A deal changed: a new version, and the summary rebuilt from ``s`` in the same transaction.
+
+    ``added``: the change was that one deal at the end; the summary before it is brought
+    up to date instead of being rebuilt from every deal (the same figures, tested).
+    """
+    before = evening.summary
     evening.version += 1
-    evening.summary = summarize(evening, s)
+    evening.updated_at = timezone.now()
+    summary = _summary_plus(evening, before, s, added) if added is not None else None
+    evening.summary = summary or summarize(evening, s)
     Evening.objects.filter(pk=evening.pk).update(
-        version=evening.version, updated_at=timezone.now(), summary=evening.summary
+        version=evening.version, updated_at=evening.updated_at, summary=evening.summary
     )
+    _remember(evening, s)  # under the new version: a rolled-back change leaves a key no evening has
 
 
-def summarize(evening: Evening, s: Scored) -> dict[str, Any]:
-    """What standings, statistics and lists need from an evening, derived from its deals."""
-    result = s.result
-    seats = list(evening.seats.all())
+def _new_stats() -> dict[str, Any]:
+    return {"played": 0, "sat_out": 0, "best": None, "worst": None, "declared": {}}
+
+
+def _count(stats: dict[str, dict], played_deals: int, deal: DealResult, players) -> int:
+    """Add one deal to the players' statistics; returns the count of deals played at the table."""
+    if not deal.playing:
+        return played_deals  # adjustments and robre lines are not deals at the table
+    for name in players:
+        entry = stats[name]
+        if name in deal.sitting_out:
+            entry["sat_out"] += 1
+            continue
+        entry["played"] += 1
+        delta = deal.deltas[name]
+        entry["best"] = delta if entry["best"] is None else max(entry["best"], delta)
+        entry["worst"] = delta if entry["worst"] is None else min(entry["worst"], delta)
+    contract = getattr(deal.deal, "contract", None)
+    for name, made in deal.outcomes.items():
+        declared = stats[name]["declared"].setdefault(contract, [0, 0])
+        declared[0] += 1
+        declared[1] += int(made)
+    return played_deals + 1
+
+
+def _summary(evening: Evening, result: EveningResult, seats, stats, played_deals: int) -> dict[str, Any]:
+    """``seats``: (position, player id, name) in seat order."""
     money = result.money(evening.stake) if evening.stake is not None else {}
-    stats = {seat.name: {"played": 0, "sat_out": 0, "best": None, "worst": None, "declared": {}} for seat in seats}
-    played_deals = 0
-    for deal in result.deals:
-        if not deal.playing:
-            continue  # adjustments and robre lines are not deals at the table
-        played_deals += 1
-        for name in result.players:
-            entry = stats[name]
-            if name in deal.sitting_out:
-                entry["sat_out"] += 1
-                continue
-            entry["played"] += 1
-            delta = deal.deltas[name]
-            entry["best"] = delta if entry["best"] is None else max(entry["best"], delta)
-            entry["worst"] = delta if entry["worst"] is None else min(entry["worst"], delta)
-        contract = getattr(deal.deal, "contract", None)
-        for name, made in deal.outcomes.items():
-            declared = stats[name]["declared"].setdefault(contract, [0, 0])
-            declared[0] += 1
-            declared[1] += int(made)
     return {
         "version": evening.version,
         "deals": played_deals,
         "pot": result.pot,
         "players": [
             {
-                "seat": seat.position,
-                "player": seat.player_id,
-                "name": seat.name,
-                "points": result.totals[seat.name],
-                "money": str(money[seat.name]) if money else None,
-                **stats[seat.name],
+                "seat": position,
+                "player": player,
+                "name": name,
+                "points": result.totals[name],
+                "money": str(money[name]) if money else None,
+                **stats[name],
             }
-            for seat in seats
+            for position, player, name in seats
         ],
         "transfers": [
             {"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in result.transfers(evening.stake)
@@ -155,9 +212,43 @@ def summarize(evening: Evening, s: Scored) -> dict[str, Any]:
     }
 
 
+def summarize(evening: Evening, s: Scored) -> dict[str, Any]:
+    """What standings, statistics and lists need from an evening, derived from its deals."""
+    result = s.result
+    seats = [(seat.position, seat.player_id, seat.name) for seat in evening.seats.all()]
+    stats = {name: _new_stats() for _position, _player, name in seats}
+    played_deals = 0
+    for deal in result.deals:
+        played_deals = _count(stats, played_deals, deal, result.players)
+    return _summary(evening, result, seats, stats, played_deals)
+
+
+_STAT_KEYS = tuple(_new_stats())
+
+
+def _summary_plus(evening: Evening, before: dict | None, s: Scored, added: DealResult) -> dict[str, Any] | None:
+    """The summary before ``added`` plus that deal; None when that summary is not the one of the
+    version just before (or not of these players), and everything must be counted again."""
+    result = s.result
+    if not before or before.get("version") != evening.version - 1:
+        return None
+    entries = before.get("players") or []
+    if [e.get("name") for e in entries] != list(result.players):
+        return None
+    seats = [(e.get("seat"), e.get("player"), e["name"]) for e in entries]
+    stats = {e["name"]: {k: e.get(k) for k in _STAT_KEYS} for e in entries}
+    if any(not isinstance(st["declared"], dict) or st["played"] is None for st in stats.values()):
+        return None
+    for st in stats.values():
+        st["declared"] = {contract: list(counts) for contract, counts in st["declared"].items()}
+    played_deals = _count(stats, int(before.get("deals") or 0), added, result.players)
+    return _summary(evening, result, seats, stats, played_deals)
+
+
 def refresh_summary(evening: Evening) -> dict[str, Any]:
-    evening.summary = summarize(evening, scored(evening))
-    Evening.objects.filter(pk=evening.pk).update(summary=evening.summary, updated_at=timezone.now())
+    evening.summary = summarize(evening, scored(evening, [d.data for d in evening.deals.all()]))
+    evening.updated_at = timezone.now()
+    Evening.objects.filter(pk=evening.pk).update(summary=evening.summary, updated_at=evening.updated_at)
     return evening.summary
 
 
@@ -168,28 +259,28 @@ class Recorded(NamedTuple):
 
 
 def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> Recorded:
-    """Append a deal; a repeated ``request_key`` returns the first deal and records nothing."""
-    if request_key:
-        existing = Deal.objects.filter(evening=evening, request_key=request_key).first()
-        if existing is not None:
-            return Recorded(existing, False, None)
+    """Append a deal; a repeated ``request_key`` returns the first deal and records nothing.
+
+    Only the new deal is scored, on the evening's remembered state (``scored``); the
+    state after it is remembered for the next deal and the page.
+    """
     with transaction.atomic():
         locked = _locked(evening)
         if request_key:
             existing = Deal.objects.filter(evening=locked, request_key=request_key).first()
             if existing is not None:
                 return Recorded(existing, False, None)
-        current = [d.data for d in locked.deals.all()]
-        s = check(locked, current + [data])
+        before = scored(locked)
+        s = Scored(before.state.then(evening_file.parse_deal(data, before.engine)))
         deal = Deal.objects.create(
             evening=locked,
-            number=len(current) + 1,
+            number=len(s.engine.deals),
             data=data,
             recorded_by=user if user and user.is_authenticated else None,
             request_key=request_key,
         )
-        _bump(locked, s)
-    evening.version, evening.summary = locked.version, locked.summary
+        _bump(locked, s, added=s.result.deals[-1])
+    evening.version, evening.summary, evening.updated_at = locked.version, locked.summary, locked.updated_at
     return Recorded(deal, True, s)
 
 

@@ -1,0 +1,84 @@
+"""Recording a deal scores that deal alone, on the evening's remembered state, and brings the
+summary up to date from the one before: both must always equal scoring every deal again."""
+
+import dataclasses
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.test_properties import evenings
+from scorebook.evenings import services
+from scorebook.evenings.models import Deal, Evening
+from scorebook.rules import evening_file
+from scorebook.rules.scoring import score
+
+CHECK = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def rebuilt(evening):
+    """The evening scored and summarised from its stored deals, with nothing remembered."""
+    fresh = Evening.objects.get(pk=evening.pk)
+    s = services.scored(fresh, [d.data for d in fresh.deals.all()])
+    return fresh, s, services.summarize(fresh, s)
+
+
+@pytest.mark.django_db
+def test_it_records_deal_after_deal_like_a_fresh_score_of_every_deal(scorer):
+    @CHECK
+    @given(engine=evenings(house=True, max_deals=12), start=st.integers(0, 3), stake=st.booleans())
+    def check(engine, start, stake):
+        first = dataclasses.replace(engine, deals=engine.deals[:start], stake=engine.stake if stake else None)
+        evening = services.import_evening(evening_file.dumps(first), scorer)
+        for n, deal in enumerate(engine.deals[start:], start=start + 1):
+            recorded = services.record_deal(evening, evening_file.deal_to_dict(deal), scorer, f"key-{n}")
+            assert recorded.created and recorded.deal.number == n
+            fresh, s, summary = rebuilt(evening)
+            assert fresh.summary == summary, f"the summary after deal {n} differs from a rebuilt one"
+            assert recorded.scored.result == s.result
+            assert services.scored(fresh).result == s.result  # what the next page or deal starts from
+        assert services.scored(Evening.objects.get(pk=evening.pk)).result == score(
+            dataclasses.replace(engine, stake=first.stake)
+        )
+
+    check()
+
+
+PAIR = {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": 8}
+
+
+@pytest.mark.django_db
+def test_it_scores_from_the_deals_when_the_state_was_forgotten(scorer, make_evening):
+    evening = make_evening("kleurenwiezen", deals=[PAIR, {"contract": "pass"}])
+    services.forget_states()
+    services.record_deal(evening, PAIR, scorer, "k")
+    fresh, s, summary = rebuilt(evening)
+    assert fresh.summary == summary and services.scored(fresh).result == s.result
+    assert fresh.deals.count() == 3 and s.result.deals[-1].multiplier == 2
+
+
+@pytest.mark.django_db
+def test_it_counts_every_deal_again_when_the_summary_before_is_not_of_the_version_before(scorer, make_evening):
+    evening = make_evening("kleurenwiezen", deals=[PAIR, PAIR])
+    Evening.objects.filter(pk=evening.pk).update(summary={"version": 0, "players": []})
+    services.record_deal(Evening.objects.get(pk=evening.pk), PAIR, scorer, "k")
+    fresh, _s, summary = rebuilt(evening)
+    assert fresh.summary == summary and fresh.summary["deals"] == 3
+
+
+@pytest.mark.django_db
+def test_it_does_not_take_the_state_of_another_evening_that_had_the_same_id_and_version(scorer_client, make_evening):
+    """SQLite may give a new evening the id of a deleted one, and versions start again: the
+    remembered state is known by the time of the last change too."""
+    evening = make_evening("kleurenwiezen", deals=[PAIR] * 3)
+    scorer_client.get(reverse("evening", args=[evening.pk]))  # remembered
+    evening.refresh_from_db()
+    # what a new evening with the same id and version would look like: other deals, another time
+    Deal.objects.filter(evening=evening).update(data={"contract": "pass"})
+    Evening.objects.filter(pk=evening.pk).update(updated_at=timezone.now())
+    again = Evening.objects.get(pk=evening.pk)
+    assert again.version == evening.version
+    assert services.scored(again).result.totals == {p: 0 for p in ("Anne", "Bert", "Carl", "Dina")}
+    assert services.scored(evening).result.totals != services.scored(again).result.totals
