@@ -141,10 +141,15 @@ def _classic_state(deal_result: DealResult, manches_before: int) -> str:
     return _("manche %(a)s – %(b)s") % {"a": robre.points[0], "b": robre.points[1]}
 
 
-def deal_rows(result: EveningResult, rules) -> list[DealRow]:
-    rows = []
+def deal_rows(result: EveningResult, rules, last: int | None = None) -> list[DealRow]:
+    """The rows of the deal list, oldest first; ``last``: only the rows of the last deals."""
+    start = 0 if last is None else max(len(result.deals) - last, 0)
     manches: dict[int, int] = {}  # robre number -> manches won so far
-    for deal_result in result.deals:
+    if start and result.deals[start - 1].robre is not None:  # only the deal before matters
+        before = result.deals[start - 1].robre
+        manches[before.number] = len(before.manches)
+    rows = []
+    for deal_result in result.deals[start:]:
         state = ""
         if deal_result.robre is not None:
             number = deal_result.robre.number

@@ -90,6 +90,33 @@
   });
 
   document.addEventListener("htmx:afterSwap", function (event) { syncAll(event.detail.target.parentElement || document); });
+
+  /* A recorded line is answered with its row and what changed ("deal-recorded"): the page
+     keeps its forms, so the one that was sent is emptied here (the all-pass button empties
+     the record form), with its error messages. Hidden keys come fresh from the server. */
+  function clearForm(form) {
+    form.querySelectorAll("input").forEach(function (input) {
+      if (input.type === "checkbox" || input.type === "radio") {
+        input.checked = input.defaultChecked = false;
+      } else if (input.type !== "hidden") {
+        input.value = input.defaultValue = "";
+      }
+      input.removeAttribute("aria-invalid");
+    });
+    form.querySelectorAll("select").forEach(function (select) { select.selectedIndex = 0; });
+    form.querySelectorAll(".errors, .field-errors").forEach(function (e) { e.remove(); });
+    form.querySelectorAll("details[open]").forEach(function (d) { d.open = false; });
+    var around = form.closest("details");
+    if (around) around.open = false;
+  }
+
+  document.addEventListener("deal-recorded", function (event) {
+    var sent = event.target.closest && event.target.closest("form");
+    var record = document.getElementById("record");
+    if (sent && record && sent.classList.contains("pass-form")) sent = record;
+    if (sent) clearForm(sent);
+    syncAll(document);
+  });
   syncAll(document);
 
   /* Keep the screen awake (Wake Lock API), re-acquired when the page is visible again. */

@@ -222,6 +222,14 @@ def test_a_wrong_save_shows_the_problem_keeps_the_taps_and_someone_can_step_away
     p.tap(p.page.locator('#record .declarers label.tap:has(input[value="Dina"])'))
     p.save_and_wait(p.page.locator("#record").get_by_role("button", name="Save the deal"))
     assert p.deal_rows()[1] == {"Anne": None, "Bert": 8, "Carl": -8, "Dina": 8, "Eric": -8}
+    # the answer was the new row and what changed: the form is empty again, the error gone
+    expect(p.page.locator("#record .field-errors")).to_have_count(0)
+    expect(p.page.locator('#record input[name="contract"]:checked')).to_have_count(0)
+    expect(p.page.locator('#record input[name="declarers"]:checked')).to_have_count(0)
+    expect(p.page.locator('#record .tricks-side input[name="tricks"]')).to_have_value("")
+    expect(p.page.locator("#record .declarers label.tap.out")).to_contain_text("Bert")  # Bert deals deal 2
+    assert p.chips() == {"Anne": 0, "Bert": 8, "Carl": -8, "Dina": 8, "Eric": -8}
+    p.shot("01b-recorded")
 
     # deal 2: Bert deals and would sit out, but Carl stepped away: Bert plays instead of him
     assert "sits out: Bert" in p.board_text("#board .next")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rules.test_properties import evenings
 from scorebook.evenings import services
 from scorebook.evenings.models import Deal, Evening
-from scorebook.rules import evening_file
+from scorebook.rules import evening_file, registry
 from scorebook.rules.scoring import score
 
 CHECK = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -82,3 +82,23 @@ def test_it_does_not_take_the_state_of_another_evening_that_had_the_same_id_and_
     assert again.version == evening.version
     assert services.scored(again).result.totals == {p: 0 for p in ("Anne", "Bert", "Carl", "Dina")}
     assert services.scored(evening).result.totals != services.scored(again).result.totals
+
+
+@pytest.mark.parametrize("last", [0, 1, 2, 5, 7, 100])
+def test_it_writes_the_last_rows_of_the_deal_list_as_the_whole_list_ends(last):
+    """The scoring page and a recorded deal describe only the last deals (manche scores included)."""
+    from scorebook.evenings import display
+    from scorebook.rules.deals import ClassicDeal
+    from scorebook.rules.deals import Evening as EngineEvening
+
+    rules = registry.get("classique")
+    splits = [(9, 4), (7, 6), (2, 11), (8, 5), (10, 3), (6, 7), (13, 0), (4, 9)]
+    engine = EngineEvening(
+        rules=rules, players=("Anne", "Bert", "Carl", "Dina"), first_dealer="Anne",
+        deals=tuple(ClassicDeal(t, (0, 0)) for t in splits),
+    )
+    result = score(engine)
+    whole = display.deal_rows(result, rules)
+    assert any("manche to" in row.state for row in whole[-5:])  # the tail holds a won manche
+    tail = display.deal_rows(result, rules, last=last)
+    assert [vars(row) for row in tail] == [vars(row) for row in whole[len(whole) - min(last, len(whole)):]]

@@ -15,6 +15,7 @@ Expected points are worked out by hand from /work/shared/rules.md:
 """
 
 import html as html_lib
+import json
 import re
 
 import pytest
@@ -73,6 +74,18 @@ def teams(html: str) -> tuple[str, str]:
 def is_partial(response) -> bool:
     html = body(response)
     return 'id="board"' in html and "<html" not in html
+
+
+def is_recorded(response) -> bool:
+    """The htmx answer to a recorded line: the new row for the list, the rest out of band."""
+    html = body(response)
+    return (
+        response.status_code == 200
+        and response["HX-Retarget"] == "#deals"
+        and "deal-recorded" in response["HX-Trigger-After-Swap"]
+        and "<html" not in html
+        and 'id="totals" aria-label="Totals" hx-swap-oob="true"' in html
+    )
 
 
 def page(client, evening) -> str:
@@ -216,15 +229,47 @@ def test_it_records_a_pair_contract_made(scorer_client, make_evening):
     assert "Deal 2" in html
 
 
-def test_it_answers_an_htmx_record_with_the_board_partial(scorer_client, make_evening):
-    evening = make_evening()
+def test_it_answers_an_htmx_record_with_the_new_row_and_what_changed_out_of_band(scorer_client, make_evening):
+    evening = make_evening(deals=[{"contract": "pass"}])
     response = scorer_client.post(
-        url("deal_record", evening), {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": "10"}, **HTMX
+        url("deal_record", evening),
+        {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": "10", "request_key": "sent-key"},
+        **HTMX,
     )
     assert response.status_code == 200
-    assert is_partial(response)
-    assert totals(body(response)) == {"Anne": 14, "Bert": -14, "Carl": 14, "Dina": -14}
-    assert Deal.objects.filter(evening=evening).count() == 1
+    html = body(response)
+    assert "<html" not in html and 'id="board"' not in html  # not the whole board
+    # the new row goes on top of the list; the rest is swapped out of band
+    assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#deals", "afterbegin")
+    assert html.lstrip().startswith('<li class="deal" id="deal-2">')
+    assert "×2" in html  # the row says the all pass doubled it
+    assert json.loads(response["HX-Trigger-After-Swap"]) == {"deal-recorded": {}}
+    for oob in ('id="totals"', 'id="next"', 'id="flash"', 'id="undo"', 'id="declarer-taps"', 'id="id_request_key"'):
+        assert re.search(oob + r'[^>]*hx-swap-oob="true"', html), oob
+    assert totals(html) == {"Anne": 28, "Bert": -28, "Carl": 28, "Dina": -28}
+    assert "Deal 3" in html
+    keys = re.findall(r'name="request_key" id="id_request_key" value="([0-9a-f]+)"', html)
+    assert len(keys) == 1 and keys[0] != "sent-key"
+    assert Deal.objects.filter(evening=evening).count() == 2
+
+
+def test_it_marks_who_sits_out_the_next_deal_in_an_htmx_answer(scorer_client, make_evening):
+    evening = make_evening(players=["Anne", "Bert", "Carl", "Dina", "Eric"])  # Anne deals first and sits out
+    response = scorer_client.post(
+        url("deal_record", evening), {"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": "8"}, **HTMX
+    )
+    taps = re.search(r'<div class="taps" id="declarer-taps" hx-swap-oob="true">(.*?)</div>', body(response), re.S)
+    out = re.findall(r'<label class="tap person out"><input type="checkbox" name="declarers" value="(\w+)"', taps[1])
+    assert out == ["Bert"]  # Bert deals the second deal
+
+
+def test_it_answers_an_htmx_record_that_the_engine_refuses_with_the_board_and_the_reason(scorer_client, make_evening):
+    evening = make_evening()
+    response = scorer_client.post(
+        url("deal_record", evening), {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": "14"}, **HTMX
+    )
+    assert response.status_code == 422 and is_partial(response)
+    assert "HX-Retarget" not in response
 
 
 def test_it_records_one_deal_when_the_same_request_key_is_posted_twice(scorer_client, make_evening):
@@ -366,11 +411,12 @@ def test_it_records_an_adjustment(scorer_client, make_evening):
     assert "Adjustment: revoke" in html
 
 
-def test_it_answers_an_htmx_adjustment_with_the_board_partial(scorer_client, make_evening):
+def test_it_answers_an_htmx_adjustment_with_its_row_and_the_new_totals(scorer_client, make_evening):
     evening = make_evening()
     response = scorer_client.post(url("adjustment", evening), {"adj-points_3": "7"}, **HTMX)
-    assert response.status_code == 200
-    assert is_partial(response)
+    assert is_recorded(response)
+    assert totals(body(response))["Dina"] == 7
+    assert re.search(r'id="id_adj-request_key" value="[0-9a-f]{32}" hx-swap-oob="true"', body(response))
     assert datas(evening) == [{"adjustment": {"Dina": 7}}]
 
 
@@ -497,9 +543,11 @@ def test_it_starts_a_robre_with_htmx(scorer_client, make_evening):
     evening = make_evening("classique")
     choice = UNIT_SEP.join(["Anne", "Dina", "Bert", "Carl"])
     response = scorer_client.post(url("robre_start", evening), {"robre-choice": choice}, **HTMX)
-    assert response.status_code == 200
-    assert is_partial(response)
+    assert is_recorded(response)
     assert teams(body(response)) == ("Anne & Dina", "Bert & Carl")
+    # the record form comes again, for the new partnerships
+    assert 'id="classic-forms" hx-swap-oob="true"' in body(response)
+    assert "Tricks of Anne & Dina" in html_lib.unescape(body(response))
 
 
 def test_it_refuses_partnerships_that_are_not_offered(scorer_client, make_evening):

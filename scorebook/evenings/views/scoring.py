@@ -15,14 +15,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import trigger_client_event
 
 from scorebook.rules.model import ClassicRules
+from scorebook.rules.evening_file import FileError
 from scorebook.rules.scoring import DealError
 
 from .. import display, services
 from ..access import _get_evening_for_user, visible_evenings
 from ..engine_messages import localized
-from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RobreForm, deal_form_class
+from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RobreForm, deal_form_class, new_request_key
 from ..models import DealRevision
 
 TEMPLATE = "evenings/scoring.html"
@@ -58,8 +60,9 @@ def evening_new(request):
 
 
 class _Table:
-    """What the record forms need of an evening, each part computed only when asked for:
-    a contract game's form needs the rules and the players, not a score."""
+    """What the record forms need of an evening, each part computed only when asked for.
+    The rules and players come with the evening's scored state, remembered by the process
+    (``services.scored``): a deal is recorded without reading the other deals."""
 
     def __init__(self, evening, scored=None):
         self.evening = evening
@@ -70,13 +73,13 @@ class _Table:
     def scored(self):
         return services.scored(self.evening)
 
-    @cached_property
+    @property
     def rules(self):
-        return services.rules_of(self.evening)
+        return self.scored.engine.rules
 
-    @cached_property
+    @property
     def players(self):
-        return tuple(services.players_of(self.evening))
+        return self.scored.engine.players
 
 
 def _deal_form(table, data=None, initial=None, prefix=None):
@@ -87,63 +90,106 @@ def _deal_form(table, data=None, initial=None, prefix=None):
     return cls(data, **kwargs)
 
 
-def _board(request, evening, *, form=None, adjustment_form=None, robre_form=None, status=200, scored=None):
-    """Render the whole page, or only the board partial for htmx."""
-    deals = list(evening.deals.only("pk", "number", "data"))  # read once, for the engine and the list
-    if scored is None:
-        scored = services.scored(evening, [d.data for d in deals])
+def _state(evening, scored) -> dict:
+    """What the board shows of the evening's state: totals, whose deal, the robre."""
+    result = scored.result
     rules = scored.engine.rules
-    players = scored.engine.players
-    rows = display.deal_rows(scored.result, rules)
-    edit_url = reverse("deal_edit", args=[evening.pk, 0]).replace("/0/", "/{}/")  # one reverse for every row
-    delete_url = reverse("deal_delete", args=[evening.pk, 0]).replace("/0/", "/{}/")
-    for row, deal in zip(rows, deals, strict=True):
-        row.deal_id = deal.pk
-        row.edit_url = edit_url.format(row.number)
-        row.delete_url = delete_url.format(row.number)
-    show_all = request.GET.get("deals") == "all"
-    listed = list(reversed(rows)) if show_all else list(reversed(rows[-RECENT:]))
-    revisions = list(evening.revisions.select_related("by")[:5])
-    # undo is offered only while the deletion is the latest change of the evening
-    undo = next((r for r in revisions if r.action == DealRevision.Action.DELETED), None)
-    if undo is not None and undo.evening_version != evening.version:
-        undo = None
     classic = isinstance(rules, ClassicRules)
-    robre = scored.result.next.robre
+    robre = result.next.robre
     context = {
         "evening": evening,
         "rules": rules,
         "classic": classic,
-        "players": players,
-        "chips": display.total_chips(scored.result),
-        "next": scored.result.next,
-        "next_number": len(deals) + 1,
-        "pot": scored.result.pot,
+        "players": scored.engine.players,
+        "chips": display.total_chips(result),
+        "next": result.next,
+        "next_number": len(result.deals) + 1,
+        "pot": result.pot,
         "has_bete": getattr(rules, "bete", None) is not None,
         "robre": robre,
-        "robres_done": scored.result.robres,
-        "rows": listed,
-        "hidden_deals": len(rows) - len(listed),
-        "revisions": revisions,
-        "undo": undo,
-        "form": form or _deal_form(_Table(evening, scored)),
-        "adjustment_form": adjustment_form or AdjustmentForm(players=players, prefix="adj"),
+        "robres_done": result.robres,
         "can_score": evening.is_open,
     }
     if classic:
         context["claim_teams"] = [
             side for side in (0, 1) if rules.claim_at is not None and robre.points[side] == rules.claim_at
         ]
-        if robre_form is not None:
-            context["robre_form"] = robre_form
-        elif robre.deals == 0:
-            context["robre_form"] = RobreForm(
-                players=list(players), dummy=rules.dummy, prefix="robre", initial={"choice": _current_choice(robre, rules)}
-            )
+    return context
+
+
+def _robre_form(rules, players, robre):
+    """The partnerships form, offered before the first deal of a robre."""
+    if robre.deals:
+        return None
+    return RobreForm(players=list(players), dummy=rules.dummy, prefix="robre", initial={"choice": _current_choice(robre, rules)})
+
+
+def _rows(evening, scored, last, ids=None):
+    """The rows of the last ``last`` deals (all of them: None), each with its deal's id and links.
+
+    The deals' ids (by number) are read for those rows only, unless given. Should the
+    remembered state not end with the evening's last deal (deals changed behind the
+    services' back), the deals are scored again.
+    """
+    rows = display.deal_rows(scored.result, scored.engine.rules, last)
+    if ids is None:
+        first = rows[0].number if rows else len(scored.result.deals) + 1
+        ids = dict(evening.deals.filter(number__gte=first).values_list("number", "pk"))
+        if max(ids, default=0) != len(scored.result.deals) or len(ids) != len(rows):
+            scored = services.scored(evening, [d.data for d in evening.deals.all()])
+            return _rows(evening, scored, last)
+    edit_url = reverse("deal_edit", args=[evening.pk, 0]).replace("/0/", "/{}/")  # one reverse for every row
+    delete_url = reverse("deal_delete", args=[evening.pk, 0]).replace("/0/", "/{}/")
+    for row in rows:
+        row.deal_id = ids[row.number]
+        row.edit_url = edit_url.format(row.number)
+        row.delete_url = delete_url.format(row.number)
+    return rows
+
+
+def _board(request, evening, *, form=None, adjustment_form=None, robre_form=None, status=200, scored=None):
+    """Render the whole page, or only the board partial for htmx."""
+    scored = scored or services.scored(evening)
+    show_all = request.GET.get("deals") == "all"
+    rows = _rows(evening, scored, None if show_all else RECENT)
+    revisions = list(evening.revisions.select_related("by")[:5])
+    # undo is offered only while the deletion is the latest change of the evening
+    undo = next((r for r in revisions if r.action == DealRevision.Action.DELETED), None)
+    if undo is not None and undo.evening_version != evening.version:
+        undo = None
+    context = _state(evening, scored) | {
+        "rows": list(reversed(rows)),
+        "hidden_deals": len(scored.result.deals) - len(rows),
+        "revisions": revisions,
+        "undo": undo,
+        "form": form or _deal_form(_Table(evening, scored)),
+        "adjustment_form": adjustment_form or AdjustmentForm(players=scored.engine.players, prefix="adj"),
+    }
+    if context["classic"]:
+        context["robre_form"] = robre_form or _robre_form(context["rules"], context["players"], context["robre"])
     else:
-        context["groups"] = display.contract_groups(rules)
+        context["groups"] = display.contract_groups(context["rules"])
     template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
     return render(request, template, context, status=status)
+
+
+def _recorded(request, evening, scored, deal):
+    """An htmx answer to a recorded line: the new row for the top of the list, and out of band
+    what changed with it (totals, whose deal, robre, who sits out, fresh request keys).
+    The page clears the form that was sent when it sees ``deal-recorded``."""
+    context = _state(evening, scored) | {
+        "row": _rows(evening, scored, 1, ids={deal.number: deal.pk})[0],
+        "record_key": new_request_key(),
+        "adjustment_key": new_request_key(),
+        "undo": None,
+    }
+    if context["classic"]:
+        context["form"] = _deal_form(_Table(evening, scored))
+        context["robre_form"] = _robre_form(context["rules"], context["players"], context["robre"])
+    response = render(request, f"{TEMPLATE}#recorded", context)
+    response["HX-Retarget"] = "#deals"
+    response["HX-Reswap"] = "afterbegin"
+    return trigger_client_event(response, "deal-recorded", after="swap")
 
 
 def _current_choice(robre, rules):
@@ -182,11 +228,14 @@ def _record(request, pk, build_form, form_name: str):
         try:
             key = form.cleaned_data.get("request_key") or ""
             recorded = services.record_deal(evening, form.deal_data(), request.user, key)
-            return _after_write(request, evening, recorded.scored)
-        except DealError as error:
+        except (DealError, FileError) as error:
             form.add_engine_error(error)
         except services.EveningClosed:
             return _closed(request, evening)
+        else:
+            if request.htmx and recorded.created:
+                return _recorded(request, evening, recorded.scored, recorded.deal)
+            return _after_write(request, evening, recorded.scored)
     return _board(request, evening, status=INVALID, scored=table.scored, **{form_name: form})
 
 
