@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404
 from scorebook.clubs.models import Club, Membership, Role
 from scorebook.clubs.models.club import SCORING_ROLES
 
+from . import statements
 from .models import Evening
 
 
@@ -25,7 +26,8 @@ def role_in(user, club) -> Role | None:
 
 
 def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
-    """(may see it, may record its deals), with one look-up of the user's role."""
+    """(may see it, may record its deals), with one look-up of the user's role
+    (none when the evening was read with ``my_role``, as ``_get_evening_for_user`` does)."""
     if not user.is_authenticated:
         return False, False
     if user.is_staff:
@@ -33,13 +35,22 @@ def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
     if evening.club_id is None:
         mine = evening.owner_id == user.pk
         return mine, mine
-    role = role_in(user, evening.club)
+    if hasattr(evening, "my_role"):
+        role = Role(evening.my_role) if evening.my_role else None
+    else:
+        role = role_in(user, evening.club)
     return role is not None, role in SCORING_ROLES
 
 
 def _get_evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
-    """The evening if this user may see it (and score it when ``write``); otherwise 404 or 403."""
-    evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk)
+    """The evening if this user may see it (and score it when ``write``); otherwise 404 or 403.
+
+    One query: the evening and the user's role in its club. The copy of the rules (the
+    largest field) is read only if asked for: the scored state is usually remembered.
+    """
+    evening = statements.evening_and_role(pk, request.user.pk if request.user.is_authenticated else None)
+    if evening is None:
+        raise Http404("No such evening")
     may_view, may_score = evening_rights(request.user, evening)
     if not may_view:
         raise Http404("No such evening")

@@ -127,6 +127,16 @@ class DealRow:
     def moved_totals(self) -> bool:
         return any(delta for _, delta in self.cells)
 
+    @property
+    def shown(self) -> list[tuple[str, str, str]]:
+        """(player, what the list shows, its tone) per seat: "–" for a player who sat out."""
+        return [(name, "–", "out") if delta is None else (name, str(delta), tone(delta)) for name, delta in self.cells]
+
+
+def tone(points: int) -> str:
+    """The class that colours a number of points."""
+    return "neg" if points < 0 else "pos" if points > 0 else ""
+
 
 def _classic_state(deal_result: DealResult, manches_before: int) -> str:
     robre = deal_result.robre
@@ -185,6 +195,14 @@ class TotalChip:
     leader: bool
     sitting_out: bool
     dealer: bool
+
+    @property
+    def css(self) -> str:
+        return "chip" + " leader" * self.leader + " out" * self.sitting_out
+
+    @property
+    def tone(self) -> str:
+        return tone(self.total)
 
 
 def total_chips(result: EveningResult) -> list[TotalChip]:

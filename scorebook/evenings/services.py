@@ -7,6 +7,7 @@ deal is refused before anything is saved.
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import OrderedDict
 from datetime import date as date_cls
@@ -17,12 +18,13 @@ from typing import Any, NamedTuple
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scorebook.rules import evening_file, registry
+from scorebook.rules import evening_file, registry, settlement
 from scorebook.rules.deals import Evening as EngineEvening
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import to_dict
 from scorebook.rules.scoring import DealError, DealResult, EveningResult, Scorer, score, scorer
 
+from . import statements
 from .models import Deal, DealRevision, Evening, Player, Seat
 
 
@@ -113,10 +115,14 @@ def _remember(evening: Evening, s: Scored) -> None:
             _STATES.popitem(last=False)
 
 
-def forget_states() -> None:
-    """Drop every remembered state (tests, and after changing deals behind the services' back)."""
+def forget_states(pk: int | None = None) -> None:
+    """Drop the remembered states of evening ``pk`` (of every evening: None); for tests, the
+    benchmark, and after changing deals behind the services' back."""
     with _STATES_LOCK:
-        _STATES.clear()
+        if pk is None:
+            _STATES.clear()
+        for key in [key for key in _STATES if key[0] == pk]:
+            del _STATES[key]
 
 
 def scored(evening: Evening, deal_data: list[dict] | None = None) -> Scored:
@@ -137,27 +143,48 @@ def check(evening: Evening, deal_data: list[dict]) -> Scored:
     return scored(evening, deal_data)
 
 
+# What other writers change on an evening row: read again once the row is locked.
+_CHANGING = ("version", "updated_at", "status", "summary", "stake", "currency")
+
+
 def _locked(evening: Evening) -> Evening:
-    locked = Evening.objects.select_for_update().get(pk=evening.pk)
+    """A copy of ``evening`` whose row is locked until the end of the transaction, with the
+    fields that other writers change read again under the lock."""
+    row = Evening.objects.select_for_update().filter(pk=evening.pk).values(*_CHANGING).first()
+    if row is None:
+        raise Evening.DoesNotExist(f"evening {evening.pk} no longer exists")
+    locked = copy.copy(evening)
+    for name, value in row.items():
+        setattr(locked, name, value)
     if not locked.is_open:
         raise EveningClosed()
     return locked
 
 
-def _bump(evening: Evening, s: Scored, added: DealResult | None = None) -> None:
+class _Changed(Exception):
+    """The evening changed (or closed) since it was read: the change is made again under the lock."""
+
+
+def _bump(evening: Evening, s: Scored, added: DealResult | None = None, *, unchanged: bool = False) -> None:
     """A deal changed: a new version, and the summary rebuilt from ``s`` in the same transaction.
 
     ``added``: the change was that one deal at the end; the summary before it is brought
     up to date instead of being rebuilt from every deal (the same figures, tested).
+    ``unchanged``: the row is written only if it is still open and as it was read
+    (version and time of the last change); otherwise ``_Changed``.
     """
-    before = evening.summary
+    before, read = evening.summary, (evening.version, evening.updated_at)
     evening.version += 1
     evening.updated_at = timezone.now()
     summary = _summary_plus(evening, before, s, added) if added is not None else None
     evening.summary = summary or summarize(evening, s)
-    Evening.objects.filter(pk=evening.pk).update(
-        version=evening.version, updated_at=evening.updated_at, summary=evening.summary
-    )
+    if unchanged:
+        if not statements.write_if_unchanged(evening, *read):
+            raise _Changed()
+    else:
+        Evening.objects.filter(pk=evening.pk).update(
+            version=evening.version, updated_at=evening.updated_at, summary=evening.summary
+        )
     _remember(evening, s)  # under the new version: a rolled-back change leaves a key no evening has
 
 
@@ -189,6 +216,7 @@ def _count(stats: dict[str, dict], played_deals: int, deal: DealResult, players)
 def _summary(evening: Evening, result: EveningResult, seats, stats, played_deals: int) -> dict[str, Any]:
     """``seats``: (position, player id, name) in seat order."""
     money = result.money(evening.stake) if evening.stake is not None else {}
+    transfers = settlement.min_transfers(money) if evening.stake is not None else []
     return {
         "version": evening.version,
         "deals": played_deals,
@@ -204,11 +232,7 @@ def _summary(evening: Evening, result: EveningResult, seats, stats, played_deals
             }
             for position, player, name in seats
         ],
-        "transfers": [
-            {"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in result.transfers(evening.stake)
-        ]
-        if evening.stake is not None
-        else [],
+        "transfers": [{"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in transfers],
     }
 
 
@@ -263,24 +287,40 @@ def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> Re
 
     Only the new deal is scored, on the evening's remembered state (``scored``); the
     state after it is remembered for the next deal and the page.
+
+    First without a lock, on the evening as it was read: the deal row is inserted and the
+    evening row updated only if it is still at that version. Anything else (another
+    writer came first, the key was already used, the engine refuses the deal) is decided
+    again with the row locked and read afresh; so the common case costs two statements.
     """
+    if evening.is_open:
+        try:
+            with transaction.atomic():
+                written = copy.copy(evening)
+                recorded = _append(written, data, user, request_key, unchanged=True)
+        except (_Changed, IntegrityError, DealError, FileError):
+            pass
+        else:
+            evening.version, evening.summary, evening.updated_at = written.version, written.summary, written.updated_at
+            return recorded
     with transaction.atomic():
         locked = _locked(evening)
         if request_key:
             existing = Deal.objects.filter(evening=locked, request_key=request_key).first()
             if existing is not None:
                 return Recorded(existing, False, None)
-        before = scored(locked)
-        s = Scored(before.state.then(evening_file.parse_deal(data, before.engine)))
-        deal = Deal.objects.create(
-            evening=locked,
-            number=len(s.engine.deals),
-            data=data,
-            recorded_by=user if user and user.is_authenticated else None,
-            request_key=request_key,
-        )
-        _bump(locked, s, added=s.result.deals[-1])
+        recorded = _append(locked, data, user, request_key)
     evening.version, evening.summary, evening.updated_at = locked.version, locked.summary, locked.updated_at
+    return recorded
+
+
+def _append(evening: Evening, data: dict, user, request_key: str, *, unchanged: bool = False) -> Recorded:
+    """Score the deal on the evening's state, insert it, and bump ``evening`` (see ``_bump``)."""
+    before = scored(evening)
+    s = Scored(before.state.then(evening_file.parse_deal(data, before.engine)))
+    deal = Deal(evening=evening, number=len(s.engine.deals), data=data, recorded_by=_user(user), request_key=request_key)
+    statements.insert(deal)
+    _bump(evening, s, added=s.result.deals[-1], unchanged=unchanged)
     return Recorded(deal, True, s)
 
 

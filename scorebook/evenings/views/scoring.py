@@ -179,6 +179,7 @@ def _recorded(request, evening, scored, deal):
     The page clears the form that was sent when it sees ``deal-recorded``."""
     context = _state(evening, scored) | {
         "row": _rows(evening, scored, 1, ids={deal.number: deal.pk})[0],
+        "declared": (),  # no declarer ticked in the emptied form
         "record_key": new_request_key(),
         "adjustment_key": new_request_key(),
         "undo": None,
