@@ -60,9 +60,15 @@ def resolve(key: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
 def _resolve(key: str, overrides_json: str) -> Ruleset:
     preset = get(key)
     overrides = json.loads(overrides_json)
-    merged = merge(to_dict(preset), overrides)
+    base = to_dict(preset)
+    if set(overrides) >= set(base):
+        # a complete copy of the rules (what an evening keeps) is read as it is: merged on
+        # the preset, a trick cell its house rules removed would come back from the preset
+        merged = overrides
+    else:
+        merged = merge(base, overrides)
     for fixed in ("key", "family"):
-        if merged[fixed] != to_dict(preset)[fixed]:
+        if merged[fixed] != base[fixed]:
             raise RulesError(fixed, gettext_noop("cannot be changed (the preset is %(key)r)"), key=preset.key)
     return ruleset_from_dict(merged)
 

@@ -182,6 +182,20 @@ def test_it_refuses_a_needs_change_that_keeps_a_cell_that_cannot_be_used():
     assert error.path in ("contracts.solo-6.made.6", "contracts.solo-6.failed.6")
 
 
+def test_it_reads_back_the_complete_copy_of_rules_whose_house_rules_removed_a_cell():
+    """An evening keeps the whole rules: read again, the cell removed by the house rule stays removed."""
+    house = registry.resolve(
+        "liege",
+        {"contracts": {"solo-6": {"needs": 7, "made": {"6": None}, "failed": {"6": [-12, 8]}}}},
+    )
+    copy = to_dict(house)
+    assert "6" not in copy["contracts"]["solo-6"]["made"]
+    assert registry.resolve("liege", copy) == house
+    with pytest.raises(RulesError) as error:
+        registry.resolve("liege", copy | {"key": "gand"})
+    assert error.value.path == "key"
+
+
 def test_it_accepts_a_needs_change_with_its_tables_fixed_and_scores_it():
     house = registry.resolve(
         "liege",

@@ -6,13 +6,17 @@ normally and redirect back (or re-render with their errors).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from functools import cached_property
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import trigger_client_event
@@ -167,10 +171,41 @@ def _board(request, evening, *, form=None, adjustment_form=None, robre_form=None
     }
     if context["classic"]:
         context["robre_form"] = robre_form or _robre_form(context["rules"], context["players"], context["robre"])
+    elif form is None:  # an empty form: as rendered before for the same table
+        context["form_body"] = _form_body(context["form"], context["rules"], context["next"].sitting_out)
     else:
         context["groups"] = display.contract_groups(context["rules"])
     template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
     return render(request, template, context, status=status)
+
+
+# The empty contract form (contract buttons, declarers, steppers, options) of a set of
+# rules, for a table and who sits out, by language: most of the scoring page, the same
+# before every deal of every evening played so. Kept per process for the rules objects
+# in use (``registry.resolve`` hands out one per set of rules); the request key is not in it.
+_FORM_BODIES: OrderedDict[int, tuple] = OrderedDict()
+_FORM_BODIES_LOCK = threading.Lock()
+KEPT_RULES = 32
+
+
+def _form_body(form, rules, sitting_out) -> str:
+    key = (translation.get_language(), tuple(form.players), tuple(sitting_out))
+    with _FORM_BODIES_LOCK:
+        kept_rules, bodies = _FORM_BODIES.get(id(rules), (None, {}))
+        html = bodies.get(key) if kept_rules is rules else None
+    if html is None:
+        context = {"form": form, "players": form.players, "sitting_out": sitting_out}
+        html = render_to_string("evenings/_contract_fields.html#body", context | {"groups": display.contract_groups(rules)})
+        with _FORM_BODIES_LOCK:
+            kept_rules, bodies = _FORM_BODIES.get(id(rules), (None, {}))
+            if kept_rules is not rules:
+                bodies = {}
+            bodies[key] = html
+            _FORM_BODIES[id(rules)] = (rules, bodies)  # the rules stay alive, so their id is not reused
+            _FORM_BODIES.move_to_end(id(rules))
+            while len(_FORM_BODIES) > KEPT_RULES:
+                _FORM_BODIES.popitem(last=False)
+    return html
 
 
 def _recorded(request, evening, scored, deal):
