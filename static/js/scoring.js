@@ -115,6 +115,11 @@
     var record = document.getElementById("record");
     if (sent && record && sent.classList.contains("pass-form")) sent = record;
     if (sent) clearForm(sent);
+    /* what the board said about the state before (a message, the undo of a deletion) no longer holds */
+    ["flash", "undo"].forEach(function (id) {
+      var notice = document.getElementById(id);
+      if (notice) notice.replaceChildren();
+    });
     syncAll(document);
   });
   syncAll(document);

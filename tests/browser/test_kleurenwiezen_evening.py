@@ -275,3 +275,28 @@ def test_a_deal_recorded_as_a_contract_can_be_corrected_into_an_all_pass(phone, 
     with p.page.expect_navigation():
         p.tap(p.page.locator("#deal-1 .deal-actions a", has_text="Edit"))
     expect(p.page.locator('form.record input[name="contract"][value="pass"]')).to_be_checked()
+
+
+@pytest.mark.browser
+def test_the_notices_about_the_state_before_go_when_a_deal_is_recorded(phone, scorer, make_evening):
+    four = ["Anne", "Bert", "Carl", "Dina"]
+    evening = make_evening("kleurenwiezen", four, deals=[{"contract": "pass"}] * 3, stake=None)
+    p = phone()
+    p.login(scorer.username, next_path=f"/e/{evening.pk}/")
+    # a message from the correction page
+    with p.page.expect_navigation():
+        p.tap(p.page.locator("#deal-1 .deal-actions a", has_text="Edit"))
+    with p.page.expect_navigation():
+        p.tap(p.page.get_by_role("button", name="Save the correction"))
+    expect(p.page.locator("#board .messages")).to_contain_text("Deal 1 corrected")
+    p.record_pass()
+    expect(p.page.locator("#board .messages")).to_have_count(0)
+    # the undo of a deletion, offered until the next change
+    p.tap(p.page.locator("#deal-4 .deal-actions button", has_text="Delete"))
+    expect(p.page.locator("#board form.undo")).to_contain_text("Deal 4 deleted.")
+    p.record_pass()
+    expect(p.page.locator("#board form.undo")).to_have_count(0)
+    p.page.reload()
+    expect(p.page.locator("#board form.undo")).to_have_count(0)  # the server no longer offers it either
+    assert p.next_deal_number() == 5
+    assert p.errors == []

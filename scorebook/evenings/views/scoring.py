@@ -211,13 +211,13 @@ def _form_body(form, rules, sitting_out) -> str:
 def _recorded(request, evening, scored, deal):
     """An htmx answer to a recorded line: the new row for the top of the list, and out of band
     what changed with it (totals, whose deal, robre, who sits out, fresh request keys).
-    The page clears the form that was sent when it sees ``deal-recorded``."""
+    On ``deal-recorded`` the page empties the form that was sent and the notices about the
+    state before (a message, the undo of a deletion: no longer the latest change)."""
     context = _state(evening, scored) | {
         "row": _rows(evening, scored, 1, ids={deal.number: deal.pk})[0],
         "declared": (),  # no declarer ticked in the emptied form
         "record_key": new_request_key(),
         "adjustment_key": new_request_key(),
-        "undo": None,
     }
     if context["classic"]:
         context["form"] = _deal_form(_Table(evening, scored))
