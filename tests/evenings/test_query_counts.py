@@ -18,6 +18,10 @@ def _queries(client, method, url, data=None):
     return len(queries)
 
 
+# session, user, the evening with the user's role, the ids of the listed deals, the corrections
+SCORING_PAGE = 5
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("page", ["evening", "settlement", "evening_print", "evening_chart"])
 def test_it_reads_an_evening_with_the_same_queries_at_4_and_at_40_deals(scorer_client, make_evening, page):
@@ -29,12 +33,17 @@ def test_it_reads_an_evening_with_the_same_queries_at_4_and_at_40_deals(scorer_c
 
 
 @pytest.mark.django_db
-def test_it_records_a_deal_with_the_same_queries_at_4_and_at_40_deals(scorer_client, make_evening):
-    small = make_evening("kleurenwiezen", deals=PAIRS * 2)
-    large = make_evening("kleurenwiezen", deals=PAIRS * 20)
-    post = {"contract": "pass"}
-    counts = [
-        _queries(scorer_client, "post", reverse("deal_record", args=[e.pk]), post | {"request_key": f"k{e.pk}"})
-        for e in (small, large)
-    ]
-    assert counts[0] == counts[1]
+def test_it_shows_the_scoring_page_with_5_queries_at_4_and_at_40_deals(scorer_client, make_evening):
+    for deals in (PAIRS * 2, PAIRS * 20):
+        evening = make_evening("kleurenwiezen", deals=deals)
+        assert _queries(scorer_client, "get", reverse("evening", args=[evening.pk])) == SCORING_PAGE
+
+
+@pytest.mark.django_db
+def test_it_records_a_deal_with_7_queries_at_4_and_at_40_deals(scorer_client, make_evening):
+    """Session, user, the evening with the user's role, then in a transaction (a savepoint
+    inside the test's): the deal inserted, the evening updated if unchanged."""
+    for deals in (PAIRS * 2, PAIRS * 20):
+        evening = make_evening("kleurenwiezen", deals=deals)
+        post = {"contract": "pass", "request_key": f"k{evening.pk}"}
+        assert _queries(scorer_client, "post", reverse("deal_record", args=[evening.pk]), post) == 7
