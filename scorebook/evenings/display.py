@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils import translation
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
 from collections.abc import Mapping
@@ -132,6 +133,15 @@ class DealRow:
         """(player, what the list shows, its tone) per seat: "–" for a player who sat out."""
         return [(name, "–", "out") if delta is None else (name, str(delta), tone(delta)) for name, delta in self.cells]
 
+    @property
+    def deltas_html(self) -> str:
+        """The row's points per seat, as the deal list shows them. Written here rather than as
+        a template loop: the list repeats it for every row, and the loop cost more than the rest
+        of the row (``make bench``)."""
+        return format_html_join(
+            "", '<span class="delta {}"><span class="who">{}</span> {}</span>', ((t, n, x) for n, x, t in self.shown)
+        )
+
 
 def tone(points: int) -> str:
     """The class that colours a number of points."""
@@ -203,6 +213,16 @@ class TotalChip:
     @property
     def tone(self) -> str:
         return tone(self.total)
+
+
+def chips_html(chips: list[TotalChip]) -> str:
+    """The running totals at the top of the scoring page (see ``DealRow.deltas_html`` for why here)."""
+    crown = format_html('<span class="crown" aria-label="{}">★</span>', _("leads"))
+    return format_html_join(
+        "",
+        '<div class="{}"><span class="chip-name">{}{}</span><span class="chip-total {}">{}</span></div>',
+        ((c.css, crown if c.leader else "", c.name, c.tone, c.total) for c in chips),
+    )
 
 
 def total_chips(result: EveningResult) -> list[TotalChip]:

@@ -115,6 +115,12 @@
     var record = document.getElementById("record");
     if (sent && record && sent.classList.contains("pass-form")) sent = record;
     if (sent) clearForm(sent);
+    /* who sits out the next deal: the declarer buttons say so (the answer's #next lists them) */
+    var next = document.getElementById("next");
+    var out = next && next.dataset.sittingOut ? JSON.parse(next.dataset.sittingOut) : [];
+    document.querySelectorAll("#record .declarers label.tap.person").forEach(function (label) {
+      label.classList.toggle("out", out.indexOf(label.querySelector("input").value) !== -1);
+    });
     /* what the board said about the state before (a message, the undo of a deletion) no longer holds */
     ["flash", "undo"].forEach(function (id) {
       var notice = document.getElementById(id);

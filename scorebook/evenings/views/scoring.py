@@ -6,13 +6,15 @@ normally and redirect back (or re-render with their errors).
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from functools import cached_property
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -105,8 +107,9 @@ def _state(evening, scored) -> dict:
         "rules": rules,
         "classic": classic,
         "players": scored.engine.players,
-        "chips": display.total_chips(result),
+        "chips_html": display.chips_html(display.total_chips(result)),
         "next": result.next,
+        "sitting_out_json": json.dumps(result.next.sitting_out),  # for the page's script, after a recorded line
         "next_number": len(result.deals) + 1,
         "pot": result.pot,
         "has_bete": getattr(rules, "bete", None) is not None,
@@ -215,14 +218,15 @@ def _recorded(request, evening, scored, deal):
     state before (a message, the undo of a deletion: no longer the latest change)."""
     context = _state(evening, scored) | {
         "row": _rows(evening, scored, 1, ids={deal.number: deal.pk})[0],
-        "declared": (),  # no declarer ticked in the emptied form
         "record_key": new_request_key(),
         "adjustment_key": new_request_key(),
     }
     if context["classic"]:
         context["form"] = _deal_form(_Table(evening, scored))
         context["robre_form"] = _robre_form(context["rules"], context["players"], context["robre"])
-    response = render(request, f"{TEMPLATE}#recorded", context)
+    # the fragment uses no context processor, only the CSRF token (the row's delete form)
+    html = render_to_string(f"{TEMPLATE}#recorded", context | {"csrf_token": get_token(request)})
+    response = HttpResponse(html)
     response["HX-Retarget"] = "#deals"
     response["HX-Reswap"] = "afterbegin"
     return trigger_client_event(response, "deal-recorded", after="swap")
