@@ -23,21 +23,42 @@ def _q(name: str) -> str:
 
 
 @functools.cache
-def _evening_and_role_sql() -> str:
+def _evening_and_role_query() -> tuple[str, list[str], list[tuple]]:
+    """The SQL, the attribute names of the columns read, and the converters of each column
+    (the database's and the field's, as the ORM applies them)."""
     e, m = Evening._meta, Membership._meta
-    columns = ", ".join(f"e.{_q(f.column)}" for f in e.concrete_fields if f.name != "rules")
+    fields = [f for f in e.concrete_fields if f.name != "rules"]
+    columns = ", ".join(f"e.{_q(f.column)}" for f in fields)
     role, club, user = (_q(m.get_field(name).column) for name in ("role", "club", "user"))
-    return (
+    sql = (
         f"SELECT {columns}, (SELECT m.{role} FROM {_q(m.db_table)} m WHERE m.{club} = e.{_q(e.get_field('club').column)}"
         f" AND m.{user} = %s LIMIT 1) AS my_role FROM {_q(e.db_table)} e WHERE e.{_q(e.pk.column)} = %s"
     )
+    converters = []
+    for i, field in enumerate(fields):
+        col = field.get_col(e.db_table)
+        found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+        if found:
+            converters.append((i, col, found))
+    return sql, [f.attname for f in fields], converters
 
 
 def evening_and_role(pk: int, user_id: int | None) -> Evening | None:
     """The evening (its copy of the rules left to be read when asked for) with ``my_role``,
     the role of user ``user_id`` in its club (None: not a member, or no club)."""
-    found = list(Evening.objects.raw(_evening_and_role_sql(), [user_id, pk]))
-    return found[0] if found else None
+    sql, names, converters = _evening_and_role_query()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_id, pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row[:-1])
+    for i, col, found in converters:
+        for convert in found:
+            values[i] = convert(values[i], col, connection)
+    evening = Evening.from_db(connection.alias, names, values)
+    evening.my_role = row[-1]
+    return evening
 
 
 @functools.cache
