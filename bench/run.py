@@ -677,7 +677,8 @@ def load_client(base: str, session: str, evening_pk: int, table, submissions: in
             report.errors.append(f"post {i}: {error!r}")
             continue
         report.latencies.append((time.perf_counter() - t) * 1000)
-        if status != 200 or b'id="board"' not in content:
+        # a recorded deal is answered with its row and the totals; a repeated key with the board
+        if status != 200 or b'id="totals"' not in content:
             report.errors.append(f"post {i}: HTTP {status} {content[:200]!r}")
             continue
         if replay:

@@ -3,13 +3,14 @@ the engine (through services) decides whether the deal is possible."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import uuid
 from datetime import date
 
 from django import forms
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from scorebook.clubs.models import Club
@@ -70,31 +71,48 @@ class DealForm(RecordForm):
         self.players = list(players)
 
 
+@functools.lru_cache(maxsize=128)
+def _table_fields(contracts: tuple, players: tuple, language: str) -> dict[str, forms.Field]:
+    """The fields of the contract form that depend on the contracts, the table and the
+    language, built once and shared by the forms of that table: building them (setting
+    the choices above all) was most of the cost of recording a deal (``make bench``).
+
+    Shared, so never changed on a form: nothing in the site changes these fields after
+    construction, and Django's validation and rendering leave them as they are (tested).
+    """
+    people = [(p, p) for p in players]
+    fields = {
+        "contract": forms.ChoiceField(label=_("Contract"), choices=[("pass", _("All pass")), *contracts]),
+        "declarers": forms.MultipleChoiceField(
+            label=_("Declarers"), required=False, widget=forms.CheckboxSelectMultiple, choices=people
+        ),
+        "exposed_fault": forms.ChoiceField(
+            label=_("Opponent made to take a trick"), required=False, choices=[("", "—"), *people]
+        ),
+        "playing": forms.MultipleChoiceField(
+            label=_("Who plays this deal"), required=False, widget=forms.CheckboxSelectMultiple, choices=people
+        ),
+    }
+    for seat, name in enumerate(players):
+        fields[f"tricks_{seat}"] = forms.IntegerField(
+            label=_("Tricks of %(name)s") % {"name": name}, required=False, min_value=0, max_value=MAX_TRICKS
+        )
+    return fields
+
+
 class ContractDealForm(DealForm):
-    contract = forms.ChoiceField(label=_("Contract"))
-    declarers = forms.MultipleChoiceField(label=_("Declarers"), required=False, widget=forms.CheckboxSelectMultiple)
+    """Also ``contract``, ``declarers``, ``exposed_fault``, ``playing`` and ``tricks_<seat>``,
+    which depend on the evening (``_table_fields``)."""
+
     tricks = forms.IntegerField(label=_("Tricks"), required=False, min_value=0, max_value=MAX_TRICKS)
     trump_changed = forms.BooleanField(label=_("Trump changed (needs 9)"), required=False)
-    exposed_fault = forms.ChoiceField(label=_("Opponent made to take a trick"), required=False)
-    playing = forms.MultipleChoiceField(
-        label=_("Who plays this deal"), required=False, widget=forms.CheckboxSelectMultiple
-    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         rules: ContractRules = self.rules
         lang = display.lang()
-        self.fields["contract"].choices = [("pass", _("All pass"))] + [
-            (key, c.names.get(lang)) for key, c in rules.contracts.items()
-        ]
-        people = [(p, p) for p in self.players]
-        self.fields["declarers"].choices = people
-        self.fields["playing"].choices = people
-        self.fields["exposed_fault"].choices = [("", "—")] + people
-        for seat, name in enumerate(self.players):
-            self.fields[f"tricks_{seat}"] = forms.IntegerField(
-                label=_("Tricks of %(name)s") % {"name": name}, required=False, min_value=0, max_value=MAX_TRICKS
-            )
+        contracts = tuple((key, c.names.get(lang)) for key, c in rules.contracts.items())
+        self.fields.update(_table_fields(contracts, tuple(self.players), translation.get_language()))
 
     def per_declarer_fields(self):
         return [(name, self[f"tricks_{seat}"]) for seat, name in enumerate(self.players)]
