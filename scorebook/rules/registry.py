@@ -63,14 +63,23 @@ def _resolve(key: str, overrides_json: str) -> Ruleset:
     base = to_dict(preset)
     if set(overrides) >= set(base):
         # a complete copy of the rules (what an evening keeps) is read as it is: merged on
-        # the preset, a trick cell its house rules removed would come back from the preset
-        merged = overrides
+        # the preset, a trick cell its house rules removed would come back from the preset.
+        # Its keys were sorted for the cache: put them back in the preset's order.
+        merged = _in_order_of(base, overrides)
     else:
         merged = merge(base, overrides)
     for fixed in ("key", "family"):
         if merged[fixed] != base[fixed]:
             raise RulesError(fixed, gettext_noop("cannot be changed (the preset is %(key)r)"), key=preset.key)
     return ruleset_from_dict(merged)
+
+
+def _in_order_of(base: Any, value: Any) -> Any:
+    """``value`` with the keys of its objects in the order of ``base`` (keys it adds last)."""
+    if not isinstance(value, dict) or not isinstance(base, dict):
+        return value
+    keys = [k for k in base if k in value] + [k for k in value if k not in base]
+    return {k: _in_order_of(base.get(k), value[k]) for k in keys}
 
 
 def diff(key: str, rules: Ruleset) -> dict[str, Any]:

@@ -191,6 +191,10 @@ def test_it_reads_back_the_complete_copy_of_rules_whose_house_rules_removed_a_ce
     copy = to_dict(house)
     assert "6" not in copy["contracts"]["solo-6"]["made"]
     assert registry.resolve("liege", copy) == house
+    assert list(registry.resolve("liege", copy).contracts) == list(house.contracts)  # in the preset's order
+    assert list(registry.resolve("kleurenwiezen", to_dict(registry.get("kleurenwiezen"))).contracts) == list(
+        registry.get("kleurenwiezen").contracts
+    )
     with pytest.raises(RulesError) as error:
         registry.resolve("liege", copy | {"key": "gand"})
     assert error.value.path == "key"
