@@ -143,9 +143,9 @@ class DealRow:
         )
 
 
-def tone(points: int) -> str:
-    """The class that colours a number of points."""
-    return "neg" if points < 0 else "pos" if points > 0 else ""
+def tone(value) -> str:
+    """The class that colours a number of points or an amount of money."""
+    return "pos" if value > 0 else "neg" if value < 0 else "zero"
 
 
 def _classic_state(deal_result: DealResult, manches_before: int) -> str:

@@ -24,9 +24,9 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scorebook.clubs.models import Role
 from scorebook.evenings.access import _get_club_for_user
-from scorebook.evenings.display import lang
+from scorebook.evenings.display import lang, tone
 from scorebook.evenings.models import Evening, Payment, Player
-from scorebook.evenings.views.settle import money_text, party_label, tone
+from scorebook.evenings.views.settle import money_text, party_label
 from scorebook.rules import registry
 from scorebook.rules.model import RulesError
 

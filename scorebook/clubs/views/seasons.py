@@ -29,9 +29,9 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scorebook.evenings import charts
 from scorebook.evenings.access import _get_club_for_user
-from scorebook.evenings.display import lang
+from scorebook.evenings.display import lang, tone
 from scorebook.evenings.models import Evening, Player, Seat
-from scorebook.evenings.views.settle import money_text, signed_points, tone
+from scorebook.evenings.views.settle import money_text, signed_points
 from scorebook.rules import registry
 from scorebook.rules.model import RulesError
 

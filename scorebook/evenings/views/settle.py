@@ -25,6 +25,7 @@ from scorebook.rules.model import LANGS, BeteEnd
 from scorebook.rules.scoring import BETE
 
 from .. import display, services
+from ..display import tone
 from ..access import _get_evening_for_user
 from ..models import Evening, Payment
 
@@ -70,10 +71,6 @@ def stake_text(stake: Decimal, currency: str) -> str:
     exponent = stake.normalize().as_tuple().exponent
     places = min(4, max(2, -exponent)) if isinstance(exponent, int) else 2
     return money_text(stake, currency, places=places)
-
-
-def tone(value) -> str:
-    return "pos" if value > 0 else "neg" if value < 0 else "zero"
 
 
 def party_label(name: str) -> str:
