@@ -26,8 +26,8 @@ def role_in(user, club) -> Role | None:
 
 
 def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
-    """(may see it, may record its deals), with one look-up of the user's role
-    (none when the evening was read with ``my_role``, as ``_get_evening_for_user`` does)."""
+    """(may see it, may record its deals), for an evening read with the user's role in its
+    club (``my_role``, as ``statements.evening_and_role`` reads it)."""
     if not user.is_authenticated:
         return False, False
     if user.is_staff:
@@ -35,10 +35,7 @@ def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
     if evening.club_id is None:
         mine = evening.owner_id == user.pk
         return mine, mine
-    if hasattr(evening, "my_role"):
-        role = Role(evening.my_role) if evening.my_role else None
-    else:
-        role = role_in(user, evening.club)
+    role = Role(evening.my_role) if evening.my_role else None
     return role is not None, role in SCORING_ROLES
 
 
