@@ -126,15 +126,19 @@ def forget_states(pk: int | None = None) -> None:
 
 
 def scored(evening: Evening, deal_data: list[dict] | None = None) -> Scored:
-    """The evening scored: remembered from the last time at this version, else from its deals."""
-    if deal_data is None:
-        with _STATES_LOCK:
-            remembered = _STATES.get(_state_key(evening))
-        if remembered is not None:
-            return remembered
-    s = Scored(scorer(engine_evening(evening, deal_data)))
-    if deal_data is None and evening.pk is not None:
-        _remember(evening, s)
+    """The evening scored: remembered from the last time at this version, else from its deals
+    (``deal_data``: a candidate list of deals instead, neither remembered nor stored)."""
+    if deal_data is not None:
+        return Scored(scorer(engine_evening(evening, deal_data)))
+    with _STATES_LOCK:
+        remembered = _STATES.get(_state_key(evening))
+    return remembered if remembered is not None else rescored(evening)
+
+
+def rescored(evening: Evening) -> Scored:
+    """The evening scored from its stored deals, whatever was remembered, and remembered."""
+    s = Scored(scorer(engine_evening(evening)))
+    _remember(evening, s)
     return s
 
 
@@ -270,7 +274,7 @@ def _summary_plus(evening: Evening, before: dict | None, s: Scored, added: DealR
 
 
 def refresh_summary(evening: Evening) -> dict[str, Any]:
-    evening.summary = summarize(evening, scored(evening, [d.data for d in evening.deals.all()]))
+    evening.summary = summarize(evening, rescored(evening))
     evening.updated_at = timezone.now()
     Evening.objects.filter(pk=evening.pk).update(summary=evening.summary, updated_at=evening.updated_at)
     return evening.summary

@@ -2,6 +2,7 @@
 summary up to date from the one before: both must always equal scoring every deal again."""
 
 import dataclasses
+import re
 
 import pytest
 from django.urls import reverse
@@ -102,3 +103,20 @@ def test_it_writes_the_last_rows_of_the_deal_list_as_the_whole_list_ends(last):
     assert any("manche to" in row.state for row in whole[-5:])  # the tail holds a won manche
     tail = display.deal_rows(result, rules, last=last)
     assert [vars(row) for row in tail] == [vars(row) for row in whole[len(whole) - min(last, len(whole)):]]
+
+
+@pytest.mark.django_db
+def test_it_shows_the_stored_deals_when_they_were_changed_behind_the_services_back(scorer_client, make_evening):
+    """A deal written without the services (the admin, a script) does not bump the version: the
+    page notices its list no longer matches the remembered state and scores the deals again."""
+    evening = make_evening("kleurenwiezen", deals=[PAIR])
+    url = reverse("evening", args=[evening.pk])
+    scorer_client.get(url)  # remembered with one deal
+    Deal.objects.create(evening=evening, number=2, data={"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": 9})
+    html = scorer_client.get(url).content.decode()
+    assert 'id="deal-2"' in html and "Deal 3" in html  # the list and the next deal agree
+    fresh = Evening.objects.get(pk=evening.pk)
+    both = services.scored(fresh, [d.data for d in fresh.deals.all()]).result.totals
+    shown = dict(re.findall(r'<span class="chip-name">(?:<span[^>]*>★</span>)?(\w+)</span><span class="chip-total \w+">(-?\d+)</span>', html))
+    assert {name: int(total) for name, total in shown.items()} == both != {"Anne": 0, "Bert": 0, "Carl": 0, "Dina": 0}
+    assert len(services.scored(fresh).result.deals) == 2  # and the fresh state is the one remembered

@@ -134,17 +134,15 @@ def _robre_form(rules, players, robre):
 def _rows(evening, scored, last, ids=None):
     """The rows of the last ``last`` deals (all of them: None), each with its deal's id and links.
 
-    The deals' ids (by number) are read for those rows only, unless given. Should the
-    remembered state not end with the evening's last deal (deals changed behind the
-    services' back), the deals are scored again.
+    The deals' ids (by number) are read for those rows only, unless given; None when they
+    are not the state's (its deals were changed behind the services' back).
     """
     rows = display.deal_rows(scored.result, scored.engine.rules, last)
     if ids is None:
         first = rows[0].number if rows else len(scored.result.deals) + 1
         ids = dict(evening.deals.filter(number__gte=first).values_list("number", "pk"))
         if max(ids, default=0) != len(scored.result.deals) or len(ids) != len(rows):
-            scored = services.scored(evening, [d.data for d in evening.deals.all()])
-            return _rows(evening, scored, last)
+            return None
     edit_url = reverse("deal_edit", args=[evening.pk, 0]).replace("/0/", "/{}/")  # one reverse for every row
     delete_url = reverse("deal_delete", args=[evening.pk, 0]).replace("/0/", "/{}/")
     for row in rows:
@@ -157,8 +155,11 @@ def _rows(evening, scored, last, ids=None):
 def _board(request, evening, *, form=None, adjustment_form=None, robre_form=None, status=200, scored=None):
     """Render the whole page, or only the board partial for htmx."""
     scored = scored or services.scored(evening)
-    show_all = request.GET.get("deals") == "all"
-    rows = _rows(evening, scored, None if show_all else RECENT)
+    last = None if request.GET.get("deals") == "all" else RECENT
+    rows = _rows(evening, scored, last)
+    while rows is None:  # the state is not the stored deals': the whole page from the deals again
+        scored = services.rescored(evening)
+        rows = _rows(evening, scored, last)
     revisions = list(evening.revisions.select_related("by")[:5])
     # undo is offered only while the deletion is the latest change of the evening
     undo = next((r for r in revisions if r.action == DealRevision.Action.DELETED), None)
