@@ -26,7 +26,7 @@ from scorebook.clubs.models import Role
 from scorebook.evenings.access import _get_club_for_user
 from scorebook.evenings.display import lang, tone
 from scorebook.evenings.models import Evening, Payment, Player
-from scorebook.evenings.views.settle import money_text, party_label
+from scorebook.evenings.views.settle import TransferWords, money_text, party_label
 from scorebook.rules import registry
 from scorebook.rules.model import RulesError
 
@@ -44,7 +44,7 @@ def variant_name(ruleset: str) -> str:
 
 
 @dataclass
-class OpenTransfer:
+class OpenTransfer(TransferWords):
     evening: int
     date: date_cls
     ruleset: str
@@ -58,18 +58,6 @@ class OpenTransfer:
     @property
     def amount_text(self) -> str:
         return money_text(self.amount, self.currency)
-
-    @property
-    def amount_value(self) -> str:
-        return format(self.amount, "f")
-
-    @property
-    def payer_label(self) -> str:
-        return party_label(self.payer)
-
-    @property
-    def payee_label(self) -> str:
-        return party_label(self.payee)
 
     @property
     def variant(self) -> str:

@@ -80,14 +80,13 @@ def party_label(name: str) -> str:
 # --- what the pages show -------------------------------------------------------------------
 
 
-@dataclass
-class TransferRow:
+class TransferWords:
+    """What a transfer shows of its ``payer``, ``payee`` and ``amount`` (the settlement's rows,
+    the ledger's open transfers)."""
+
     payer: str
     payee: str
     amount: Decimal
-    amount_text: str
-    paid: bool
-    current: bool = True  # False: a payment marked earlier that the settlement no longer asks for
 
     @property
     def payer_label(self) -> str:
@@ -99,7 +98,18 @@ class TransferRow:
 
     @property
     def amount_value(self) -> str:
+        """The amount as the paid form posts it."""
         return format(self.amount, "f")
+
+
+@dataclass
+class TransferRow(TransferWords):
+    payer: str
+    payee: str
+    amount: Decimal
+    amount_text: str
+    paid: bool
+    current: bool = True  # False: a payment marked earlier that the settlement no longer asks for
 
 
 def _paid_keys(evening: Evening) -> set[tuple[str, str, Decimal]]:
