@@ -138,7 +138,8 @@ class Data:
 def build(history_size: int, season_sizes) -> Data:
     from bench import synthetic as syn
     from scorebook.evenings import services
-    from scorebook.evenings.models import Evening, Player
+    from scorebook.evenings.models import Evening
+    from scorebook.clubs.models import Player
 
     user = syn.make_user("bench", first_name="Bench")
     club = syn.make_club(user, name="Club de la Couleur", slug="couleur")
@@ -356,8 +357,8 @@ def breakdown(data: Data, results) -> None:
     part("record_80.services_record_deal", record_rolled_back)
 
     try:  # the club pages' internals, which another engineer may be changing
-        from scorebook.clubs import standings as st
-        from scorebook.clubs.views import ledger, seasons
+        from scorebook.league import standings as st
+        from scorebook.league.views import ledger, seasons
 
         names = seasons.player_names(data.club)
         for label, season in data.seasons.items():

@@ -146,7 +146,7 @@ def make_user(username: str = "bench", **extra):
 def make_club(user, *, name: str = "Bench club", slug: str = "bench", players: Sequence[str] = PLAYERS, role=None):
     """A club with its roster of ``players``; ``user`` is a member (admin unless ``role`` says otherwise)."""
     from scorebook.clubs.models import Club, Membership, Role
-    from scorebook.evenings.models import Player
+    from scorebook.clubs.models import Player
 
     club = Club.objects.create(name=name, slug=slug)
     Membership.objects.create(club=club, user=user, role=role or Role.ADMIN)
@@ -258,7 +258,8 @@ def build_history(
     from django.db import transaction
 
     from scorebook.evenings import services
-    from scorebook.evenings.models import Deal, Evening, Payment, Player, Seat
+    from scorebook.evenings.models import Deal, Evening, Payment, Seat
+    from scorebook.clubs.models import Player
     from scorebook.rules import registry
     from scorebook.rules.model import to_dict
 

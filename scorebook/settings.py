@@ -61,9 +61,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "scorebook.core",
-    "scorebook.evenings",
-    "scorebook.clubs",
     "scorebook.accounts",
+    "scorebook.clubs",
+    "scorebook.evenings",
+    "scorebook.league",
 ]
 
 MIDDLEWARE = [

@@ -8,5 +8,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scorebook.clubs.urls")),
     path("", include("scorebook.evenings.urls")),
+    path("", include("scorebook.league.urls")),
     path("", include("scorebook.core.urls")),
 ]

@@ -15,7 +15,7 @@ from django.urls import URLResolver, get_resolver, reverse
 
 from scorebook.clubs.models import Club, Invitation, Membership, Role, Season
 from scorebook.evenings import services
-from scorebook.evenings.models import Player
+from scorebook.clubs.models import Player
 
 ROLES = ("anonymous", "outsider", "other_admin", "member", "scorer", "admin")
 LOGIN = "login"  # a redirect to the login page

@@ -13,7 +13,7 @@ from test_access_matrix import _lines, world  # noqa: F401  (the fixture is used
 
 from scorebook.clubs.models import Club, HouseRules, Membership, Role, Season
 from scorebook.evenings import services
-from scorebook.evenings.models import Player
+from scorebook.clubs.models import Player
 
 SCRIPT = "<script>alert(1)</script>"
 NASTY = st.one_of(

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Club, Invitation, Membership
+from .models import Club, Invitation, Membership, Player
 
 
 class MembershipInline(admin.TabularInline):
@@ -39,3 +39,9 @@ class InvitationAdmin(admin.ModelAdmin):
     list_filter = ("role",)
     raw_id_fields = ("created_by",)
     exclude = ("token",)  # the token is the key: it stays out of sight
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("name", "club", "created_at")
+    search_fields = ("name",)

@@ -7,7 +7,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from scorebook.accounts.models import display_name
-from scorebook.evenings.models import Player
+from scorebook.clubs.models import Player
 from scorebook.rules.scoring import BETE
 
 from .models import Club, Role

@@ -27,7 +27,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from scorebook.clubs.models.rules import changed_figures
-from scorebook.evenings.engine_messages import localized, localized_with_path
+from scorebook.core.engine_messages import localized, localized_with_path
 from scorebook.rules import registry
 from scorebook.rules.model import (
     MAX_TRICKS,

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scorebook.evenings.display import lang
+from scorebook.core.formatting import lang
 from scorebook.rules import registry
 
 from .models import Ranking, Season, TieBreak

@@ -1,4 +1,4 @@
-"""Club-level operations: creating a club, roles, joining, linking accounts, merging players.
+"""Club-level operations: creating a club, roles, joining, the roster and linking accounts.
 
 Views call these; each one runs in a transaction and refuses (``Refused``) what would
 leave the club in a bad state: no admin left, two players for one account, one person
@@ -8,13 +8,10 @@ sitting twice at the same evening.
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scorebook.evenings.models import Evening, Player, Seat
-from scorebook.evenings.services import refresh_summary
-
-from .models import Club, Invitation, Membership, Role
+from .models import Club, Invitation, Membership, Player, Role
 
 RANK = {Role.MEMBER: 0, Role.SCORER: 1, Role.ADMIN: 2}
 
@@ -25,11 +22,6 @@ class Refused(Exception):
     def __init__(self, message: str):
         self.message = message
         super().__init__(message)
-
-
-def evening_label(evening: Evening) -> str:
-    """How an evening is named to people: its date and variant."""
-    return f"{formats.date_format(evening.date, 'DATE_FORMAT')} · {evening.variant_name}"
 
 
 # --- clubs and members ------------------------------------------------------------------------
@@ -117,46 +109,3 @@ def link_player(player: Player, user) -> Player:
         player.user = user
         player.save(update_fields=["user"])
     return player
-
-
-def shared_evenings(a: Player, b: Player):
-    """The evenings where both players sat: they cannot be the same person."""
-    return Evening.objects.filter(seats__player=a).filter(seats__player=b).distinct().order_by("date", "pk")
-
-
-def merge_players(keep: Player, drop: Player) -> int:
-    """``drop`` was the same person as ``keep``: his seats move to ``keep``, then he is deleted.
-
-    Each seat keeps its ``name`` (the deals of its evening use it), so no evening's
-    score changes; the summaries, which name the player record, are rebuilt.
-    Returns the number of seats moved.
-    """
-    if keep.pk == drop.pk:
-        raise Refused(_("A player cannot be merged with himself."))
-    if keep.club_id is None or keep.club_id != drop.club_id:
-        raise Refused(_("Only two players of the same club can be merged."))
-    with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=keep.club_id).first()  # one roster change at a time
-        keep = Player.objects.select_for_update().get(pk=keep.pk)
-        drop = Player.objects.select_for_update().get(pk=drop.pk)
-        both = list(shared_evenings(keep, drop)[:3])
-        if both:
-            raise Refused(
-                _("%(a)s and %(b)s both sat at the evening of %(evening)s: they are two people.")
-                % {"a": keep.name, "b": drop.name, "evening": ", ".join(evening_label(e) for e in both)}
-            )
-        if keep.user_id and drop.user_id and keep.user_id != drop.user_id:
-            raise Refused(
-                _("%(a)s and %(b)s are linked to two different accounts: unlink one first.")
-                % {"a": keep.name, "b": drop.name}
-            )
-        account = keep.user_id or drop.user_id
-        evening_ids = list(Seat.objects.filter(player=drop).values_list("evening_id", flat=True))
-        moved = Seat.objects.filter(player=drop).update(player=keep)
-        drop.delete()
-        if account != keep.user_id:
-            keep.user_id = account
-            keep.save(update_fields=["user"])
-        for evening in Evening.objects.filter(pk__in=evening_ids):
-            refresh_summary(evening)
-    return moved

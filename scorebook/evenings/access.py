@@ -1,33 +1,34 @@
-"""Who may see and change what. Every view goes through these helpers.
+"""Who may see and change an evening. Every evening view goes through these helpers.
 
-A club's evenings, players, standings are seen by its members; deals are recorded
-by its scorers and admins; members, rules and seasons are managed by its admins.
-A private evening (no club) belongs to its owner. Anything the user may not see
-answers 404, so that nothing leaks; a member lacking the role gets 403.
+A club's evenings are seen by its members and scored by its scorers and admins; a
+private evening (no club) belongs to its owner. Anything the user may not see answers
+404, so that nothing leaks; a member lacking the role gets 403.
 """
 
+from __future__ import annotations
+
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from scorebook.clubs.models import Club, Membership, Role
+from scorebook.clubs.models import Membership, Role
 from scorebook.clubs.models.club import SCORING_ROLES
 
-from . import statements
 from .models import Evening
 
+# Ids beyond a 64-bit integer are no evening's (and SQLite would fail on them).
+MAX_ID = 2**63 - 1
 
-def role_in(user, club) -> Role | None:
-    if not user.is_authenticated or club is None:
-        return None
-    role = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
-    return Role(role) if role else None
+
+def with_role(evenings, user):
+    """``evenings`` with ``my_role``: the user's role in each one's club (None: not a member)."""
+    role = Membership.objects.filter(club=OuterRef("club"), user=user.pk if user.is_authenticated else None)
+    return evenings.annotate(my_role=Subquery(role.values("role")[:1]))
 
 
 def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
-    """(may see it, may record its deals), for an evening read with the user's role in its
-    club (``my_role``, as ``statements.evening_and_role`` reads it)."""
+    """(may see it, may record its deals), for an evening read ``with_role``."""
     if not user.is_authenticated:
         return False, False
     if user.is_staff:
@@ -39,13 +40,13 @@ def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
     return role is not None, role in SCORING_ROLES
 
 
-def _get_evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
+def evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
     """The evening if this user may see it (and score it when ``write``); otherwise 404 or 403.
-
-    One query: the evening and the user's role in its club. The copy of the rules (the
-    largest field) is read only if asked for: the scored state is usually remembered.
-    """
-    evening = statements.evening_and_role(pk, request.user.pk if request.user.is_authenticated else None)
+    Two queries: the evening with its club and the user's role in it, and its seats.
+    ``evening.may_score`` says whether this user may record its deals."""
+    if not 0 < pk <= MAX_ID:
+        raise Http404("No such evening")
+    evening = with_role(Evening.objects.select_related("club").prefetch_related("seats"), request.user).filter(pk=pk).first()
     if evening is None:
         raise Http404("No such evening")
     may_view, may_score = evening_rights(request.user, evening)
@@ -53,24 +54,13 @@ def _get_evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
         raise Http404("No such evening")
     if write and not may_score:
         raise PermissionDenied("Only the club's scorers record deals")
+    evening.may_score = may_score
     return evening
 
 
-def _get_evening_for_token(token: str) -> Evening:
+def evening_for_token(token: str) -> Evening:
     """The read-only link: the token is the only key, and it never allows writing."""
     return get_object_or_404(Evening, share_token=token)
-
-
-def _get_club_for_user(request, slug: str, *roles: Role) -> tuple[Club, Role]:
-    """The club if the user is a member (404 otherwise), with one of ``roles`` when given (403 otherwise)."""
-    club = get_object_or_404(Club, slug=slug)
-    role = role_in(request.user, club)
-    if role is None and not (request.user.is_authenticated and request.user.is_staff):
-        raise Http404("No such club")
-    role = role or Role.ADMIN  # staff act as admins
-    if roles and role not in roles:
-        raise PermissionDenied("Your role in this club does not allow this")
-    return club, role
 
 
 def visible_evenings(user):

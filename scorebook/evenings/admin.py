@@ -1,40 +1,58 @@
+"""The admin shows evenings and their deals but never changes a deal: corrections go through
+the site, which checks them with the engine, keeps their history and the evening's summary."""
+
 from django.contrib import admin
 
-from .models import Deal, DealRevision, Evening, Payment, Player, Seat
+from .models import Deal, DealRevision, Evening, Payment, Seat
 
 
-class SeatInline(admin.TabularInline):
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
 
 
-class DealInline(admin.TabularInline):
+class DealInline(ReadOnlyInline):
     model = Deal
-    extra = 0
     fields = ("number", "data", "recorded_by", "recorded_at")
-    readonly_fields = ("recorded_at",)
+    readonly_fields = fields
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Evening)
 class EveningAdmin(admin.ModelAdmin):
     list_display = ("id", "date", "ruleset", "status", "owner", "version")
     list_filter = ("ruleset", "status")
+    readonly_fields = ("ruleset", "rules", "summary", "version", "first_dealer")
     inlines = [SeatInline, DealInline]
 
 
-@admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
-    list_display = ("name", "created_at")
-    search_fields = ("name",)
-
-
 @admin.register(Deal)
-class DealAdmin(admin.ModelAdmin):
+class DealAdmin(ReadOnlyAdmin):
     list_display = ("evening", "number", "recorded_by", "recorded_at")
 
 
 @admin.register(DealRevision)
-class DealRevisionAdmin(admin.ModelAdmin):
+class DealRevisionAdmin(ReadOnlyAdmin):
     list_display = ("evening", "number", "action", "by", "at")
 
 

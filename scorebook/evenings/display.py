@@ -6,23 +6,18 @@ Only presentation: the points come from the engine's results.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
-from django.utils import translation
-from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
 from collections.abc import Mapping
 
-from scorebook.rules.deals import Adjustment, Claim, ClassicDeal, Pass, RobreStart
+from scorebook.core.formatting import lang, party_label
+from scorebook.rules.deals import Adjustment, Claim, ClassicDeal, ContractDeal, Pass, RobreStart
 from scorebook.rules.model import Contract, ContractRules, Kind
 from scorebook.rules.scoring import DealResult, EveningResult
 
 BIG_SOLO_FROM = 9  # solo contracts needing this many tricks are shown with the abondances
-
-
-def lang() -> str:
-    code = (translation.get_language() or "fr")[:2]
-    return code if code in ("fr", "nl", "en") else "fr"
 
 
 def team_name(team) -> str:
@@ -113,39 +108,42 @@ def describe(result: DealResult, rules) -> str:
 
 
 @dataclass
+class Cell:
+    """One player's points in one deal: ``delta`` None when he sat out."""
+
+    name: str
+    delta: int | None
+
+    @property
+    def out(self) -> bool:
+        return self.delta is None
+
+
+@dataclass
 class DealRow:
+    """One deal as every list shows it (the scoring page, the print sheet, the public page)."""
+
     number: int
     description: str
     dealer: str | None
     made: bool | None
+    outcome: str  # contract deals: "made", "failed" or "mixed" (several misères); else ""
     multiplier: int
-    cells: list[tuple[str, int | None]]  # (player, delta) per seat; None = sat out
+    cells: list[Cell]  # per seat, in seat order
     pot: int
     ended_robre: bool
     state: str = ""  # classic games: the manche score after the deal, or the manche it won
+    note: str = ""  # several misères: who made it and who failed
+    deal_id: int | None = None  # the stored deal's id (guards a number that moved since the page was shown)
 
     @property
     def moved_totals(self) -> bool:
-        return any(delta for _, delta in self.cells)
+        return any(cell.delta for cell in self.cells)
 
     @property
-    def shown(self) -> list[tuple[str, str, str]]:
-        """(player, what the list shows, its tone) per seat: "–" for a player who sat out."""
-        return [(name, "–", "out") if delta is None else (name, str(delta), tone(delta)) for name, delta in self.cells]
-
-    @property
-    def deltas_html(self) -> str:
-        """The row's points per seat, as the deal list shows them. Written here rather than as
-        a template loop: the list repeats it for every row, and the loop cost more than the rest
-        of the row (``make bench``)."""
-        return format_html_join(
-            "", '<span class="delta {}"><span class="who">{}</span> {}</span>', ((t, n, x) for n, x, t in self.shown)
-        )
-
-
-def tone(value) -> str:
-    """The class that colours a number of points or an amount of money."""
-    return "pos" if value > 0 else "neg" if value < 0 else "zero"
+    def effects(self) -> list[Cell]:
+        """The players whose totals the deal moved."""
+        return [cell for cell in self.cells if cell.delta]
 
 
 def _classic_state(deal_result: DealResult, manches_before: int) -> str:
@@ -161,8 +159,9 @@ def _classic_state(deal_result: DealResult, manches_before: int) -> str:
     return _("manche %(a)s – %(b)s") % {"a": robre.points[0], "b": robre.points[1]}
 
 
-def deal_rows(result: EveningResult, rules, last: int | None = None) -> list[DealRow]:
-    """The rows of the deal list, oldest first; ``last``: only the rows of the last deals."""
+def deal_rows(result: EveningResult, rules, last: int | None = None, deals=()) -> list[DealRow]:
+    """The rows of the deal list, oldest first; ``last``: only the rows of the last deals.
+    ``deals``: the stored deals in order, whose ids the rows carry."""
     start = 0 if last is None else max(len(result.deals) - last, 0)
     manches: dict[int, int] = {}  # robre number -> manches won so far
     if start and result.deals[start - 1].robre is not None:  # only the deal before matters
@@ -176,26 +175,37 @@ def deal_rows(result: EveningResult, rules, last: int | None = None) -> list[Dea
             state = _classic_state(deal_result, manches.get(number, 0))
             manches[number] = len(deal_result.robre.manches)
         out = set(deal_result.sitting_out)
+        outcome, note = _outcome(deal_result)
+        index = deal_result.number - 1
         rows.append(
             DealRow(
                 number=deal_result.number,
                 description=describe(deal_result, rules),
                 dealer=deal_result.dealer,
-                made=_outcome(deal_result),
+                made=True if outcome == "made" else False if outcome == "failed" else None,
+                outcome=outcome,
                 multiplier=deal_result.multiplier,
-                cells=[(p, None if p in out else deal_result.deltas[p]) for p in result.players],
+                cells=[Cell(p, None if p in out else deal_result.deltas[p]) for p in result.players],
                 pot=deal_result.pot,
                 ended_robre=deal_result.ended_robre,
                 state=state,
+                note=note,
+                deal_id=deals[index].pk if index < len(deals) else None,
             )
         )
     return rows
 
 
-def _outcome(result: DealResult) -> bool | None:
-    """Made (True), failed (False), or mixed (None: several misères, some made)."""
+def _outcome(result: DealResult) -> tuple[str, str]:
+    """A contract deal's outcome (made, failed, or mixed: several misères, some made), and for a
+    mixed one who made it and who failed."""
+    if not isinstance(result.deal, ContractDeal) or not result.outcomes:
+        return "", ""
     outcomes = set(result.outcomes.values())
-    return None if len(outcomes) > 1 else result.made
+    if len(outcomes) == 1:
+        return ("made" if outcomes == {True} else "failed"), ""
+    note = ", ".join((_("%s made") if made else _("%s failed")) % name for name, made in result.outcomes.items())
+    return "mixed", note
 
 
 @dataclass
@@ -209,20 +219,6 @@ class TotalChip:
     @property
     def css(self) -> str:
         return "chip" + " leader" * self.leader + " out" * self.sitting_out
-
-    @property
-    def tone(self) -> str:
-        return tone(self.total)
-
-
-def chips_html(chips: list[TotalChip]) -> str:
-    """The running totals at the top of the scoring page (see ``DealRow.deltas_html`` for why here)."""
-    crown = format_html('<span class="crown" aria-label="{}">★</span>', _("leads"))
-    return format_html_join(
-        "",
-        '<div class="{}"><span class="chip-name">{}{}</span><span class="chip-total {}">{}</span></div>',
-        ((c.css, crown if c.leader else "", c.name, c.tone, c.total) for c in chips),
-    )
 
 
 def total_chips(result: EveningResult) -> list[TotalChip]:
@@ -239,3 +235,25 @@ def total_chips(result: EveningResult) -> list[TotalChip]:
         )
         for p in result.players
     ]
+
+
+class TransferWords:
+    """What a transfer shows of its ``payer``, ``payee`` and ``amount`` (the settlement's rows,
+    the ledger's open transfers)."""
+
+    payer: str
+    payee: str
+    amount: Decimal
+
+    @property
+    def payer_label(self) -> str:
+        return party_label(self.payer)
+
+    @property
+    def payee_label(self) -> str:
+        return party_label(self.payee)
+
+    @property
+    def amount_value(self) -> str:
+        """The amount as the paid form posts it."""
+        return format(self.amount, "f")

@@ -3,25 +3,25 @@ the engine (through services) decides whether the deal is possible."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 import uuid
 from datetime import date
 
 from django import forms
 from django.db.models import Q
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scorebook.clubs.models import Club
+from scorebook.clubs.models import Club, Player
 from scorebook.clubs.models.club import SCORING_ROLES
+from scorebook.core.engine_messages import localized
+from scorebook.core.formatting import lang
 from scorebook.rules import registry
 from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
 from scorebook.rules.scoring import BETE
 
 from . import display
-from .engine_messages import localized
-from .models import Player
+
 
 MAX_PLAYERS = 7
 
@@ -71,15 +71,8 @@ class DealForm(RecordForm):
         self.players = list(players)
 
 
-@functools.lru_cache(maxsize=128)
-def _table_fields(contracts: tuple, players: tuple, language: str) -> dict[str, forms.Field]:
-    """The fields of the contract form that depend on the contracts, the table and the
-    language, built once and shared by the forms of that table: building them (setting
-    the choices above all) was most of the cost of recording a deal (``make bench``).
-
-    Shared, so never changed on a form: nothing in the site changes these fields after
-    construction, and Django's validation and rendering leave them as they are (tested).
-    """
+def _table_fields(contracts, players) -> dict[str, forms.Field]:
+    """The fields of the contract form that depend on the contracts and the table."""
     people = [(p, p) for p in players]
     fields = {
         "contract": forms.ChoiceField(label=_("Contract"), choices=[("pass", _("All pass")), *contracts]),
@@ -102,7 +95,7 @@ def _table_fields(contracts: tuple, players: tuple, language: str) -> dict[str, 
 
 class ContractDealForm(DealForm):
     """Also ``contract``, ``declarers``, ``exposed_fault``, ``playing`` and ``tricks_<seat>``,
-    which depend on the evening (``_table_fields``)."""
+    which depend on the evening's contracts and table (``_table_fields``)."""
 
     tricks = forms.IntegerField(label=_("Tricks"), required=False, min_value=0, max_value=MAX_TRICKS)
     trump_changed = forms.BooleanField(label=_("Trump changed (needs 9)"), required=False)
@@ -110,9 +103,9 @@ class ContractDealForm(DealForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         rules: ContractRules = self.rules
-        lang = display.lang()
-        contracts = tuple((key, c.names.get(lang)) for key, c in rules.contracts.items())
-        self.fields.update(_table_fields(contracts, tuple(self.players), translation.get_language()))
+        code = lang()
+        contracts = [(key, c.names.get(code)) for key, c in rules.contracts.items()]
+        self.fields.update(_table_fields(contracts, self.players))
 
     def per_declarer_fields(self):
         return [(name, self[f"tricks_{seat}"]) for seat, name in enumerate(self.players)]
@@ -328,7 +321,7 @@ class NewEveningForm(forms.Form):
         self.fields["club"].queryset = Club.objects.filter(
             memberships__user=user, memberships__role__in=SCORING_ROLES
         ).order_by("name")
-        self.fields["ruleset"].choices = registry.choices(display.lang())
+        self.fields["ruleset"].choices = registry.choices(lang())
         self.fields["ruleset"].initial = "kleurenwiezen"
         self.fields["date"].initial = timezone.localdate
         for seat in range(MAX_PLAYERS):
@@ -367,7 +360,7 @@ class NewEveningForm(forms.Form):
                 self.add_error(
                     "player_0",
                     _("%(variant)s is played by %(low)s to %(high)s players.")
-                    % {"variant": rules.names.get(display.lang()), "low": rules.min_players, "high": rules.max_players},
+                    % {"variant": rules.names.get(lang()), "low": rules.min_players, "high": rules.max_players},
                 )
         dealer = cleaned.get("first_dealer")
         if dealer is not None and players:

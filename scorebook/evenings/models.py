@@ -4,7 +4,6 @@ import secrets
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -14,43 +13,6 @@ from scorebook.rules import registry
 
 def new_share_token() -> str:
     return secrets.token_urlsafe(24)  # 192 random bits
-
-
-class Player(models.Model):
-    """A person at the table: in a club's roster, or in a user's private table book (no club)."""
-
-    name = models.CharField(_("name"), max_length=40)
-    club = models.ForeignKey(
-        "clubs.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="players"
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="players",
-        help_text=_("The account of this player, if any."),
-    )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["name"]
-        constraints = [
-            models.UniqueConstraint(
-                Lower("name"), "club", condition=models.Q(club__isnull=False), name="player_name_unique_in_club"
-            ),
-            models.UniqueConstraint(
-                fields=["club", "user"],
-                condition=models.Q(club__isnull=False, user__isnull=False),
-                name="player_account_unique_in_club",
-            ),
-        ]
-
-    def __str__(self):
-        return self.name
 
 
 class Evening(models.Model):
@@ -104,7 +66,7 @@ class Evening(models.Model):
 
 class Seat(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey("clubs.Player", on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     name = models.CharField(_("name at the table"), max_length=40, help_text=_("The name the deals use."))
 
@@ -156,6 +118,9 @@ class DealRevision(models.Model):
     action = models.CharField(max_length=10, choices=Action)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+    request_key = models.CharField(
+        max_length=64, blank=True, default="", help_text="A deleted deal's request key, given back by an undo."
+    )
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     at = models.DateTimeField(auto_now_add=True)
     evening_version = models.PositiveIntegerField(default=0, help_text="The evening's version right after this change.")

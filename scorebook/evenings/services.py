@@ -1,31 +1,32 @@
 """The bridge between the database and the scoring engine.
 
-Views call these functions; they never compute points themselves. Every write
-re-scores the evening with the engine inside the transaction, so an impossible
-deal is refused before anything is saved.
+Views call these functions; they never compute points themselves. Every write is one
+function here: inside ``transaction.atomic()`` it locks the evening's row, scores the
+evening's deals with the change, refuses it (``DealError``) before anything is saved,
+writes the deal and the evening's summary, and bumps the evening's version. The deals
+are the truth; the summary is what standings, the ledger and lists read of an
+evening, kept by the same transaction and rebuilt from the deals when it disagrees.
 """
 
 from __future__ import annotations
 
-import copy
-import threading
-from collections import OrderedDict
+import json
 from datetime import date as date_cls
-from functools import cached_property
 from decimal import Decimal
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from scorebook.clubs.models import Player
 from scorebook.rules import evening_file, registry, settlement
 from scorebook.rules.deals import Evening as EngineEvening
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import to_dict
 from scorebook.rules.scoring import DealError, DealResult, EveningResult, Scorer, score, scorer
 
-from . import statements
-from .models import Deal, DealRevision, Evening, Player, Seat
+from .models import Deal, DealRevision, Evening, Seat
 
 
 class StaleDeal(Exception):
@@ -38,6 +39,10 @@ class StaleDeal(Exception):
 
 class EveningClosed(Exception):
     pass
+
+
+class Inconsistent(Exception):
+    """The stored deals still disagree with the evening after it was rebuilt from them."""
 
 
 def players_of(evening: Evening) -> list[str]:
@@ -71,7 +76,7 @@ def _stake_text(stake: Decimal) -> str:
 
 
 def rules_of(evening: Evening):
-    """The evening's rules (its stored copy, resolved once per process)."""
+    """The evening's rules, from its stored copy."""
     return registry.resolve(evening.ruleset, evening.rules)
 
 
@@ -80,10 +85,12 @@ def engine_evening(evening: Evening, deal_data: list[dict] | None = None) -> Eng
 
 
 class Scored:
-    """An evening scored by the engine: its state (which can take one more deal) and its result."""
+    """An evening scored by the engine from its deals: the engine's state (which can take
+    one more deal), its result, and the stored deals in order (their ids for the pages)."""
 
-    def __init__(self, state: Scorer):
+    def __init__(self, state: Scorer, deals: list[Deal] | None = None):
         self.state = state
+        self.deals = deals or []
 
     @property
     def engine(self) -> EngineEvening:
@@ -93,113 +100,56 @@ class Scored:
     def result(self) -> EveningResult:
         return self.state.result()
 
-
-# The scored state of the evenings this process served last, by (pk, version, updated_at):
-# every change of a deal bumps the version and the time, so an entry is never out of date,
-# only forgotten. Recording a deal then scores that deal alone; a page shows the totals
-# without reading the deals again. Lost with the process, rebuilt by scoring the deals.
-_STATES: OrderedDict[tuple, Scored] = OrderedDict()
-_STATES_LOCK = threading.Lock()
-KEPT_STATES = 128
+    def then(self, deal_data: dict, deal: Deal | None = None) -> Scored:
+        """The evening after one more deal (raises DealError or FileError naming it)."""
+        state = self.state.then(evening_file.parse_deal(deal_data, self.engine))
+        return Scored(state, self.deals + [deal] if deal is not None else self.deals)
 
 
-def _state_key(evening: Evening) -> tuple:
-    return (evening.pk, evening.version, evening.updated_at)
-
-
-def _remember(evening: Evening, s: Scored) -> None:
-    with _STATES_LOCK:
-        _STATES[_state_key(evening)] = s
-        _STATES.move_to_end(_state_key(evening))
-        while len(_STATES) > KEPT_STATES:
-            _STATES.popitem(last=False)
-
-
-def forget_states(pk: int | None = None) -> None:
-    """Drop the remembered states of evening ``pk`` (of every evening: None); for tests, the
-    benchmark, and after changing deals behind the services' back."""
-    with _STATES_LOCK:
-        if pk is None:
-            _STATES.clear()
-        for key in [key for key in _STATES if key[0] == pk]:
-            del _STATES[key]
-
-
-def scored(evening: Evening, deal_data: list[dict] | None = None) -> Scored:
-    """The evening scored: remembered from the last time at this version, else from its deals
-    (``deal_data``: a candidate list of deals instead, neither remembered nor stored)."""
-    if deal_data is not None:
-        return Scored(scorer(engine_evening(evening, deal_data)))
-    with _STATES_LOCK:
-        remembered = _STATES.get(_state_key(evening))
-    return remembered if remembered is not None else rescored(evening)
-
-
-def rescored(evening: Evening) -> Scored:
-    """The evening scored from its stored deals, whatever was remembered, and remembered."""
-    s = Scored(scorer(engine_evening(evening)))
-    _remember(evening, s)
-    return s
+def scored(evening: Evening) -> Scored:
+    """The evening scored from its stored deals (two queries: the seats, the deals)."""
+    deals = list(evening.deals.all())
+    return Scored(scorer(engine_evening(evening, [d.data for d in deals])), deals)
 
 
 def check(evening: Evening, deal_data: list[dict]) -> Scored:
     """Score a candidate list of deals; raises DealError or FileError naming the deal."""
-    return scored(evening, deal_data)
-
-
-# What other writers change on an evening row: read again once the row is locked.
-_CHANGING = ("version", "updated_at", "status", "summary", "stake", "currency")
+    return Scored(scorer(engine_evening(evening, deal_data)))
 
 
 def _locked(evening: Evening) -> Evening:
-    """A copy of ``evening`` whose row is locked until the end of the transaction, with the
-    fields that other writers change read again under the lock."""
-    row = Evening.objects.select_for_update().filter(pk=evening.pk).values(*_CHANGING).first()
-    if row is None:
-        raise Evening.DoesNotExist(f"evening {evening.pk} no longer exists")
-    locked = copy.copy(evening)
-    for name, value in row.items():
-        setattr(locked, name, value)
+    """The evening's row, read again and locked until the end of the transaction
+    (``select_for_update`` on PostgreSQL; SQLite's transactions are immediate)."""
+    locked = Evening.objects.select_for_update().prefetch_related("seats").get(pk=evening.pk)
     if not locked.is_open:
         raise EveningClosed()
     return locked
 
 
-class _Changed(Exception):
-    """The evening changed (or closed) since it was read: the change is made again under the lock."""
-
-
-def _bump(evening: Evening, s: Scored, added: DealResult | None = None, *, unchanged: bool = False) -> None:
-    """A deal changed: a new version, and the summary rebuilt from ``s`` in the same transaction.
-
-    ``added``: the change was that one deal at the end; the summary before it is brought
-    up to date instead of being rebuilt from every deal (the same figures, tested).
-    ``unchanged``: the row is written only if it is still open and as it was read
-    (version and time of the last change); otherwise ``_Changed``.
-    """
-    before, read = evening.summary, (evening.version, evening.updated_at)
+def _saved(evening: Evening, s: Scored) -> None:
+    """A deal changed: a new version, and the summary rebuilt from ``s``, in the transaction."""
     evening.version += 1
     evening.updated_at = timezone.now()
-    summary = _summary_plus(evening, before, s, added) if added is not None else None
-    evening.summary = summary or summarize(evening, s)
-    if unchanged:
-        if not statements.write_if_unchanged(evening, *read):
-            raise _Changed()
-    else:
-        Evening.objects.filter(pk=evening.pk).update(
-            version=evening.version, updated_at=evening.updated_at, summary=evening.summary
-        )
-    _remember(evening, s)  # under the new version: a rolled-back change leaves a key no evening has
+    evening.summary = summarize(evening, s)
+    evening.save(update_fields=["version", "updated_at", "summary"])
+
+
+def _sync(target: Evening, source: Evening) -> None:
+    """What a write changed on the locked copy, onto the evening the view holds."""
+    target.version, target.updated_at, target.summary = source.version, source.updated_at, source.summary
+
+
+# --- the summary: what many-evening pages read of one evening ------------------------------
 
 
 def _new_stats() -> dict[str, Any]:
     return {"played": 0, "sat_out": 0, "best": None, "worst": None, "declared": {}}
 
 
-def _count(stats: dict[str, dict], played_deals: int, deal: DealResult, players) -> int:
-    """Add one deal to the players' statistics; returns the count of deals played at the table."""
+def _count(stats: dict[str, dict], deal: DealResult, players) -> bool:
+    """Add one deal to the players' statistics; False for a line that is not a deal at the table."""
     if not deal.playing:
-        return played_deals  # adjustments and robre lines are not deals at the table
+        return False  # adjustments and robre lines are not deals at the table
     for name in players:
         entry = stats[name]
         if name in deal.sitting_out:
@@ -214,14 +164,18 @@ def _count(stats: dict[str, dict], played_deals: int, deal: DealResult, players)
         declared = stats[name]["declared"].setdefault(contract, [0, 0])
         declared[0] += 1
         declared[1] += int(made)
-    return played_deals + 1
+    return True
 
 
-def _summary(evening: Evening, result: EveningResult, seats, stats, played_deals: int) -> dict[str, Any]:
-    """``seats``: (position, player id, name) in seat order."""
+def summarize(evening: Evening, s: Scored) -> dict[str, Any]:
+    """What standings, statistics and lists need from an evening, derived from its deals."""
+    result = s.result
+    seats = [(seat.position, seat.player_id, seat.name) for seat in evening.seats.all()]
+    stats = {name: _new_stats() for _position, _player, name in seats}
+    played_deals = sum(_count(stats, deal, result.players) for deal in result.deals)
     money = result.money(evening.stake) if evening.stake is not None else {}
     transfers = settlement.min_transfers(money) if evening.stake is not None else []
-    return {
+    summary = {
         "version": evening.version,
         "deals": played_deals,
         "pot": result.pot,
@@ -238,46 +192,50 @@ def _summary(evening: Evening, result: EveningResult, seats, stats, played_deals
         ],
         "transfers": [{"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in transfers],
     }
-
-
-def summarize(evening: Evening, s: Scored) -> dict[str, Any]:
-    """What standings, statistics and lists need from an evening, derived from its deals."""
-    result = s.result
-    seats = [(seat.position, seat.player_id, seat.name) for seat in evening.seats.all()]
-    stats = {name: _new_stats() for _position, _player, name in seats}
-    played_deals = 0
-    for deal in result.deals:
-        played_deals = _count(stats, played_deals, deal, result.players)
-    return _summary(evening, result, seats, stats, played_deals)
-
-
-_STAT_KEYS = tuple(_new_stats())
-
-
-def _summary_plus(evening: Evening, before: dict | None, s: Scored, added: DealResult) -> dict[str, Any] | None:
-    """The summary before ``added`` plus that deal; None when that summary is not the one of the
-    version just before (or not of these players), and everything must be counted again."""
-    result = s.result
-    if not before or before.get("version") != evening.version - 1:
-        return None
-    entries = before.get("players") or []
-    if [e.get("name") for e in entries] != list(result.players):
-        return None
-    seats = [(e.get("seat"), e.get("player"), e["name"]) for e in entries]
-    stats = {e["name"]: {k: e.get(k) for k in _STAT_KEYS} for e in entries}
-    if any(not isinstance(st["declared"], dict) or st["played"] is None for st in stats.values()):
-        return None
-    for st in stats.values():
-        st["declared"] = {contract: list(counts) for contract, counts in st["declared"].items()}
-    played_deals = _count(stats, int(before.get("deals") or 0), added, result.players)
-    return _summary(evening, result, seats, stats, played_deals)
+    return json.loads(json.dumps(summary))  # as the database gives it back
 
 
 def refresh_summary(evening: Evening) -> dict[str, Any]:
-    evening.summary = summarize(evening, rescored(evening))
-    evening.updated_at = timezone.now()
-    Evening.objects.filter(pk=evening.pk).update(summary=evening.summary, updated_at=evening.updated_at)
+    """Rebuild the stored summary from the deals (``manage.py refresh_summaries``)."""
+    with transaction.atomic():
+        locked = Evening.objects.select_for_update().get(pk=evening.pk)
+        locked.summary = summarize(locked, scored(locked))
+        locked.updated_at = timezone.now()
+        locked.save(update_fields=["summary", "updated_at"])
+    evening.summary, evening.updated_at = locked.summary, locked.updated_at
     return evening.summary
+
+
+def _in_order(evening: Evening, s: Scored) -> bool:
+    """The deals are numbered 1..n and the stored summary is the one they give."""
+    numbered = all(d.number == i for i, d in enumerate(s.deals, start=1))
+    return numbered and evening.summary == summarize(evening, s)
+
+
+def scored_in_order(evening: Evening) -> Scored:
+    """The evening scored from its deals, after putting the evening back in order once when its
+    deals and its summary disagree (a deal removed or edited behind the site's back): the deals
+    are numbered again in their order and the summary rebuilt. ``Inconsistent`` if they still disagree."""
+    s = scored(evening)
+    if _in_order(evening, s):
+        return s
+    with transaction.atomic():
+        locked = Evening.objects.select_for_update().get(pk=evening.pk)
+        for number, deal in enumerate(locked.deals.all(), start=1):
+            if deal.number != number:
+                Deal.objects.filter(pk=deal.pk).update(number=number)
+        locked.version += 1
+        locked.updated_at = timezone.now()
+        locked.summary = summarize(locked, scored(locked))
+        locked.save(update_fields=["version", "updated_at", "summary"])
+    _sync(evening, locked)
+    s = scored(evening)
+    if not _in_order(evening, s):
+        raise Inconsistent(f"evening {evening.pk}: its deals and its summary still disagree after a rebuild")
+    return s
+
+
+# --- writes --------------------------------------------------------------------------------
 
 
 class Recorded(NamedTuple):
@@ -287,45 +245,20 @@ class Recorded(NamedTuple):
 
 
 def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> Recorded:
-    """Append a deal; a repeated ``request_key`` returns the first deal and records nothing.
-
-    Only the new deal is scored, on the evening's remembered state (``scored``); the
-    state after it is remembered for the next deal and the page.
-
-    First without a lock, on the evening as it was read: the deal row is inserted and the
-    evening row updated only if it is still at that version. Anything else (another
-    writer came first, the key was already used, the engine refuses the deal) is decided
-    again with the row locked and read afresh; so the common case costs two statements.
-    """
-    if evening.is_open:
-        try:
-            with transaction.atomic():
-                written = copy.copy(evening)
-                recorded = _append(written, data, user, request_key, unchanged=True)
-        except (_Changed, IntegrityError, DealError, FileError):
-            pass
-        else:
-            evening.version, evening.summary, evening.updated_at = written.version, written.summary, written.updated_at
-            return recorded
+    """Append a deal; a repeated ``request_key`` returns the first deal and records nothing."""
     with transaction.atomic():
         locked = _locked(evening)
         if request_key:
             existing = Deal.objects.filter(evening=locked, request_key=request_key).first()
             if existing is not None:
                 return Recorded(existing, False, None)
-        recorded = _append(locked, data, user, request_key)
-    evening.version, evening.summary, evening.updated_at = locked.version, locked.summary, locked.updated_at
-    return recorded
-
-
-def _append(evening: Evening, data: dict, user, request_key: str, *, unchanged: bool = False) -> Recorded:
-    """Score the deal on the evening's state, insert it, and bump ``evening`` (see ``_bump``)."""
-    before = scored(evening)
-    s = Scored(before.state.then(evening_file.parse_deal(data, before.engine)))
-    deal = Deal(evening=evening, number=len(s.engine.deals), data=data, recorded_by=_user(user), request_key=request_key)
-    statements.insert(deal)
-    _bump(evening, s, added=s.result.deals[-1], unchanged=unchanged)
-    return Recorded(deal, True, s)
+        before = scored(locked)
+        deal = Deal(evening=locked, number=len(before.deals) + 1, data=data, recorded_by=_user(user), request_key=request_key)
+        after = before.then(data, deal)
+        deal.save()
+        _saved(locked, after)
+    _sync(evening, locked)
+    return Recorded(deal, True, after)
 
 
 def edit_deal(
@@ -347,7 +280,7 @@ def edit_deal(
         deal.data = data
         deal.version += 1
         deal.save(update_fields=["data", "version"])
-        _bump(locked, s)
+        _saved(locked, s)
         DealRevision.objects.create(
             evening=locked,
             number=number,
@@ -357,11 +290,13 @@ def edit_deal(
             by=_user(user),
             evening_version=locked.version,
         )
+    _sync(evening, locked)
     return deal
 
 
 def delete_deal(evening: Evening, number: int, user, expected_id: int | None = None) -> DealRevision:
-    """Delete deal ``number``; ``expected_id`` guards against a list that changed since it was shown."""
+    """Delete deal ``number``; ``expected_id`` guards against a list that changed since it was shown.
+    The revision keeps the deal and its request key, so that an undo puts back the same deal."""
     with transaction.atomic():
         locked = _locked(evening)
         deals = list(locked.deals.all())
@@ -374,20 +309,22 @@ def delete_deal(evening: Evening, number: int, user, expected_id: int | None = N
         deal.delete()
         for later in deals[number:]:  # renumber in order: numbers stay unique at every step
             Deal.objects.filter(pk=later.pk).update(number=later.number - 1)
-        _bump(locked, s)
+        _saved(locked, s)
         revision = DealRevision.objects.create(
             evening=locked,
             number=number,
             action=DealRevision.Action.DELETED,
             before=removed,
+            request_key=deal.request_key,
             by=_user(user),
             evening_version=locked.version,
         )
+    _sync(evening, locked)
     return revision
 
 
 def restore_deal(evening: Evening, revision: DealRevision, user) -> Deal:
-    """Undo a deletion: the deal goes back at its number, the later ones move up."""
+    """Undo a deletion: the deal goes back at its number with its request key, the later ones move up."""
     with transaction.atomic():
         locked = _locked(evening)
         deals = list(locked.deals.all())
@@ -397,9 +334,15 @@ def restore_deal(evening: Evening, revision: DealRevision, user) -> Deal:
         s = check(locked, candidate)
         for later in reversed(deals[number - 1 :]):
             Deal.objects.filter(pk=later.pk).update(number=later.number + 1)
-        deal = Deal.objects.create(evening=locked, number=number, data=revision.before, recorded_by=_user(user))
+        deal = Deal.objects.create(
+            evening=locked,
+            number=number,
+            data=revision.before,
+            recorded_by=_user(user),
+            request_key=revision.request_key,
+        )
         revision.delete()
-        _bump(locked, s)
+        _saved(locked, s)
         DealRevision.objects.create(
             evening=locked,
             number=number,
@@ -408,11 +351,29 @@ def restore_deal(evening: Evening, revision: DealRevision, user) -> Deal:
             by=_user(user),
             evening_version=locked.version,
         )
+    _sync(evening, locked)
     return deal
+
+
+def set_status(evening: Evening, status: str) -> None:
+    """Close or reopen the evening (a new version: followers see it change)."""
+    with transaction.atomic():
+        locked = Evening.objects.select_for_update().get(pk=evening.pk)
+        if locked.status != status:
+            locked.status = status
+            locked.version += 1
+            locked.updated_at = timezone.now()
+            locked.summary = summarize(locked, scored(locked))
+            locked.save(update_fields=["status", "version", "updated_at", "summary"])
+    evening.status = locked.status
+    _sync(evening, locked)
 
 
 def _user(user):
     return user if user is not None and user.is_authenticated else None
+
+
+# --- new evenings --------------------------------------------------------------------------
 
 
 def player_named(name: str, user, club=None) -> Player:
@@ -436,8 +397,10 @@ def create_evening(
     user,
     rules: dict | None = None,
     club=None,
+    deals: list[dict] = (),
 ) -> Evening:
-    """Start an evening with a copy of the rules: the preset, with the house rules given on top.
+    """Start an evening with a copy of the rules: the preset, with the house rules given on top,
+    and (an imported evening) its deals, every one checked by the engine first.
 
     In a club, the club's house rules for that variant apply when no rules are given.
     """
@@ -459,7 +422,12 @@ def create_evening(
         for position, name in enumerate(players):
             player = player_named(name, user, club)
             Seat.objects.create(evening=evening, player=player, position=position, name=player.name)
-        refresh_summary(evening)
+        Deal.objects.bulk_create(
+            Deal(evening=evening, number=number, data=deal, recorded_by=_user(user))
+            for number, deal in enumerate(deals, start=1)
+        )
+        evening.summary = summarize(evening, scored(evening))
+        evening.save(update_fields=["summary"])
     return evening
 
 
@@ -469,24 +437,20 @@ def import_evening(text: str | bytes, user, club=None) -> Evening:
     score(engine)  # every deal valid before anything is written
     data = evening_file.to_dict(engine)
     try:
-        with transaction.atomic():
-            evening = create_evening(
-                ruleset=engine.rules.key,
-                players=list(engine.players),
-                first_dealer=engine.players.index(engine.first_dealer),
-                stake=engine.stake,
-                currency=engine.currency,
-                date=engine.date or timezone.localdate(),
-                user=user,
-                rules=data["rules"],
-                club=club,
-            )
-            for number, deal in enumerate(data["deals"], start=1):
-                Deal.objects.create(evening=evening, number=number, data=deal, recorded_by=_user(user))
-            refresh_summary(evening)
+        return create_evening(
+            ruleset=engine.rules.key,
+            players=list(engine.players),
+            first_dealer=engine.players.index(engine.first_dealer),
+            stake=engine.stake,
+            currency=engine.currency,
+            date=engine.date or timezone.localdate(),
+            user=user,
+            rules=data["rules"],
+            club=club,
+            deals=data["deals"],
+        )
     except IntegrityError as exc:  # pragma: no cover - a database refusal is reported, never half-saved
         raise FileError(0, f"the evening could not be saved: {exc}") from None
-    return evening
 
 
 def export_text(evening: Evening) -> str:
@@ -499,12 +463,15 @@ __all__ = [
     "FileError",
     "StaleDeal",
     "EveningClosed",
+    "Inconsistent",
     "scored",
+    "scored_in_order",
     "check",
     "record_deal",
     "edit_deal",
     "delete_deal",
     "restore_deal",
+    "set_status",
     "create_evening",
     "import_evening",
     "export_text",

@@ -91,43 +91,6 @@
 
   document.addEventListener("htmx:afterSwap", function (event) { syncAll(event.detail.target.parentElement || document); });
 
-  /* A recorded line is answered with its row and what changed ("deal-recorded"): the page
-     keeps its forms, so the one that was sent is emptied here (the all-pass button empties
-     the record form), with its error messages. Hidden keys come fresh from the server. */
-  function clearForm(form) {
-    form.querySelectorAll("input").forEach(function (input) {
-      if (input.type === "checkbox" || input.type === "radio") {
-        input.checked = input.defaultChecked = false;
-      } else if (input.type !== "hidden") {
-        input.value = input.defaultValue = "";
-      }
-      input.removeAttribute("aria-invalid");
-    });
-    form.querySelectorAll("select").forEach(function (select) { select.selectedIndex = 0; });
-    form.querySelectorAll(".errors, .field-errors").forEach(function (e) { e.remove(); });
-    form.querySelectorAll("details[open]").forEach(function (d) { d.open = false; });
-    var around = form.closest("details");
-    if (around) around.open = false;
-  }
-
-  document.addEventListener("deal-recorded", function (event) {
-    var sent = event.target.closest && event.target.closest("form");
-    var record = document.getElementById("record");
-    if (sent && record && sent.classList.contains("pass-form")) sent = record;
-    if (sent) clearForm(sent);
-    /* who sits out the next deal: the declarer buttons say so (the answer's #next lists them) */
-    var next = document.getElementById("next");
-    var out = next && next.dataset.sittingOut ? JSON.parse(next.dataset.sittingOut) : [];
-    document.querySelectorAll("#record .declarers label.tap.person").forEach(function (label) {
-      label.classList.toggle("out", out.indexOf(label.querySelector("input").value) !== -1);
-    });
-    /* what the board said about the state before (a message, the undo of a deletion) no longer holds */
-    ["flash", "undo"].forEach(function (id) {
-      var notice = document.getElementById(id);
-      if (notice) notice.replaceChildren();
-    });
-    syncAll(document);
-  });
   syncAll(document);
 
   /* Keep the screen awake (Wake Lock API), re-acquired when the page is visible again. */

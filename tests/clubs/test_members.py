@@ -8,7 +8,7 @@ from django.urls import reverse
 from scorebook.accounts.models import Profile
 from scorebook.clubs import services
 from scorebook.clubs.models import Invitation, Membership, Role
-from scorebook.evenings.models import Player
+from scorebook.clubs.models import Player
 from pages import body, field_errors
 
 pytestmark = pytest.mark.django_db

@@ -79,7 +79,7 @@ def test_it_leaves_the_evening_as_it_was_when_saving_fails_halfway(scorer, make_
     evening = make_evening("kleurenwiezen", deals=[{"contract": "pass"}])
     evening.refresh_from_db()
     before = (evening.version, dict(evening.summary), list(Deal.objects.filter(evening=evening).values()))
-    with mock.patch.object(services, "_summary", side_effect=RuntimeError("disk full")):  # after the row is written
+    with mock.patch.object(services, "summarize", side_effect=RuntimeError("disk full")):  # after the row is written
         with pytest.raises(RuntimeError):
             services.record_deal(evening, {"contract": "alleen-5", "declarers": ["Bert"], "tricks": 5}, scorer)
     fresh = Evening.objects.get(pk=evening.pk)
@@ -91,7 +91,7 @@ def test_it_leaves_the_evening_as_it_was_when_saving_fails_halfway(scorer, make_
 def test_it_leaves_the_deals_as_they_were_when_a_correction_fails_halfway(scorer, make_evening):
     evening = make_evening("kleurenwiezen", deals=[{"contract": "pass"}, PAIR | {"tricks": 8}])
     rows = list(Deal.objects.filter(evening=evening).order_by("number").values("number", "data", "version"))
-    with mock.patch.object(services, "_summary", side_effect=RuntimeError("crash")):
+    with mock.patch.object(services, "summarize", side_effect=RuntimeError("crash")):
         with pytest.raises(RuntimeError):
             services.delete_deal(evening, 1, scorer)
     assert list(Deal.objects.filter(evening=evening).order_by("number").values("number", "data", "version")) == rows

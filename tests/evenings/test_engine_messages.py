@@ -22,7 +22,7 @@ from django.utils import translation
 from pages import body, datas, field_errors, url
 
 from scorebook.clubs.models import Club, HouseRules, Membership, Role
-from scorebook.evenings.engine_messages import localized, localized_with_path
+from scorebook.core.engine_messages import localized, localized_with_path
 from scorebook.evenings.models import Deal, Evening
 from scorebook.rules import registry
 from scorebook.rules.evening_file import FileError, loads

@@ -11,7 +11,8 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from scorebook.evenings.models import Evening, Player, Seat
+from scorebook.evenings.models import Evening, Seat
+from scorebook.clubs.models import Player
 from scorebook.rules import registry
 from scorebook.rules.model import to_dict
 from pages import body, field_errors

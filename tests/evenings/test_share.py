@@ -139,17 +139,17 @@ def test_it_shows_the_last_deals_with_their_effect_on_every_player(client, make_
     evening = make_evening(deals=deals)
     response = client.get(public_url(evening))
     rows = response.context["last_deals"]
-    assert [row["number"] for row in rows] == [3, 2, 1]  # newest first
-    assert rows[0]["text"] == "small misère · Bert 0, Dina 2"  # the scoring page's words
-    assert rows[0]["outcome"] == "mixed"
-    assert rows[0]["note"] == "Bert made, Dina failed"
-    assert rows[0]["multiplier"] == 2  # after everyone passed
+    assert [row.number for row in rows] == [3, 2, 1]  # newest first
+    assert rows[0].description == "small misère · Bert 0, Dina 2"  # the scoring page's words
+    assert rows[0].outcome == "mixed"
+    assert rows[0].note == "Bert made, Dina failed"
+    assert rows[0].multiplier == 2  # after everyone passed
     # petite misère is 6 from each opponent (18 to the declarer), doubled after the pass:
     # Bert makes it (+36) and gains 12 from Dina's failure; Anne and Carl lose 12 and gain 12
-    assert rows[0]["effects"] == [("Bert", "+48", True), ("Dina", "−48", False)]
-    assert rows[1]["outcome"] == "" and rows[1]["effects"] == []
-    assert rows[2]["outcome"] == "made"
-    assert rows[2]["effects"] == [("Anne", "+11", True), ("Bert", "−11", False), ("Carl", "+11", True), ("Dina", "−11", False)]
+    assert [(c.name, c.delta) for c in rows[0].effects] == [("Bert", 48), ("Dina", -48)]
+    assert rows[1].outcome == "" and rows[1].effects == []
+    assert rows[2].outcome == "made"
+    assert [(c.name, c.delta) for c in rows[2].effects] == [("Anne", 11), ("Bert", -11), ("Carl", 11), ("Dina", -11)]
     text = text_of(response)
     assert "proposal and acceptance 8 · Anne & Carl · 9 tricks" in text and "Dina −48" in text and "×2" in text
 
@@ -158,7 +158,7 @@ def test_it_lists_only_the_last_ten_deals(client, make_evening):
     deals = [{"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": 8 + n % 2} for n in range(12)]
     evening = make_evening(deals=deals)
     response = client.get(public_url(evening))
-    assert [row["number"] for row in response.context["last_deals"]] == list(range(12, 2, -1))
+    assert [row.number for row in response.context["last_deals"]] == list(range(12, 2, -1))
     assert "The last 10 deals of 12." in text_of(response)
 
 
@@ -172,7 +172,7 @@ def test_it_shows_the_bete_in_encheres(client, make_evening):
     assert response.context["has_bete"] and response.context["pot"] == 30
     text = text_of(response)
     assert re.search(r"Bête 30 jetons", text)
-    assert [row["pot"] for row in response.context["last_deals"]] == [30, 8]
+    assert [row.pot for row in response.context["last_deals"]] == [30, 8]
 
 
 def test_it_shows_no_bete_outside_encheres(client, make_evening):
@@ -198,7 +198,7 @@ def test_it_shows_the_robre_state_in_classique(client, make_evening):
     ]
     assert robre["teams"][0]["dots"] == [True, False]
     text = text_of(response)
-    assert "Robre 1" in text and "manche to Anne & Carl" in text and "points 0–2" in text
+    assert "Robre 1" in text and "manche to Anne & Carl (3)" in text and "manche 0 – 2" in text  # the scoring page's words
 
 
 def test_it_counts_the_finished_robres(client, make_evening):
@@ -210,7 +210,7 @@ def test_it_counts_the_finished_robres(client, make_evening):
     response = client.get(public_url(evening))
     assert response.context["robre"]["number"] == 2
     assert "1 robre finished this evening." in text_of(response)
-    assert "robre to Anne & Carl" in text_of(response)
+    assert "manche to Anne & Carl (3) · robre 8 – 0" in text_of(response)
 
 
 def test_it_says_when_the_evening_is_over(client, make_evening):

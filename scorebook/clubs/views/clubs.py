@@ -1,4 +1,4 @@
-"""My clubs, a new club, and a club's home page."""
+"""My clubs, and a new club (its home page is the league's: it shows evenings and seasons)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,11 @@ from django.db import IntegrityError
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from scorebook.evenings.access import _get_club_for_user
-
 from .. import services
 from ..forms import ClubForm
-from ..models import Membership, Role
-from ..models.club import SCORING_ROLES
+from ..models import Membership
 
 INVALID = 422
-LATEST_EVENINGS = 8
 
 
 def _list_page(request, form=None, status=200):
@@ -49,20 +45,3 @@ def club_new(request):
             messages.success(request, _("The club %(name)s is open: invite its members.") % {"name": club.name})
             return redirect(club)
     return render(request, "clubs/new.html", {"form": form}, status=INVALID)
-
-
-@login_required
-def club(request, slug):
-    club, role = _get_club_for_user(request, slug)
-    evenings = club.evenings.prefetch_related("seats")[:LATEST_EVENINGS]
-    context = {
-        "club": club,
-        "role": role,
-        "is_admin": role == Role.ADMIN,
-        "can_score": role in SCORING_ROLES,
-        "evenings": evenings,
-        "seasons": club.seasons.all(),
-        "member_count": club.memberships.count(),
-    }
-    return render(request, "clubs/club.html", context)
-

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scorebook.accounts.models import display_name
-from scorebook.evenings.access import _get_club_for_user, role_in
+from scorebook.clubs.access import club_for_user, role_in
 
 from .. import services
 from ..forms import InvitationForm, RoleForm
@@ -60,14 +60,14 @@ def _members_page(request, club, *, failed=None, role_form=None, error="", invit
 
 @login_required
 def member_list(request, slug):
-    club, _role = _get_club_for_user(request, slug, Role.ADMIN)
+    club, _role = club_for_user(request, slug, Role.ADMIN)
     return _members_page(request, club)
 
 
 @login_required
 @require_POST
 def member_role(request, slug, membership):
-    club, _role = _get_club_for_user(request, slug, Role.ADMIN)
+    club, _role = club_for_user(request, slug, Role.ADMIN)
     membership = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
     form = RoleForm(request.POST, auto_id=_row_id(membership))
     if not form.is_valid():
@@ -89,7 +89,7 @@ def member_role(request, slug, membership):
 @login_required
 @require_POST
 def member_remove(request, slug, membership):
-    club, _role = _get_club_for_user(request, slug, Role.ADMIN)
+    club, _role = club_for_user(request, slug, Role.ADMIN)
     membership = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
     try:
         services.remove_member(membership)
@@ -105,7 +105,7 @@ def member_remove(request, slug, membership):
 @login_required
 @require_POST
 def invitation_new(request, slug):
-    club, _role = _get_club_for_user(request, slug, Role.ADMIN)
+    club, _role = club_for_user(request, slug, Role.ADMIN)
     form = InvitationForm(request.POST)
     if not form.is_valid():
         return _members_page(request, club, invitation_form=form, status=INVALID)
@@ -117,7 +117,7 @@ def invitation_new(request, slug):
 @login_required
 @require_POST
 def invitation_revoke(request, slug, invitation):
-    club, _role = _get_club_for_user(request, slug, Role.ADMIN)
+    club, _role = club_for_user(request, slug, Role.ADMIN)
     invitation = get_object_or_404(Invitation, pk=invitation, club=club)
     services.revoke(invitation)
     messages.success(request, _("The invitation link no longer works."))

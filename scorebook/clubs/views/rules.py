@@ -17,8 +17,8 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from scorebook.evenings.access import _get_club_for_user
-from scorebook.evenings.engine_messages import localized_with_path
+from scorebook.clubs.access import club_for_user
+from scorebook.core.engine_messages import localized_with_path
 from scorebook.rules import registry
 from scorebook.rules.model import Family, RulesError
 
@@ -54,7 +54,7 @@ def _current(club, key: str):
 @login_required
 @require_safe
 def rules_list(request, slug):
-    club, role = _get_club_for_user(request, slug)
+    club, role = club_for_user(request, slug)
     stored = {h.ruleset: h for h in HouseRules.objects.filter(club=club)}
     lang = _lang()
     variants = []
@@ -89,7 +89,7 @@ def rules_edit(request, slug, ruleset):
     """GET: every figure of the variant (read-only for members). POST (admins): save, or go back to the preset."""
     if request.method == "POST":
         return _rules_save(request, slug, ruleset)
-    club, role = _get_club_for_user(request, slug)
+    club, role = club_for_user(request, slug)
     key = _preset_key(ruleset)
     house, current, problem = _current(club, key)
     form = HouseRulesForm(key, current, editable=role == Role.ADMIN, open_contract=request.GET.get("open", ""))
@@ -97,7 +97,7 @@ def rules_edit(request, slug, ruleset):
 
 
 def _rules_save(request, slug, ruleset):
-    club, role = _get_club_for_user(request, slug, Role.ADMIN)
+    club, role = club_for_user(request, slug, Role.ADMIN)
     key = _preset_key(ruleset)
     if request.POST.get("action") == "reset":
         deleted, _rows = HouseRules.objects.filter(club=club, ruleset=key).delete()

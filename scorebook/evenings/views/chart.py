@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from ..access import _get_evening_for_user
+from ..access import evening_for_user
 from ..charts import chart_context
 from ..services import scored
 
@@ -19,7 +19,7 @@ __all__ = ["chart_context", "evening_chart"]
 @login_required
 @require_safe
 def evening_chart(request, pk):
-    evening = _get_evening_for_user(request, pk)
+    evening = evening_for_user(request, pk)
     result = scored(evening).result
     context = {"evening": evening, "result": result, "chart": chart_context(result)}
     if getattr(request, "htmx", False):  # a live refresh only needs the chart

@@ -16,8 +16,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 from scorebook.rules.model import RulesError
 
 from .. import services
-from ..access import _get_evening_for_user
-from ..engine_messages import localized
+from ..access import evening_for_user
+from scorebook.core.engine_messages import localized
 
 MAX_FILE_BYTES = 1024 * 1024  # 1 MB: a long evening is a few tens of kilobytes
 
@@ -103,7 +103,7 @@ def evening_import(request):
 @login_required
 @require_safe
 def evening_export(request, pk):
-    evening = _get_evening_for_user(request, pk)
+    evening = evening_for_user(request, pk)
     filename = f"scorebook-{evening.date.isoformat()}-{evening.ruleset}.json"
     response = HttpResponse(services.export_text(evening), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)

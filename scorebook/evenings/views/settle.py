@@ -14,92 +14,25 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone, translation
-from django.utils.formats import number_format
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
-from scorebook.rules.model import LANGS, BeteEnd
+from scorebook.core.formatting import lang, money_text, signed_points, stake_text, tone
+from scorebook.rules.model import BeteEnd
 from scorebook.rules.scoring import BETE
 
 from .. import display, services
-from ..display import tone
-from ..access import _get_evening_for_user
+from ..access import evening_for_user
+from ..display import TransferWords
 from ..models import Evening, Payment
 
 TEMPLATE = "evenings/settle/settlement.html"
 PRINT_TEMPLATE = "evenings/settle/print.html"
 
-MINUS = "\u2212"  # a real minus sign: "−0,20 €"
-NBSP = "\u00a0"
-SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "JPY": "¥"}
-
-
-# --- formatting (no scoring here: the engine's numbers, written for people) -------------------
-
-
-def _lang() -> str:
-    code = (translation.get_language() or "fr").split("-")[0].lower()
-    return code if code in LANGS else "fr"
-
-
-def signed_points(value: int) -> str:
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"{MINUS}{-value}"
-    return "0"
-
-
-def money_text(amount: Decimal, currency: str, *, signed: bool = False, places: int = 2) -> str:
-    """``Decimal("-0.20"), "EUR"`` -> "−0,20 €" in French, "€ −0,20" in Dutch, "−€0.20" in English."""
-    digits = number_format(abs(amount), places, use_l10n=True, force_grouping=True)
-    sign = MINUS if amount < 0 else ("+" if signed and amount > 0 else "")
-    symbol = SYMBOLS.get(currency.upper(), currency)
-    lang = _lang()
-    if lang == "en" and symbol in SYMBOLS.values():
-        return f"{sign}{symbol}{digits}"
-    if lang == "nl":
-        return f"{symbol}{NBSP}{sign}{digits}"
-    return f"{sign}{digits}{NBSP}{symbol}"
-
-
-def stake_text(stake: Decimal, currency: str) -> str:
-    """The stake keeps its own precision: 0.025 is "0,025 €", 0.1 is "0,10 €"."""
-    exponent = stake.normalize().as_tuple().exponent
-    places = min(4, max(2, -exponent)) if isinstance(exponent, int) else 2
-    return money_text(stake, currency, places=places)
-
-
-def party_label(name: str) -> str:
-    return _("the bête") if name == BETE else name
-
-
 # --- what the pages show -------------------------------------------------------------------
-
-
-class TransferWords:
-    """What a transfer shows of its ``payer``, ``payee`` and ``amount`` (the settlement's rows,
-    the ledger's open transfers)."""
-
-    payer: str
-    payee: str
-    amount: Decimal
-
-    @property
-    def payer_label(self) -> str:
-        return party_label(self.payer)
-
-    @property
-    def payee_label(self) -> str:
-        return party_label(self.payee)
-
-    @property
-    def amount_value(self) -> str:
-        """The amount as the paid form posts it."""
-        return format(self.amount, "f")
 
 
 @dataclass
@@ -134,7 +67,7 @@ def _context(evening: Evening) -> dict:
     scored = services.scored(evening)
     result = scored.result
     rules = scored.engine.rules
-    lang = _lang()
+    code = lang()
     has_stake = evening.stake is not None
     money = result.money(evening.stake) if has_stake else {}
     seat = {name: i for i, name in enumerate(result.players)}
@@ -162,7 +95,7 @@ def _context(evening: Evening) -> dict:
     transfers = _transfer_rows(evening, result)
     return {
         "evening": evening,
-        "variant": rules.names.get(lang),
+        "variant": rules.names.get(code),
         "players": list(result.players),
         "deal_count": len(result.deals),
         "has_stake": has_stake,
@@ -175,7 +108,7 @@ def _context(evening: Evening) -> dict:
         "transfers": transfers,
         "closed": not evening.is_open,
         "scored": scored,
-        "lang": lang,
+        "lang": code,
     }
 
 
@@ -185,39 +118,20 @@ def _context(evening: Evening) -> dict:
 @require_safe
 @login_required
 def settlement(request, pk):
-    evening = _get_evening_for_user(request, pk)
+    evening = evening_for_user(request, pk)
     return render(request, TEMPLATE, _context(evening))
 
 
 @require_safe
 @login_required
 def evening_print(request, pk):
-    evening = _get_evening_for_user(request, pk)
+    evening = evening_for_user(request, pk)
     context = _context(evening)
     scored = context["scored"]
     result = scored.result
     rules = scored.engine.rules
-    rows = []
-    for deal in result.deals:
-        out = set(deal.sitting_out)
-        rows.append(
-            {
-                "number": deal.number,
-                "dealer": deal.dealer or "",
-                "description": display.describe(deal, rules),
-                "multiplier": deal.multiplier,
-                "cells": [
-                    {"text": "" if name in out else signed_points(deal.deltas.get(name, 0)), "out": name in out,
-                     "tone": tone(deal.deltas.get(name, 0))}
-                    for name in result.players
-                ],
-                "pot": deal.pot,
-            }
-        )
-    context["rows"] = rows
-    context["total_cells"] = [
-        {"text": signed_points(result.totals[name]), "tone": tone(result.totals[name])} for name in result.players
-    ]
+    context["rows"] = display.deal_rows(result, rules)
+    context["totals"] = [result.totals[name] for name in result.players]
     context["printed_at"] = timezone.localtime()
     return render(request, PRINT_TEMPLATE, context)
 
@@ -233,7 +147,7 @@ def _settlement_url(evening: Evening, anchor: str = "") -> str:
 @login_required
 def payment_toggle(request, pk):
     """Mark a transfer paid, or not. ``paid`` = "1" / "0" sets it (a double tap is harmless); without it, it toggles."""
-    evening = _get_evening_for_user(request, pk, write=True)
+    evening = evening_for_user(request, pk, write=True)
     payer = (request.POST.get("payer") or "").strip()
     payee = (request.POST.get("payee") or "").strip()
     try:
@@ -288,10 +202,8 @@ def _back(request, evening: Evening):
 
 
 def _set_status(request, pk, status: str):
-    evening = _get_evening_for_user(request, pk, write=True)
-    if evening.status != status:
-        Evening.objects.filter(pk=evening.pk).update(status=status, updated_at=timezone.now())
-        evening.status = status
+    evening = evening_for_user(request, pk, write=True)
+    services.set_status(evening, status)
     return _back(request, evening)
 
 

@@ -19,12 +19,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_POST, require_safe
 
+from scorebook.core.formatting import lang
 from scorebook.rules import registry
-from scorebook.rules.deals import Claim, ClassicDeal, ContractDeal
 from scorebook.rules.model import ClassicRules
 
 from .. import display, services
-from ..access import _get_evening_for_token, _get_evening_for_user
+from ..access import evening_for_token, evening_for_user
 from ..models import Evening, new_share_token
 
 LAST_DEALS = 10  # deals listed on the public page, newest first
@@ -34,7 +34,7 @@ QR_DARK, QR_LIGHT = "#111418", "#ffffff"  # dark on white in both themes: phones
 @login_required
 @require_safe
 def share(request, pk):
-    evening = _get_evening_for_user(request, pk)
+    evening = evening_for_user(request, pk)
     url = request.build_absolute_uri(reverse("evening_public", args=[evening.share_token]))
     qr = segno.make(url, error="m").svg_inline(
         scale=1,  # the SVG has a viewBox; CSS gives it its size
@@ -45,7 +45,7 @@ def share(request, pk):
         svgclass="qr-code",
         title=_("QR code of the read-only link"),
     )
-    variant = registry.get(evening.ruleset).names.get(display.lang())
+    variant = registry.get(evening.ruleset).names.get(lang())
     return render(request, "evenings/share/share.html", {"evening": evening, "variant": variant, "url": url, "qr": qr})
 
 
@@ -65,7 +65,7 @@ def _public_headers(view):
 @_public_headers
 @cache_control(no_cache=True)
 def public(request, token):
-    evening = _get_evening_for_token(token)
+    evening = evening_for_token(token)
     return render(request, "evenings/share/public.html", _board(evening))
 
 
@@ -83,7 +83,7 @@ def _live_etag(request, token):
 @cache_control(no_cache=True)
 @condition(etag_func=_live_etag)
 def public_live(request, token):
-    evening = _get_evening_for_token(token)
+    evening = evening_for_token(token)
     return render(request, "evenings/share/_live.html", _board(evening))
 
 
@@ -98,30 +98,24 @@ def _board(evening: Evening) -> dict:
         {
             "name": chip.name,
             "total": chip.total,
-            "shown": _signed(chip.total),
             "leader": chip.leader,
             "deals_next": chip.dealer,
             "sits_out": chip.sitting_out,
         }
         for chip in sorted(display.total_chips(result), key=lambda chip: -chip.total)  # stable: seat order on ties
     ]
-    rows = _deal_rows(rules, result)
+    rows = display.deal_rows(result, rules, LAST_DEALS)
     return {
         "evening": evening,
-        "variant": rules.names.get(display.lang()),
+        "variant": rules.names.get(lang()),
         "standings": standings,
         "has_bete": getattr(rules, "bete", None) is not None,
         "pot": result.pot,
         "robre": _robre(result.next.robre, rules, len(result.robres)) if result.next.robre is not None else None,
         "next": result.next,
         "deal_count": len(result.deals),
-        "last_deals": rows[-LAST_DEALS:][::-1],
+        "last_deals": rows[::-1],
     }
-
-
-def _signed(value: int) -> str:
-    """+12, −4 (a true minus sign), 0."""
-    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
 
 
 def _robre(robre, rules: ClassicRules, finished: int) -> dict:
@@ -145,46 +139,11 @@ def _robre(robre, rules: ClassicRules, finished: int) -> dict:
     }
 
 
-def _deal_rows(rules, result) -> list[dict]:
-    """One entry per deal: the scoring page's words for it, what it led to, and its effect on every player."""
-    rows = []
-    manches_seen: dict[int, int] = {}  # robre number -> manches won before this deal
-    for dr in result.deals:
-        row = {
-            "number": dr.number,
-            "text": display.describe(dr, rules),
-            "outcome": "",
-            "note": "",
-            "effects": [(name, _signed(delta), delta > 0) for name, delta in dr.deltas.items() if delta],
-            "pot": dr.pot,
-            "multiplier": dr.multiplier,
-        }
-        if isinstance(dr.deal, ContractDeal):
-            outcomes = set(dr.outcomes.values())
-            row["outcome"] = "made" if outcomes == {True} else "failed" if outcomes == {False} else "mixed"
-            if row["outcome"] == "mixed":  # several misères: say who made it
-                row["note"] = ", ".join(
-                    (_("%s made") if made else _("%s failed")) % name for name, made in dr.outcomes.items()
-                )
-        elif isinstance(dr.deal, ClassicDeal | Claim):
-            robre = dr.robre
-            teams = [display.team_name(team) for team in robre.teams]
-            if robre.finished:
-                row["note"] = _("robre to %s") % teams[robre.winner]
-            elif len(robre.manches) > manches_seen.get(robre.number, 0):
-                row["note"] = _("manche to %s") % teams[robre.manches[-1].winner]
-            else:
-                row["note"] = _("points %(a)s–%(b)s") % {"a": robre.points[0], "b": robre.points[1]}
-            manches_seen[robre.number] = len(robre.manches)
-        rows.append(row)
-    return rows
-
-
 @login_required
 @require_POST
 def share_reset(request, pk):
     """Revoke the read-only link: a new token, and the old link answers 404 from now on."""
-    evening = _get_evening_for_user(request, pk, write=True)
+    evening = evening_for_user(request, pk, write=True)
     Evening.objects.filter(pk=evening.pk).update(share_token=new_share_token())
     messages.success(request, _("A new link was made: the old one no longer works."))
     return redirect("evening_share", pk=evening.pk)

@@ -1,0 +1,35 @@
+"""Who may do what in a club. Every club view goes through ``club_for_user``.
+
+A club's pages are seen by its members; deals are recorded by its scorers and admins;
+members, rules and seasons are managed by its admins. A club the user is not a member
+of answers 404, so that nothing leaks; a member lacking the role gets 403.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from .models import Club, Membership, Role
+
+
+def role_in(user, club) -> Role | None:
+    """The user's role in ``club`` (None: not a member, or no club)."""
+    if not user.is_authenticated or club is None:
+        return None
+    role = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+    return Role(role) if role else None
+
+
+def club_for_user(request, slug: str, *roles: Role) -> tuple[Club, Role]:
+    """The club if the user is a member (404 otherwise), with one of ``roles`` when given (403 otherwise).
+    Staff act as admins."""
+    club = get_object_or_404(Club, slug=slug)
+    role = role_in(request.user, club)
+    if role is None and not (request.user.is_authenticated and request.user.is_staff):
+        raise Http404("No such club")
+    role = role or Role.ADMIN
+    if roles and role not in roles:
+        raise PermissionDenied("Your role in this club does not allow this")
+    return club, role

@@ -1,0 +1,19 @@
+"""``{% load scorebook %}``: the figures of every page, written the same way everywhere."""
+
+from django import template
+
+from scorebook.core import formatting
+
+register = template.Library()
+
+
+@register.filter
+def signed(value):
+    """Points with their sign: ``{{ 12|signed }}`` is "+12", ``{{ -4|signed }}`` is "−4"."""
+    return formatting.signed_points(value)
+
+
+@register.filter
+def tone(value):
+    """The colour class of a figure: pos, neg or zero."""
+    return formatting.tone(value)

@@ -1,0 +1,34 @@
+"""Rebuild the stored summaries of evenings from their deals.
+
+    python manage.py refresh_summaries               # every evening
+    python manage.py refresh_summaries --evening 12  # one evening
+"""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scorebook.evenings import services
+from scorebook.evenings.models import Evening
+
+
+class Command(BaseCommand):
+    help = "Rebuild evenings' stored summaries (totals, money, statistics) from their deals."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--evening", type=int, metavar="PK", help="Only this evening.")
+
+    def handle(self, *args, evening=None, **options):
+        evenings = Evening.objects.order_by("pk")
+        if evening is not None:
+            evenings = evenings.filter(pk=evening)
+            if not evenings.exists():
+                raise CommandError(f"There is no evening {evening}.")
+        changed = 0
+        for item in evenings.iterator():
+            before = item.summary
+            try:
+                services.refresh_summary(item)
+            except (services.DealError, services.FileError) as error:
+                self.stderr.write(f"evening {item.pk}: its deals cannot be scored: {error}")
+                continue
+            changed += before != item.summary
+        self.stdout.write(f"{evenings.count()} evenings read, {changed} summaries rebuilt.")

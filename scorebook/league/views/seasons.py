@@ -1,0 +1,564 @@
+"""Seasons and standings, the club's past evenings, and a player's page.
+
+Every figure comes from ``Evening.summary`` (the computation is in
+``scorebook.league.standings``, plain Python): no deal is scored again, and the number
+of queries does not grow with the number of evenings.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+from decimal import Decimal
+from fractions import Fraction
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.db.models import Count, Max, Sum
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.formats import number_format
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_safe
+
+from scorebook.clubs.access import club_for_user
+from scorebook.clubs.models import Player, Ranking, Role, Season, TieBreak
+from scorebook.clubs.season_forms import EveningFilterForm, SeasonForm
+from scorebook.core.formatting import decimal_text, lang, money_text, signed_points, tone
+from scorebook.evenings import charts
+from scorebook.evenings.models import Evening, Seat
+from scorebook.rules import registry
+from scorebook.rules.model import RulesError
+
+from .. import standings as st
+from .ledger import open_ledger, variant_name
+
+INVALID = 422
+PER_PAGE = 30
+MINUS = "\u2212"
+
+
+# --- reading the summaries (a constant number of queries) --------------------------------------
+
+
+def season_evenings(season: Season):
+    """The season's evenings: the club's, dated within the season, of the season's variant."""
+    return Evening.objects.filter(
+        club_id=season.club_id, date__gte=season.start, date__lte=season.end, ruleset=season.ruleset
+    )
+
+
+def summaries(evenings) -> list[st.EveningSummary]:
+    """The summaries of ``evenings`` (a queryset), oldest first: one query, no deal read.
+
+    A summary names each seat's player (``services.summarize``); merging two players
+    rebuilds the summaries of the evenings concerned, so the ids are current.
+    """
+    return [
+        st.EveningSummary(day, summary or {}, id=pk, ruleset=ruleset, currency=currency)
+        for pk, day, ruleset, currency, summary in evenings.order_by("date", "created_at", "pk").values_list(
+            "id", "date", "ruleset", "currency", "summary"
+        )
+    ]
+
+
+def player_names(club) -> dict[int, str]:
+    return dict(Player.objects.filter(club=club).values_list("id", "name"))
+
+
+def rules_of(season: Season) -> st.Rules:
+    return st.Rules(
+        ranking=season.ranking,
+        min_evenings=season.min_evenings,
+        league_points=tuple(season.league_points or ()),
+        drop_worst=season.drop_worst,
+        tie_break=season.tie_break,
+    )
+
+
+# --- words and numbers for people --------------------------------------------------------------
+
+
+def ordinal(place: int) -> str:
+    return {1: _("1st"), 2: _("2nd"), 3: _("3rd")}.get(place) or _("%(n)sth") % {"n": place}
+
+
+def rule_sentences(season: Season) -> list[str]:
+    """The season's rule, in words."""
+    out = []
+    if season.ranking == Ranking.LEAGUE:
+        places = ", ".join(
+            _("%(place)s %(points)s") % {"place": ordinal(i), "points": p}
+            for i, p in enumerate(season.league_points or (), start=1)
+        )
+        out.append(
+            _("Each evening gives league points by place: %(places)s; the places after get 0.") % {"places": places}
+        )
+        out.append(_("Players tied in an evening share the better place and each get its points."))
+        out.append(_("Players are ranked by their league points added up."))
+    elif season.ranking == Ranking.AVERAGE:
+        out.append(_("Players are ranked by their average points per evening."))
+        if season.min_evenings:
+            out.append(
+                ngettext(
+                    "A player needs at least %(n)s evening to be ranked; the others are listed apart.",
+                    "A player needs at least %(n)s evenings to be ranked; the others are listed apart.",
+                    season.min_evenings,
+                )
+                % {"n": season.min_evenings}
+            )
+    else:
+        out.append(_("Players are ranked by their points of the season added up."))
+    if season.drop_worst:
+        out.append(
+            ngettext(
+                "Each player's worst evening is not counted (at least one evening always counts).",
+                "Each player's %(n)s worst evenings are not counted (at least one evening always counts).",
+                season.drop_worst,
+            )
+            % {"n": season.drop_worst}
+        )
+    out.append(
+        _("Equal scores: %(rule)s decides, then the name in alphabetical order.")
+        % {"rule": TieBreak(season.tie_break).label}
+    )
+    out.append(_("Evenings without any deal played are not counted."))
+    return out
+
+
+def score_text(value: Fraction, ranking: str) -> str:
+    if ranking == Ranking.AVERAGE:
+        return decimal_text(value, 2)
+    return signed_points(int(value)) if ranking == Ranking.TOTAL else str(int(value))
+
+
+def purse_text(money: dict[str, Decimal]) -> str:
+    return " · ".join(money_text(amount, currency, signed=True) for currency, amount in sorted(money.items()))
+
+
+def purse_tone(money: dict[str, Decimal]) -> str:
+    return tone(next(iter(money.values()))) if len(money) == 1 else "zero"
+
+
+def movement_label(row: st.Row) -> str:
+    if row.rank is None:
+        return ""
+    if row.is_new:
+        return _("new")
+    move = row.movement
+    if move == 0:
+        return _("no change")
+    return (
+        ngettext("up %(n)s place", "up %(n)s places", move) % {"n": move}
+        if move > 0
+        else ngettext("down %(n)s place", "down %(n)s places", -move) % {"n": -move}
+    )
+
+
+# --- the table's columns, the same on the page and in the CSV ----------------------------------
+
+
+def score_column(season: Season) -> str | None:
+    """The header of the score column, when the score is not already the points or the average."""
+    if season.ranking == Ranking.LEAGUE:
+        return _("League points")
+    if season.drop_worst:
+        return _("Counted average") if season.ranking == Ranking.AVERAGE else _("Counted points")
+    return None
+
+
+def columns(season: Season) -> list[tuple[str, str, str]]:
+    """(key, header, short header) of the standings, in the order of the page and of the CSV."""
+    cols = [
+        ("rank", _("Rank"), "#"),
+        ("movement", _("Movement"), "±"),
+        ("player", _("Player"), _("Player")),
+    ]
+    header = score_column(season)
+    if header:
+        short = _("League") if season.ranking == Ranking.LEAGUE else _("Counted")
+        cols.append(("score", header, short))
+    cols += [
+        ("points", _("Points"), _("Points")),
+        ("average", _("Average"), _("Avg.")),
+        ("evenings", _("Evenings"), _("Even.")),
+        ("deals", _("Deals played"), _("Deals")),
+        ("money", _("Money"), _("Money")),
+    ]
+    return cols
+
+
+def ranking_column(season: Season) -> str:
+    """The column the ranking reads."""
+    if score_column(season):
+        return "score"
+    return "average" if season.ranking == Ranking.AVERAGE else "points"
+
+
+def csv_cell(key: str, row: st.Row, season: Season) -> str:
+    if key == "rank":
+        return str(row.rank) if row.rank is not None else ""
+    if key == "player":
+        return row.name
+    if key in ("evenings", "deals", "points"):
+        return str(getattr(row, key))
+    if key == "average":
+        return _plain(row.score if ranking_column(season) == "average" else row.average)
+    if key == "score":
+        return _plain(row.score) if season.ranking == Ranking.AVERAGE else str(int(row.score))
+    if key == "money":
+        if len(row.money) == 1:
+            return format(next(iter(row.money.values())), "f")
+        return "; ".join(f"{format(a, 'f')} {c}" for c, a in sorted(row.money.items()))
+    if key == "movement":
+        if row.rank is None:
+            return ""
+        if row.is_new:
+            return _("new")
+        return "=" if row.movement == 0 else f"{row.movement:+d}"
+    raise KeyError(key)  # pragma: no cover
+
+
+def _plain(value: Fraction | None) -> str:
+    if value is None:
+        return ""
+    return format(round(Decimal(value.numerator) / Decimal(value.denominator), 2), "f")
+
+
+def _movement_class(row: st.Row) -> str:
+    if row.rank is None:
+        return ""
+    if row.is_new:
+        return "new"
+    return "same" if row.movement == 0 else "up" if row.movement > 0 else "down"
+
+
+def _row_view(row: st.Row, season: Season, cols, player_url) -> dict:
+    measure = ranking_column(season)
+    texts = {
+        "score": score_text(row.score, season.ranking),
+        "points": signed_points(row.points),
+        "average": decimal_text(row.score, 2) if measure == "average" else decimal_text(row.average),
+        "evenings": str(row.evenings),
+        "deals": str(row.deals),
+        "money": purse_text(row.money) if row.money else "–",
+    }
+    tones = {"points": tone(row.points), "money": purse_tone(row.money) if row.money else "zero"}
+    cells = [
+        {
+            "key": key,
+            "text": texts[key],
+            "tone": tones.get(key, ""),
+            "measure": key == measure,
+            "tied": key == measure and row.tied,
+        }
+        for key, _header, _short in cols
+        if key in texts
+    ]
+    return {
+        "row": row,
+        "name": row.name,
+        "url": player_url(row.key),
+        "cells": cells,
+        "movement": "" if row.is_new else row.movement_text,
+        "movement_label": movement_label(row),
+        "movement_class": _movement_class(row),
+    }
+
+
+# --- seasons ------------------------------------------------------------------------------------
+
+
+def _season_for(club, pk) -> Season:
+    return get_object_or_404(Season, pk=pk, club=club)
+
+
+def season_table(season: Season) -> st.Standings:
+    """The standings, computed from the evenings' summaries and kept until one of them changes.
+
+    The key holds what the table depends on: the season's rules, the roster's names,
+    and a fingerprint of its evenings (how many, which, the latest change), read with
+    one aggregate query that does not load any summary. The cached table leaves out each
+    row's per-evening results, so reading it back costs the same for 200 or 2,000 evenings.
+    """
+    names = player_names(season.club)
+    fingerprint = season_evenings(season).aggregate(n=Count("id"), ids=Sum("id"), last=Max("updated_at"))
+    key = "standings:" + hashlib.sha256(
+        repr((season.pk, rules_of(season), sorted(names.items()), fingerprint)).encode()
+    ).hexdigest()
+    table = cache.get(key)
+    if table is None:
+        table = st.standings(rules_of(season), summaries(season_evenings(season)), names).without_results()
+        cache.set(key, table, timeout=24 * 3600)
+    return table
+
+
+@require_safe
+@login_required
+def season(request, slug, pk):
+    club, role = club_for_user(request, slug)
+    season = _season_for(club, pk)
+    season.club = club
+    table = season_table(season)
+
+    def player_url(key):
+        return _player_url(club, key)
+
+    cols = columns(season)
+    measure = ranking_column(season)
+    context = {
+        "club": club,
+        "role": role,
+        "is_admin": role == Role.ADMIN,
+        "season": season,
+        "variant": variant_name(season.ruleset),
+        "table": table,
+        "ranked": [_row_view(r, season, cols, player_url) for r in table.ranked],
+        "apart": [_row_view(r, season, cols, player_url) for r in table.apart],
+        "columns": [
+            {"key": key, "header": header, "short": short, "measure": key == measure}
+            for key, header, short in cols
+            if key not in ("rank", "movement", "player")
+        ],
+        "rules": rule_sentences(season),
+        "any_tied": any(r.tied for r in table.ranked),
+        "seasons": list(club.seasons.only("id", "name", "start")),
+        "tie_break": TieBreak(season.tie_break).label,
+    }
+    return render(request, "league/seasons/standings.html", context)
+
+
+def _player_url(club, key) -> str:
+    return reverse("club_player", args=[club.slug, key]) if isinstance(key, int) else ""
+
+
+@require_safe
+@login_required
+def season_csv(request, slug, pk):
+    club, _role = club_for_user(request, slug)
+    season = _season_for(club, pk)
+    season.club = club
+    table = season_table(season)
+    cols = columns(season)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    filename = f"{slugify(club.slug)}-{slugify(season.name) or season.pk}-standings.csv"
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
+    response["Cache-Control"] = "private, no-store"
+    response.write("\ufeff")  # spreadsheets read UTF-8 names right with the byte order mark
+    writer = csv.writer(response)
+    writer.writerow([header for _key, header, _short in cols])
+    for row in table.rows:
+        writer.writerow([csv_cell(key, row, season) for key, _header, _short in cols])
+    return response
+
+
+def _season_form_page(request, club, role, form, season=None):
+    status = INVALID if form.is_bound else 200
+    return render(
+        request,
+        "league/seasons/form.html",
+        {"club": club, "role": role, "form": form, "season": season},
+        status=status,
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def season_new(request, slug):
+    club, role = club_for_user(request, slug, Role.ADMIN)
+    latest = Evening.objects.filter(club=club).order_by("-date", "-created_at").values_list("ruleset", flat=True).first()
+    form = SeasonForm(request.POST or None, instance=Season(club=club), initial={"ruleset": latest} if latest else None)
+    if request.method == "POST" and form.is_valid():
+        season = form.save()
+        return redirect("season", club.slug, season.pk)
+    return _season_form_page(request, club, role, form)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def season_edit(request, slug, pk):
+    club, role = club_for_user(request, slug, Role.ADMIN)
+    season = _season_for(club, pk)
+    shown = Season(pk=season.pk, club=club, name=season.name)  # the form changes the instance it edits
+    form = SeasonForm(request.POST or None, instance=season)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        return redirect("season", club.slug, season.pk)
+    return _season_form_page(request, club, role, form, shown)
+
+
+# --- the club's past evenings ------------------------------------------------------------------
+
+
+def _evening_row(pk, day, ruleset, status, summary) -> dict:
+    summary = summary or {}
+    entries = [(e.get("name", ""), int(e.get("points") or 0)) for e in summary.get("players") or ()]
+    deals = int(summary.get("deals") or 0)
+    top = max((points for _name, points in entries), default=0)
+    winners = [name for name, points in entries if points == top] if deals else []
+    ranked = sorted(entries, key=lambda e: -e[1])  # stable: equal points keep the seat order
+    return {
+        "pk": pk,
+        "date": day,
+        "variant": variant_name(ruleset),
+        "open": status == Evening.Status.OPEN,
+        "deals": deals,
+        "players": [name for name, _points in entries],
+        "winners": winners,
+        "totals": [
+            {"name": name, "text": signed_points(points), "tone": tone(points), "winner": name in winners}
+            for name, points in ranked
+        ],
+    }
+
+
+@require_safe
+@login_required
+def club_evenings(request, slug):
+    club, role = club_for_user(request, slug)
+    seasons = list(club.seasons.all())
+    players = list(Player.objects.filter(club=club).values("id", "name"))
+    params = {k: v for k, v in request.GET.items() if k != "page" and v}
+    form = EveningFilterForm(params or None, seasons=seasons, players=players)
+    evenings = Evening.objects.filter(club=club)
+    valid = form.is_valid() if form.is_bound else True
+    data = form.cleaned_data if form.is_bound else {}
+    chosen_season = next((s for s in seasons if s.pk == data.get("season")), None)
+    if chosen_season is not None:
+        evenings = season_evenings(chosen_season)
+    if data.get("player"):
+        evenings = evenings.filter(seats__player_id=data["player"])
+    if data.get("date_from"):
+        evenings = evenings.filter(date__gte=data["date_from"])
+    if data.get("date_to"):
+        evenings = evenings.filter(date__lte=data["date_to"])
+    evenings = evenings.order_by("-date", "-created_at", "-pk").values_list("id", "date", "ruleset", "status", "summary")
+    page = Paginator(evenings, PER_PAGE).get_page(request.GET.get("page"))
+    query = urlencode({k: v for k, v in params.items() if k in form.fields})
+    context = {
+        "club": club,
+        "role": role,
+        "form": form,
+        "filtered": bool(params) and valid,
+        "page": page,
+        "rows": [_evening_row(*values) for values in page.object_list],
+        "query": query,
+        "seasons": seasons,
+        "can_score": role in (Role.ADMIN, Role.SCORER),
+    }
+    return render(request, "league/evenings.html", context, status=200 if valid else INVALID)
+
+
+# --- a player's page ---------------------------------------------------------------------------
+
+
+def _player_evenings(club, player: Player) -> list[st.EveningSummary]:
+    """The player's evenings in the club, with their summaries: one query."""
+    out = []
+    for name, pk, day, ruleset, currency, summary in (
+        Seat.objects.filter(player=player, evening__club=club)
+        .order_by("evening__date", "evening__created_at", "evening_id")
+        .values_list("name", "evening_id", "evening__date", "evening__ruleset", "evening__currency", "evening__summary")
+    ):
+        summary = dict(summary or {})
+        summary["players"] = [
+            {**e, "player": player.pk} if e.get("name") == name else e for e in summary.get("players") or ()
+        ]
+        out.append(st.EveningSummary(day, summary, id=pk, ruleset=ruleset, currency=currency))
+    return out
+
+
+def _in_season(evening: st.EveningSummary, season: Season) -> bool:
+    return season.start <= evening.date <= season.end and evening.ruleset == season.ruleset
+
+
+def contract_name(ruleset: str, key: str) -> str:
+    try:
+        contracts = getattr(registry.get(ruleset), "contracts", {})
+    except RulesError:
+        return key
+    contract = contracts.get(key)
+    return contract.names.get(lang()) if contract is not None else key
+
+
+def _mark(mark: st.Mark | None) -> dict | None:
+    if mark is None:
+        return None
+    return {"text": signed_points(mark.value), "tone": tone(mark.value), "date": mark.date, "pk": mark.evening}
+
+
+@require_safe
+@login_required
+def player_page(request, slug, player):
+    club, role = club_for_user(request, slug)
+    player = get_object_or_404(Player, pk=player, club=club)
+    seasons = list(club.seasons.all())
+    evenings = _player_evenings(club, player)
+    played = [e for e in evenings if e.counts]
+
+    wanted = request.GET.get("season", "")
+    chosen = None
+    if wanted == "all":
+        chosen = None
+    elif wanted.isdigit():
+        chosen = next((s for s in seasons if s.pk == int(wanted)), None)
+    else:  # the latest season the player played in
+        chosen = next((s for s in seasons if any(_in_season(e, s) for e in played)), None)
+    selected = [e for e in evenings if _in_season(e, chosen)] if chosen else evenings
+    stats = st.player_stats(selected, player.pk)
+
+    contracts = [
+        {
+            "name": contract_name(c.ruleset, c.contract),
+            "variant": variant_name(c.ruleset),
+            "declared": c.declared,
+            "made": c.made,
+            "failed": c.declared - c.made,
+            "percent": c.percent,
+        }
+        for c in stats.contracts
+    ]
+    several_variants = len({c.ruleset for c in stats.contracts}) > 1
+    chart = charts.build(
+        [player.name], [{player.name: s.cumulative} for s in stats.steps], 360, 240, ident="season-chart"
+    )
+    ledger = open_ledger(club, player)
+    unpaid = ledger.balance_of(player.pk)
+    context = {
+        "club": club,
+        "role": role,
+        "player": player,
+        "seasons": seasons,
+        "season": chosen,
+        "choice": str(chosen.pk) if chosen else "all",
+        "stats": stats,
+        "average_text": decimal_text(stats.average),
+        "points_text": signed_points(stats.points),
+        "points_tone": tone(stats.points),
+        "contracts": contracts,
+        "several_variants": several_variants,
+        "records": [
+            (_("Biggest win over an evening"), _mark(stats.best_evening), "win"),
+            (_("Biggest loss over an evening"), _mark(stats.worst_evening), "loss"),
+            (_("Biggest win in one deal"), _mark(stats.best_deal), "win"),
+            (_("Biggest loss in one deal"), _mark(stats.worst_deal), "loss"),
+        ],
+        "money_text": purse_text(stats.money) if stats.money else "",
+        "money_tone": purse_tone(stats.money) if stats.money else "zero",
+        "unpaid": unpaid,
+        "unpaid_transfers": [t for t in ledger.transfers if player.pk in (t.payer_key, t.payee_key)],
+        "chart": chart,
+        "steps": stats.steps,
+        "step_rows": [
+            {"pk": s.evening, "date": s.date, "points": signed_points(s.points), "tone": tone(s.points),
+             "cumulative": signed_points(s.cumulative)}
+            for s in stats.steps
+        ],
+    }
+    return render(request, "league/player.html", context)
