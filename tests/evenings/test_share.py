@@ -340,9 +340,18 @@ def test_it_answers_200_after_a_deal_is_deleted_or_the_evening_closes(client, ma
     response = client.get(live_url(evening), HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 200 and response.context["deal_count"] == 1
     etag = response["ETag"]
-    Evening.objects.filter(pk=evening.pk).update(status=Evening.Status.CLOSED)
+    services.set_status(evening, Evening.Status.CLOSED)
     response = client.get(live_url(evening), HTTP_IF_NONE_MATCH=etag)
-    assert response.status_code == 200 and "final score" in response.content.decode()
+    assert response.status_code == 286 and "final score" in response.content.decode()  # htmx: stop polling
+
+
+def test_it_tells_the_page_to_stop_polling_a_closed_evening_whatever_it_holds(client, make_evening):
+    evening = make_evening(deals=[SAMEN_8])
+    services.set_status(evening, Evening.Status.CLOSED)
+    first = client.get(live_url(evening))
+    assert first.status_code == 286 and "ETag" not in first
+    again = client.get(live_url(evening), HTTP_IF_NONE_MATCH='"anything"')
+    assert again.status_code == 286 and "final score" in again.content.decode()
 
 
 def test_it_gives_each_evening_its_own_etag(client, make_evening):

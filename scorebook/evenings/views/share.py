@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_POST, require_safe
+from django_htmx.http import HttpResponseStopPolling
 
 from scorebook.core.formatting import lang
 from scorebook.rules import registry
@@ -70,10 +71,12 @@ def public(request, token):
 
 
 def _live_etag(request, token):
-    """The version alone says whether the score changed: one small query, no scoring."""
+    """The version alone says whether the score changed: one small query, no scoring.
+    None (no 304) when the evening is unknown (the view answers 404) or closed (its final
+    score is sent once more with the order to stop polling)."""
     row = Evening.objects.filter(share_token=token).values_list("pk", "version", "status").first()
-    if row is None:
-        return None  # the view answers 404
+    if row is None or row[2] != Evening.Status.OPEN:
+        return None
     pk, version, status = row
     return f"{pk}-{version}-{status}-{translation.get_language()}"
 
@@ -84,7 +87,10 @@ def _live_etag(request, token):
 @condition(etag_func=_live_etag)
 def public_live(request, token):
     evening = evening_for_token(token)
-    return render(request, "evenings/share/_live.html", _board(evening))
+    response = render(request, "evenings/share/_live.html", _board(evening))
+    if not evening.is_open:  # the final score: the page stops asking
+        return HttpResponseStopPolling(response.content)
+    return response
 
 
 # --- what the public page shows ------------------------------------------------------
