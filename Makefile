@@ -10,17 +10,42 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LOCK := requirements.lock
+UV_VERSION := 0.13.9
 
-.PHONY: run test test-fast install chromium gettext messages migrate bench clean
+.PHONY: run test test-fast install lock lint format chromium gettext messages migrate bench clean
 
-$(STAMP): pyproject.toml
+# Every package, transitive ones included, comes pinned with its hashes from requirements.lock
+# (made by `make lock` from pyproject.toml); the site itself is then installed on top, editable.
+$(STAMP): pyproject.toml $(LOCK)
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (python3.12 / python3.13)"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# After changing the dependencies in pyproject.toml: `make lock`, then commit requirements.lock.
+# `make lock UPGRADE=--upgrade` also moves the unpinned transitive packages to their latest releases.
+lock:
+	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (python3.12 / python3.13)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/uv pip compile pyproject.toml --extra test --universal --python-version 3.12 --generate-hashes \
+		--custom-compile-command "make lock" --quiet $(UPGRADE) -o $(LOCK)
+	$(MAKE) install
+
+# Lint and format checks run before every test run (and so in CI).
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+# Rewrites files: sorts imports, applies the safe fixes, formats.
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
 
 # Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
 chromium:
@@ -40,11 +65,11 @@ run: migrate
 	$(BIN)/python manage.py seed_demo --if-empty
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-test: install chromium messages
+test: install chromium messages lint
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The engine and view tests without the browser.
-test-fast: install messages
+test-fast: install messages lint
 	$(BIN)/python -m pytest -m "not browser" $(PYTEST_ARGS)
 
 bench: install
