@@ -7,6 +7,7 @@ cannot change a score.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -24,6 +25,11 @@ REQUIRED = ("format", "ruleset", "players", "deals")
 CONTRACT_KEYS = {"contract", "declarers", "tricks", "dealer", "playing", "trump", "trump_changed", "exposed_fault"}
 MAX_PLAYER_NAME = 40
 MAX_DEALS = 2000
+MAX_DEPTH = 12  # the deepest the format goes is 6 (house rules); a hostile file may nest far deeper
+MAX_NUMBER_CHARS = 15  # no figure of an evening has more digits than this
+CURRENCY = re.compile(r"[A-Z]{3}")  # ISO 4217
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
 
 
 class FileError(EngineError):
@@ -39,11 +45,65 @@ class FileError(EngineError):
 
 
 def loads(text: str | bytes) -> Evening:
+    return from_dict(parse_json(text))
+
+
+def parse_json(text: str | bytes) -> Any:
+    """JSON as this format allows it: no key twice in one object, no nesting deeper than
+    MAX_DEPTH, no number longer than MAX_NUMBER_CHARS, no NaN or Infinity. Raises FileError."""
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise FileError(0, gettext_noop("not a JSON document: %(detail)s"), detail=str(exc)) from None
+    _check_depth(text)
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_int=_number(int),
+            parse_float=_number(float),
+            parse_constant=_constant,
+        )
+    except json.JSONDecodeError as exc:
         raise FileError(0, gettext_noop("not a JSON document: %(detail)s"), detail=str(exc)) from None
-    return from_dict(data)
+
+
+def _check_depth(text: str) -> None:
+    """Counted without recursion (the JSON parser itself would overflow the stack)."""
+    depth = 0
+    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
+        if bracket.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise FileError(0, gettext_noop("the file nests deeper than %(count)s levels"), count=MAX_DEPTH)
+        else:
+            depth -= 1
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise FileError(0, gettext_noop("the key %(key)r is given twice in one object"), key=key)
+        out[key] = value
+    return out
+
+
+def _number(kind):
+    def parse(literal: str):
+        if len(literal) > MAX_NUMBER_CHARS:
+            raise FileError(
+                0, gettext_noop("the number %(start)s… has more than %(count)s characters"),
+                start=literal[:8], count=MAX_NUMBER_CHARS,
+            )
+        return kind(literal)
+
+    return parse
+
+
+def _constant(name: str):
+    raise FileError(0, gettext_noop("%(name)s is not a number this format allows"), name=name)
 
 
 def from_dict(data: Any) -> Evening:
@@ -74,8 +134,8 @@ def from_dict(data: Any) -> Evening:
         raise FileError(0, gettext_noop("first_dealer %(name)r is not one of the players"), name=first_dealer)
     stake = _stake(data.get("stake"))
     currency = data.get("currency", "EUR")
-    if not isinstance(currency, str) or not (1 <= len(currency) <= 8):
-        raise FileError(0, gettext_noop("currency must be a short code such as EUR"))
+    if not isinstance(currency, str) or not CURRENCY.fullmatch(currency):
+        raise FileError(0, gettext_noop("currency must be three capital letters (ISO 4217), such as EUR"))
     evening_date = None
     if data.get("date") is not None:
         try:
@@ -359,4 +419,4 @@ def score_file(text: str | bytes) -> dict[str, Any]:
     return report(loads(text))
 
 
-__all__ = ["FileError", "DealError", "loads", "from_dict", "to_dict", "dumps", "report", "score_file"]
+__all__ = ["FileError", "DealError", "loads", "parse_json", "from_dict", "to_dict", "dumps", "report", "score_file"]
