@@ -311,7 +311,10 @@ class NewEveningForm(forms.Form):
     stake = forms.DecimalField(
         label=_("Stake per point"), required=False, min_value=0, max_value=10_000, max_digits=9, decimal_places=4
     )
-    currency = forms.CharField(label=_("Currency"), max_length=8, initial="EUR")
+    currency = forms.RegexField(
+        r"^[A-Z]{3}\Z", label=_("Currency"), max_length=3, initial="EUR",
+        error_messages={"invalid": _("Three capital letters (ISO 4217), such as EUR.")},
+    )
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args, user, **kwargs):
