@@ -39,6 +39,9 @@ class Evening(models.Model):
         default=dict, blank=True, help_text=_("Derived from the deals (totals, money, statistics); rebuildable.")
     )
     version = models.PositiveIntegerField(default=0, help_text=_("Goes up with every change of a deal."))
+    archived = models.BooleanField(
+        _("archived"), default=False, help_text=_("Left out of the lists of evenings; still counted and reachable.")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -30,6 +30,17 @@ class Club(models.Model):
         return reverse("club", args=[self.slug])
 
 
+class FormerSlug(models.Model):
+    """A short name the club had before it was renamed: its old addresses redirect to the new ones."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="former_slugs")
+    slug = models.SlugField(max_length=40, unique=True)
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.slug} → {self.club.slug}"
+
+
 class Membership(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")

@@ -39,3 +39,18 @@ class Player(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class PlayerClaim(models.Model):
+    """A member says a roster entry is him: it waits for an admin of the club to approve or refuse it."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["player", "user"], name="player_claim_unique")]
+
+    def __str__(self):
+        return f"{self.user} claims {self.player}"

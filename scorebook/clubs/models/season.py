@@ -30,6 +30,9 @@ class Season(models.Model):
     )
     drop_worst = models.PositiveSmallIntegerField(_("worst evenings dropped"), default=0)
     tie_break = models.CharField(_("tie break"), max_length=16, choices=TieBreak, default=TieBreak.EVENINGS_WON)
+    archived = models.BooleanField(
+        _("archived"), default=False, help_text=_("Kept, and left out of the club's lists of seasons.")
+    )
 
     class Meta:
         ordering = ["-start"]
@@ -39,3 +42,11 @@ class Season(models.Model):
 
     def get_absolute_url(self):
         return reverse("season", args=[self.club.slug, self.pk])
+
+    def overlapping(self):
+        """The club's other seasons of the same variant whose dates meet this one's."""
+        return (
+            Season.objects.filter(club_id=self.club_id, ruleset=self.ruleset, start__lte=self.end, end__gte=self.start)
+            .exclude(pk=self.pk)
+            .order_by("start", "pk")
+        )
