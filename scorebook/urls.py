@@ -1,5 +1,9 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
+
+from scorebook.core.converters import IdConverter
+
+register_converter(IdConverter, "id")  # every id and number in an address (before the apps' patterns use it)
 
 urlpatterns = [
     path("admin/", admin.site.urls),

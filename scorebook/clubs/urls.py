@@ -7,10 +7,10 @@ urlpatterns = [
     path("clubs/new/", clubs.club_new, name="club_new"),
     # members and invitations (admins)
     path("c/<slug:slug>/members/", members.member_list, name="club_members"),
-    path("c/<slug:slug>/members/<int:membership>/role/", members.member_role, name="club_member_role"),
-    path("c/<slug:slug>/members/<int:membership>/remove/", members.member_remove, name="club_member_remove"),
+    path("c/<slug:slug>/members/<id:membership>/role/", members.member_role, name="club_member_role"),
+    path("c/<slug:slug>/members/<id:membership>/remove/", members.member_remove, name="club_member_remove"),
     path("c/<slug:slug>/invitations/", members.invitation_new, name="club_invitation_new"),
-    path("c/<slug:slug>/invitations/<int:invitation>/revoke/", members.invitation_revoke, name="club_invitation_revoke"),
+    path("c/<slug:slug>/invitations/<id:invitation>/revoke/", members.invitation_revoke, name="club_invitation_revoke"),
     path("join/<str:token>/", members.join, name="club_join"),
     # house rules (admins)
     path("c/<slug:slug>/rules/", rules.rules_list, name="club_rules"),

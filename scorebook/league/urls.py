@@ -7,14 +7,14 @@ urlpatterns = [
     path("c/<slug:slug>/evenings/", seasons.club_evenings, name="club_evenings"),
     # the roster
     path("c/<slug:slug>/players/", roster.player_list, name="club_players"),
-    path("c/<slug:slug>/players/<int:player>/", seasons.player_page, name="club_player"),
-    path("c/<slug:slug>/players/<int:player>/link/", roster.player_link, name="club_player_link"),
-    path("c/<slug:slug>/players/<int:player>/merge/", roster.player_merge, name="club_player_merge"),
+    path("c/<slug:slug>/players/<id:player>/", seasons.player_page, name="club_player"),
+    path("c/<slug:slug>/players/<id:player>/link/", roster.player_link, name="club_player_link"),
+    path("c/<slug:slug>/players/<id:player>/merge/", roster.player_merge, name="club_player_merge"),
     # seasons and standings
     path("c/<slug:slug>/seasons/new/", seasons.season_new, name="season_new"),
-    path("c/<slug:slug>/seasons/<int:pk>/", seasons.season, name="season"),
-    path("c/<slug:slug>/seasons/<int:pk>/edit/", seasons.season_edit, name="season_edit"),
-    path("c/<slug:slug>/seasons/<int:pk>/standings.csv", seasons.season_csv, name="season_csv"),
+    path("c/<slug:slug>/seasons/<id:pk>/", seasons.season, name="season"),
+    path("c/<slug:slug>/seasons/<id:pk>/edit/", seasons.season_edit, name="season_edit"),
+    path("c/<slug:slug>/seasons/<id:pk>/standings.csv", seasons.season_csv, name="season_csv"),
     # money left unpaid
     path("c/<slug:slug>/ledger/", ledger.ledger, name="club_ledger"),
     path("c/<slug:slug>/ledger/paid/", ledger.ledger_paid, name="club_ledger_paid"),
