@@ -100,6 +100,19 @@ class EveningResult:
     robres: tuple[RobreState, ...] = ()  # finished robres, in order
     bete_end: BeteEnd = BeteEnd.SHARE
 
+    @property
+    def took_part(self) -> tuple[str, ...]:
+        """The players who took part in the evening (rules.md 4), in seat order: who played at
+        least one deal (sat at the table for it, a pass included) or scored on any line (an
+        adjustment received; an ante paid while sitting out). The others "did not play": no
+        money, no transfer, and not an evening of theirs in standings and statistics.
+        The one definition of taking part: the summary, standings and pages read it from here."""
+        taking = set()
+        for deal in self.deals:
+            taking.update(deal.playing)
+            taking.update(name for name, delta in deal.deltas.items() if delta)
+        return tuple(p for p in self.players if p in taking)
+
     def running(self) -> list[dict[str, int]]:
         """The totals after each deal (for the chart)."""
         running, out = dict.fromkeys(self.players, 0), []
@@ -110,15 +123,22 @@ class EveningResult:
         return out
 
     def money(self, stake: Decimal) -> dict[str, Decimal]:
-        """Net money per player: (points - mean) x stake, in cents summing to zero.
+        """Net money per player: (points - mean) x stake, in cents summing to zero (rules.md 4).
 
-        With the bête shared out this is the same as sharing it equally; when it is
-        carried to the next evening it is a party of its own and keeps its part.
+        The mean is over the players who took part (``took_part``); a player who took no
+        part has 0.00 and no transfer. With the bête shared out this is the same as sharing
+        it equally among them; when it is carried to the next evening it is a party of its
+        own and keeps its part. Every player has a line, in seat order (then the bête).
         """
-        points: dict[str, int] = dict(self.totals)
+        taking = set(self.took_part)
+        points: dict[str, int] = {p: self.totals[p] for p in self.players if p in taking}
         if self.bete_end is BeteEnd.CARRY and self.pot:
             points[BETE] = self.pot
-        return settlement.money(points, stake)
+        shares = settlement.money(points, stake)
+        out = {p: shares.get(p, settlement.ZERO) for p in self.players}
+        if BETE in shares:
+            out[BETE] = shares[BETE]
+        return out
 
     def transfers(self, stake: Decimal) -> list[settlement.Transfer]:
         return settlement.min_transfers(self.money(stake))

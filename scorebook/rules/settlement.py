@@ -10,16 +10,22 @@ values at the edges.
   the largest remainder method so that the amounts sum to exactly zero.
 * :func:`min_transfers` settles such balances with the smallest possible
   number of payments; :func:`min_transfer_count` gives that number.
+* :func:`outstanding` nets the payments already made against the balances
+  (after a correction the settlement is computed anew and what was paid stays
+  paid); :func:`remaining_transfers` settles what is left, in whichever
+  direction; :func:`balances_of` reads the balances back from a settlement.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from collections.abc import Iterable
 from fractions import Fraction
 from math import floor
 
 CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
 
 
 @dataclass(frozen=True)
@@ -173,3 +179,45 @@ def min_transfers(balances: dict[str, Decimal]) -> list[Transfer]:
     for group in _zero_sum_groups(values):
         transfers += _settle_group([names[i] for i in group], [values[i] for i in group])
     return sorted(transfers, key=lambda t: (position[t.payer], position[t.payee]))
+
+
+def _payment_cents(t: Transfer) -> int:
+    amount = Fraction(t.amount) * 100
+    if amount.denominator != 1 or amount <= 0:
+        raise ValueError(f"a payment is a positive whole number of cents: {t.amount}")
+    return int(amount)
+
+
+def balances_of(transfers: Iterable[Transfer], order: Iterable[str] = ()) -> dict[str, Decimal]:
+    """The balances a list of transfers settles (positive: receives), parties in ``order``
+    first, then in the order they appear. ``balances_of(min_transfers(b))`` gives ``b`` back
+    (without the parties at zero)."""
+    cents: dict[str, int] = dict.fromkeys(order, 0)
+    for t in transfers:
+        amount = _payment_cents(t)
+        cents[t.payer] = cents.get(t.payer, 0) - amount
+        cents[t.payee] = cents.get(t.payee, 0) + amount
+    return {name: _to_money(c) for name, c in cents.items()}
+
+
+def outstanding(balances: dict[str, Decimal], paid: Iterable[Transfer]) -> dict[str, Decimal]:
+    """What each party still has to receive (> 0) or to pay (< 0) once the payments already
+    made are counted (rules.md 4: a payment stays recorded, a correction never loses it).
+
+    A payer's debt goes down by what he paid, a payee's credit by what he received; a party
+    of a payment that has no balance (no longer part of the settlement) starts from 0, so a
+    payment the settlement no longer asks for is owed back. Keys: ``balances``' order, then
+    the parties of the payments. Sums to zero when the balances do.
+    """
+    cents = _cents(balances)
+    for t in paid:
+        amount = _payment_cents(t)
+        cents[t.payer] = cents.get(t.payer, 0) + amount
+        cents[t.payee] = cents.get(t.payee, 0) - amount
+    return {name: _to_money(c) for name, c in cents.items()}
+
+
+def remaining_transfers(balances: dict[str, Decimal], paid: Iterable[Transfer]) -> list[Transfer]:
+    """The fewest transfers that settle what is still owed after ``paid`` (see ``outstanding``):
+    nothing when the payments settled everything, and never a transfer already paid."""
+    return min_transfers(outstanding(balances, paid))

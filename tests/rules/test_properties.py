@@ -576,16 +576,28 @@ def check_transfers(balances: dict[str, Decimal], transfers) -> None:
 def test_it_settles_money_to_exactly_zero_within_a_cent_of_the_exact_amount(evening: Evening, stake: Decimal) -> None:
     result = score(evening)
     money = result.money(stake)
-    points = dict(result.totals)
+    # rules.md 4: the mean is over the players who took part: who sat at the table for a deal
+    # or scored on a line (an adjustment); the others have 0.00. Read here from the deals.
+    taking = {p for r in result.deals for p in r.playing} | {
+        p for d in evening.deals if isinstance(d, Adjustment) for p, v in d.points.items() if v
+    } | {p for r in result.deals for p, v in r.deltas.items() if v}
+    if set(evening.players) - taking:
+        event("a player took no part")
+    points = {p: v for p, v in result.totals.items() if p in taking}
     if result.bete_end is BeteEnd.CARRY and result.pot:
         points[BETE] = result.pot  # a bête carried to the next evening keeps its part
     else:
         event("the bête is shared out" if result.pot else "no bête left")
-    assert list(money) == list(points)
+    assert list(money) == list(evening.players) + [p for p in points if p == BETE]
     assert set(money) >= set(evening.players), "every player has a money line of his own"
     assert sum(money.values()) == Decimal("0.00")
-    mean = Fraction(sum(points.values()), len(points))
+    for player in set(evening.players) - taking:
+        assert money[player] == Decimal("0.00"), f"{player} took no part but has {money[player]}"
+    assert set(result.took_part) == taking
+    mean = Fraction(sum(points.values()), len(points)) if points else Fraction(0)
     for player, amount in money.items():
+        if player not in points:
+            continue
         assert amount == amount.quantize(CENT)
         exact = (Fraction(points[player]) - mean) * Fraction(stake)
         # the largest remainder method keeps every amount strictly within one cent

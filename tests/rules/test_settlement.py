@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorebook.rules.settlement import Transfer, min_transfer_count, min_transfers, money
+from scorebook.rules.settlement import (
+    Transfer,
+    balances_of,
+    min_transfer_count,
+    min_transfers,
+    money,
+    outstanding,
+    remaining_transfers,
+)
 from oracles import fewest_transfers
 
 D = Decimal
@@ -234,3 +242,87 @@ def test_it_rejects_balances_that_do_not_sum_to_zero() -> None:
 def test_it_rejects_fractions_of_a_cent() -> None:
     with pytest.raises(ValueError):
         min_transfers({"A": D("0.005"), "B": D("-0.005")})
+
+
+# --- payments already made, netted against a settlement computed anew (rules.md 4) ----------
+
+
+def test_it_leaves_nothing_to_settle_once_every_transfer_is_paid() -> None:
+    balances = {"Anne": D("-1.80"), "Bert": D("-1.30"), "Carl": D("1.30"), "Dina": D("1.80")}
+    paid = min_transfers(balances)
+    assert outstanding(balances, paid) == dict.fromkeys(balances, D("0.00"))
+    assert remaining_transfers(balances, paid) == []
+
+
+def test_it_asks_only_the_rest_when_a_correction_raises_a_debt_already_partly_paid() -> None:
+    # Anne paid Dina 1.80; a correction makes her owe 2.50: 0.70 is left, nothing else
+    balances = {"Anne": D("-2.50"), "Bert": D("-1.30"), "Carl": D("1.30"), "Dina": D("2.50")}
+    paid = [Transfer("Anne", "Dina", D("1.80"))]
+    assert remaining_transfers(balances, paid) == [
+        Transfer("Anne", "Dina", D("0.70")),
+        Transfer("Bert", "Carl", D("1.30")),
+    ]
+
+
+def test_it_turns_an_overpayment_into_a_transfer_the_other_way() -> None:
+    # Bert paid Carl 1.30; after the correction Bert is owed 0.40 by Carl
+    balances = {"Anne": D("-1.00"), "Bert": D("0.40"), "Carl": D("-0.40"), "Dina": D("1.00")}
+    paid = [Transfer("Bert", "Carl", D("1.30"))]
+    assert outstanding(balances, paid) == {"Anne": D("-1.00"), "Bert": D("1.70"), "Carl": D("-1.70"), "Dina": D("1.00")}
+    assert remaining_transfers(balances, paid) == [
+        Transfer("Anne", "Dina", D("1.00")),
+        Transfer("Carl", "Bert", D("1.70")),
+    ]
+
+
+def test_it_owes_back_a_payment_to_a_party_no_longer_in_the_settlement() -> None:
+    balances = {"Anne": D("-0.50"), "Bert": D("0.50")}
+    paid = [Transfer("Eric", "Anne", D("0.20"))]
+    assert remaining_transfers(balances, paid) == [
+        Transfer("Anne", "Bert", D("0.50")),
+        Transfer("Anne", "Eric", D("0.20")),
+    ]
+
+
+def test_it_reads_the_balances_back_from_the_transfers() -> None:
+    balances = {"Anne": D("-1.80"), "Bert": D("-1.30"), "Carl": D("1.30"), "Dina": D("1.80")}
+    assert balances_of(min_transfers(balances), order=balances) == balances
+
+
+@st.composite
+def payments_strategy(draw: st.DrawFn, names: list[str]) -> list[Transfer]:
+    parties = st.sampled_from(names + ["Someone else"])
+    out = []
+    for _ in range(draw(st.integers(0, 4))):
+        payer, payee = draw(parties), draw(parties)
+        if payer != payee:
+            out.append(Transfer(payer, payee, (D(draw(st.integers(1, 3000))) / 100).quantize(D("0.01"))))
+    return out
+
+
+@settings(max_examples=200)
+@given(st.data())
+def test_it_settles_exactly_what_the_payments_left_in_whichever_direction(data) -> None:
+    balances = data.draw(balances_strategy())
+    paid = data.draw(payments_strategy(list(balances)))
+    left = outstanding(balances, paid)
+    assert sum(left.values()) == 0
+    rest = remaining_transfers(balances, paid)
+    # what was paid and what remains settle the balances exactly
+    assert all(v == 0 for v in outstanding(balances, paid + rest).values())
+    assert len(rest) == fewest_transfers({k: v for k, v in left.items()})
+    assert remaining_transfers(balances, []) == min_transfers(balances)
+
+
+@settings(max_examples=200)
+@given(st.data())
+def test_it_never_asks_again_for_a_transfer_already_paid(data) -> None:
+    balances = data.draw(balances_strategy())
+    transfers = min_transfers(balances)
+    paid = data.draw(st.lists(st.sampled_from(transfers), unique=True) if transfers else st.just([]))
+    rest = remaining_transfers(balances, paid)
+    # the rest is never more than the transfers not paid yet, and settles them exactly
+    assert len(rest) <= len(transfers) - len(paid)
+    unpaid = [t for t in transfers if t not in paid]
+    assert balances_of(unpaid, order=balances) == outstanding(balances, paid)  # what is left is what is unpaid
+    assert balances_of(rest, order=balances) == outstanding(balances, paid)
