@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import chart, files, manage, scoring, settle, share
+from .views import chart, files, scoring, settle, share
 
 urlpatterns = [
     path("evenings/", scoring.evening_list, name="evening_list"),
