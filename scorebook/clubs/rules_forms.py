@@ -37,9 +37,11 @@ from scorebook.rules.model import (
     Contract,
     ContractRules,
     Kind,
+    PayoutCells,
     RulesError,
     Ruleset,
     contract_from_dict,
+    payout_cells,
     ruleset_from_dict,
     to_dict,
 )
@@ -65,18 +67,10 @@ def rules_version(overrides: dict | None) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def cell_layout(contract: Contract, needs: int, needs_if_trump_changed: int | None) -> list[tuple[int, bool, bool]]:
-    """(tricks, made cell exists, failed cell exists) for 0..13 tricks, as the model checks them."""
-    c = replace(contract, needs=needs, needs_if_trump_changed=needs_if_trump_changed)
-    rows = []
-    for tricks in range(MAX_TRICKS + 1):
-        can_make = c.succeeds(tricks) or c.succeeds(tricks, trump_changed=True)
-        can_fail = not c.succeeds(tricks) or not c.succeeds(tricks, trump_changed=True)
-        if c.declarers == 2 and c.exact:
-            can_make = tricks == c.needs * 2
-            can_fail = not can_make
-        rows.append((tricks, can_make, can_fail))
-    return rows
+def cell_layout(contract: Contract, needs: int, needs_if_trump_changed: int | None) -> tuple[PayoutCells, ...]:
+    """(tricks, made cell exists, failed cell exists) for 0..13 tricks with the needs being edited:
+    the engine's own layout (``payout_cells``), the one its validation requires."""
+    return payout_cells(replace(contract, needs=needs, needs_if_trump_changed=needs_if_trump_changed))
 
 
 def cell_name(contract: str, outcome: str, tricks: int, side: str) -> str:
@@ -248,7 +242,7 @@ class HouseRulesForm(forms.Form):
                 ],
                 initial=str(rules.bete.end),
             )
-        self._layouts: dict[str, list[tuple[int, bool, bool]]] = {}
+        self._layouts: dict[str, tuple[PayoutCells, ...]] = {}
         for key, contract in rules.contracts.items():
             needs_name = f"contracts.{key}.needs"
             exact = contract.kind.per_declarer

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from .messages import EngineError, gettext_noop
 
@@ -377,16 +377,38 @@ def contract_from_dict(key: str, data: Any, path: str) -> Contract:
     return contract
 
 
-def _check_tables(c: Contract, r: _Reader) -> None:
-    """Every possible number of tricks must have exactly the figures it can use."""
-    side_max = MAX_TRICKS
-    for tricks in range(side_max + 1):
+class PayoutCells(NamedTuple):
+    """Which cells of a contract's payout tables exist for one number of tricks taken by the side."""
+
+    tricks: int
+    made: bool  # the contract can be made with these tricks: ``made`` has a cell for them
+    failed: bool  # the contract can fail with these tricks: ``failed`` has a cell for them
+
+
+def payout_cells(contract: Contract) -> tuple[PayoutCells, ...]:
+    """The cells a contract's ``made`` and ``failed`` tables must have, for 0 to 13 tricks.
+
+    The one statement of the layout: the validator requires exactly these cells, and the
+    house-rules editor offers exactly these fields. They follow ``needs`` (and
+    ``needs_if_trump_changed``): for the layout of other needs, pass
+    ``dataclasses.replace(contract, needs=...)``.
+    """
+    c = contract
+    cells = []
+    for tricks in range(MAX_TRICKS + 1):
         can_make = c.succeeds(tricks) or c.succeeds(tricks, trump_changed=True)
         can_fail = not c.succeeds(tricks) or not c.succeeds(tricks, trump_changed=True)
         if c.declarers == 2 and c.exact:
             # in association the side's tricks are added up: only 0 (or 2 * needs) makes
             can_make = tricks == c.needs * 2
             can_fail = not can_make
+        cells.append(PayoutCells(tricks, can_make, can_fail))
+    return tuple(cells)
+
+
+def _check_tables(c: Contract, r: _Reader) -> None:
+    """Every possible number of tricks must have exactly the figures it can use."""
+    for tricks, can_make, can_fail in payout_cells(c):
         if can_make and tricks not in c.made:
             raise RulesError(
                 r.sub(f"made.{tricks}"),

@@ -7,6 +7,7 @@ with it, and an evening already started keeps the copy of the rules it began wit
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from html.parser import HTMLParser
 
@@ -16,9 +17,10 @@ from django.urls import reverse
 from pages import body, field_errors
 
 from scorebook.clubs.models import Club, HouseRules, Membership, Role
+from scorebook.clubs.rules_forms import OUTCOMES, SIDES, HouseRulesForm, cell_name
 from scorebook.evenings import services
 from scorebook.rules import registry
-from scorebook.rules.model import to_dict
+from scorebook.rules.model import MAX_TRICKS, ContractRules, RulesError, contract_from_dict, payout_cells, to_dict
 
 pytestmark = pytest.mark.django_db
 
@@ -566,3 +568,63 @@ def test_it_starts_from_the_preset_when_the_stored_changes_no_longer_fit(admin_c
     assert response.status_code == 302
     assert overrides(club, "gand") == {"all_pass_multiplier": 2}
     assert to_dict(registry.resolve("gand", overrides(club, "gand")))["all_pass_multiplier"] == 2
+
+
+# --- the editor's grid and the engine's validation are one layout ----------------------
+
+
+def _needs_choices(rules: ContractRules):
+    """Every needs 0..13, each with every usable needs-when-the-trump-changed (blank included)."""
+    trump = any(c.needs_if_trump_changed is not None for c in rules.contracts.values())
+    for needs in range(MAX_TRICKS + 1):
+        for changed in [None, *range(needs, MAX_TRICKS + 1)] if trump else [None]:
+            yield needs, changed
+
+
+@pytest.mark.parametrize("key", [k for k in PRESETS if isinstance(registry.get(k), ContractRules)])
+def test_the_editor_offers_exactly_the_cells_the_engine_requires_for_every_contract_and_needs(key):
+    rules = registry.get(key)
+    seen = set()
+    for needs, changed in _needs_choices(rules):
+        data = {}
+        for ckey, contract in rules.contracts.items():
+            data[f"contracts.{ckey}.needs"] = str(needs)
+            if contract.needs_if_trump_changed is not None:
+                data[f"contracts.{ckey}.needs_if_trump_changed"] = "" if changed is None else str(changed)
+        form = HouseRulesForm(key, rules, data=data)
+        for ckey, contract in rules.contracts.items():
+            trump = None if contract.needs_if_trump_changed is None else changed
+            edited = replace(contract, needs=needs, needs_if_trump_changed=trump)
+            if (ckey, edited.needs, edited.needs_if_trump_changed) in seen:
+                continue
+            seen.add((ckey, edited.needs, edited.needs_if_trump_changed))
+            cells = payout_cells(edited)
+            wanted = {outcome: {c.tricks for c in cells if getattr(c, outcome)} for outcome in OUTCOMES}
+            # the editor: a pair of fields for each cell of the layout, and none other
+            prefixes = tuple(f"contracts.{ckey}.{outcome}." for outcome in OUTCOMES)
+            offered = {name for name in form.fields if name.startswith(prefixes)}
+            assert offered == {
+                cell_name(ckey, outcome, tricks, side)
+                for outcome in OUTCOMES
+                for tricks in wanted[outcome]
+                for side in SIDES
+            }, (key, ckey, needs, changed)
+            # the engine: tables with exactly those cells are accepted, one cell more or less is refused
+            shape = to_dict(rules)["contracts"][ckey] | {"needs": needs}
+            if contract.needs_if_trump_changed is not None:
+                shape["needs_if_trump_changed"] = changed
+            tables = {outcome: {str(t): [1, -1] for t in wanted[outcome]} for outcome in OUTCOMES}
+            contract_from_dict(ckey, shape | tables, f"contracts.{ckey}")
+            for outcome in OUTCOMES:
+                for tricks in range(MAX_TRICKS + 1):
+                    table = dict(tables[outcome])
+                    if str(tricks) in table:
+                        del table[str(tricks)]
+                    else:
+                        table[str(tricks)] = [1, -1]
+                    with pytest.raises(RulesError):
+                        contract_from_dict(ckey, shape | tables | {outcome: table}, f"contracts.{ckey}")
+    for contract in rules.contracts.values():  # and the preset itself has that layout
+        cells = payout_cells(contract)
+        assert set(contract.made) == {c.tricks for c in cells if c.made}
+        assert set(contract.failed) == {c.tricks for c in cells if c.failed}
