@@ -7,7 +7,6 @@ of queries does not grow with the number of evenings.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 from decimal import Decimal
 from fractions import Fraction
@@ -30,6 +29,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Ranking, Role, Season, TieBreak
 from scorebook.clubs.season_forms import EveningFilterForm, SeasonForm
+from scorebook.core import spreadsheet
 from scorebook.core.formatting import decimal_text, lang, money_text, signed_points, tone
 from scorebook.evenings import charts
 from scorebook.evenings.models import Evening, Seat
@@ -351,7 +351,7 @@ def season_csv(request, slug, pk):
     response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
     response["Cache-Control"] = "private, no-store"
     response.write("\ufeff")  # spreadsheets read UTF-8 names right with the byte order mark
-    writer = csv.writer(response)
+    writer = spreadsheet.writer(response)  # a name like =HYPERLINK(…) stays text
     writer.writerow([header for _key, header, _short in cols])
     for row in table.rows:
         writer.writerow([csv_cell(key, row, season) for key, _header, _short in cols])
