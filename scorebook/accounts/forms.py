@@ -8,6 +8,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from . import identity
 from .models import Profile, display_name
 
 DISPLAY_NAME_MAX = Profile._meta.get_field("display_name").max_length
@@ -40,12 +41,17 @@ def _looks_like_an_email(value: str) -> bool:
     return True
 
 
-def _clean_display_name(value: str) -> str:
-    """Other people see it: a name, never an e-mail address."""
+def _clean_display_name(value: str, user_pk=None) -> str:
+    """Other people see it: a name, never an e-mail address, nor one that looks like another account's."""
     value = " ".join(value.split())
     if _looks_like_an_email(value):
         raise ValidationError(
             _("Other players see this name: choose a name, not an e-mail address."), code="email_as_name"
+        )
+    if identity.display_name_like(value, exclude_user_pk=user_pk) is not None:
+        raise ValidationError(
+            _("Another player already goes by this name, or one that looks like it: add an initial, for example."),
+            code="lookalike",
         )
     return value
 
@@ -80,7 +86,16 @@ class SignupForm(UserCreationForm):
         if "@" in username:
             # a user name may be shown to others where no display name exists: never an e-mail address
             raise ValidationError(_("A user name cannot contain “@”: it is not your e-mail address."), code="at_sign")
-        return super().clean_username()
+        username = super().clean_username()
+        if not username:  # refused already (the same name in other capitals)
+            return username
+        if identity.is_reserved(username):
+            raise ValidationError(_("This user name is reserved: choose another."), code="reserved")
+        if identity.username_like(username) is not None:
+            raise ValidationError(
+                _("This user name is taken, or one that looks just like it: choose another."), code="lookalike"
+            )
+        return username
 
     def clean_display_name(self):
         return _clean_display_name(self.cleaned_data["display_name"])
@@ -109,7 +124,7 @@ class ProfileForm(forms.Form):
         super().__init__(*args, **kwargs)
 
     def clean_display_name(self):
-        return _clean_display_name(self.cleaned_data["display_name"])
+        return _clean_display_name(self.cleaned_data["display_name"], self.user.pk)
 
     def clean_email(self):
         return _clean_email(self.cleaned_data["email"])

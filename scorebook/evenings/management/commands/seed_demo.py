@@ -2,6 +2,10 @@
 
     python manage.py seed_demo             # the demo user and five evenings
     python manage.py seed_demo --if-empty  # the same, only when there is no evening at all
+
+Its password is published: with DEBUG=false it refuses to run unless given --in-production,
+and it never touches an existing account (a user called demo may be a real person's:
+"demo" is reserved at sign-up, but an admin may have made one).
 """
 
 from __future__ import annotations
@@ -9,8 +13,9 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
@@ -129,27 +134,37 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--if-empty", action="store_true", help="Do nothing when any evening exists.")
+        parser.add_argument(
+            "--in-production",
+            action="store_true",
+            help="Run even with DEBUG=false: anyone who reads this help can then log in as the demo user.",
+        )
 
-    def handle(self, *args, if_empty=False, **options):
+    def handle(self, *args, if_empty=False, in_production=False, **options):
+        if not settings.DEBUG and not in_production:
+            raise CommandError(
+                f"DEBUG is false: this looks like a real site, and the demo user's password ({PASSWORD}) is public. "
+                "Nothing was seeded; add --in-production if you really want a demo account here."
+            )
         if if_empty and Evening.objects.exists():
             self.stdout.write("There are evenings already: nothing seeded.")
             return
+        if get_user_model().objects.filter(username__iexact=USERNAME).exists():
+            raise CommandError(
+                f"A user called {USERNAME!r} exists already: seed_demo never touches an existing account. Nothing was seeded."
+            )
         with transaction.atomic():
-            user, created = self.demo_user()
+            user = self.demo_user()
             today = timezone.localdate()
             made = [self.evening(user, today, *spec) for spec in EVENINGS]
-        verb = "Created" if created else "Reset the password of"
-        self.stdout.write(self.style.SUCCESS(f"{verb} the demo user: {USERNAME} / password {PASSWORD}"))
+        self.stdout.write(self.style.SUCCESS(f"Created the demo user: {USERNAME} / password {PASSWORD}"))
         for evening in made:
             self.stdout.write(
                 f"  {evening.ruleset:<14} {evening.date}  {evening.deals.count():>2} deals  {evening.get_status_display()}"
             )
 
     def demo_user(self):
-        user, created = get_user_model().objects.get_or_create(username=USERNAME, defaults={"first_name": "Demo"})
-        user.set_password(PASSWORD)
-        user.save()
-        return user, created
+        return get_user_model().objects.create_user(username=USERNAME, password=PASSWORD, first_name="Demo")
 
     def evening(self, user, today, ruleset, players, days_ago, stake, closed, script):
         evening = services.create_evening(

@@ -1,0 +1,68 @@
+"""Look-alike identities (issue 13, finding 14) and the reserved demo name (finding 7):
+a name that looks like another account's, or like ``demo``, is refused next to its field."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from scorebook.accounts.models import Profile
+
+pytestmark = pytest.mark.django_db
+
+STRONG = "green-table-42-spades"
+
+
+def signup(client, **changes):
+    data = {"username": "jeanne", "display_name": "Jeanne V.", "password1": STRONG, "password2": STRONG} | changes
+    return client.post(reverse("signup"), data)
+
+
+def errors(response, field):
+    assert response.status_code == 422
+    return " ".join(response.context["form"].errors.get(field, []))
+
+
+@pytest.fixture
+def ada_admin(make_user):
+    user = make_user("a_admin")
+    Profile.objects.create(user=user, display_name="Ada Admin")
+    return user
+
+
+@pytest.mark.parametrize("lookalike", ["а_admin", "A_ADMIN", "ａ_admin", "a_admіn"])  # Cyrillic а, capitals, full width, Ukrainian і
+def test_it_refuses_a_user_name_that_looks_like_an_existing_one(client, ada_admin, lookalike):
+    response = signup(client, username=lookalike)
+    assert "looks just like it" in errors(response, "username") or "already exists" in errors(response, "username")
+    assert get_user_model().objects.count() == 1
+
+
+@pytest.mark.parametrize("copy", ["Ada Admin", "АDA ADMIN", "Ada  Admіn"])
+def test_it_refuses_a_display_name_that_copies_another_accounts(client, ada_admin, copy):
+    response = signup(client, display_name=copy)
+    assert "looks like it" in errors(response, "display_name")
+    assert get_user_model().objects.count() == 1
+
+
+def test_it_refuses_a_display_name_copied_on_the_profile_page(client, ada_admin, make_user):
+    mia_member = make_user("mia_member")
+    Profile.objects.create(user=mia_member, display_name="Mia")
+    client.force_login(mia_member)
+    response = client.post(reverse("profile"), {"display_name": "Аda Admin", "email": ""})
+    assert "looks like it" in errors(response, "display_name")
+    assert Profile.objects.get(user=mia_member).display_name == "Mia"
+
+
+def test_it_lets_a_member_keep_his_own_display_name(client, ada_admin):
+    client.force_login(ada_admin)
+    assert client.post(reverse("profile"), {"display_name": "Ada Admin", "email": ""}).status_code == 302
+
+
+def test_it_still_signs_up_a_name_unlike_any_other(client, ada_admin):
+    assert signup(client, username="jeanne", display_name="Jeanne V.").status_code == 302
+
+
+@pytest.mark.parametrize("name", ["demo", "Demo", "dem0", "ｄｅｍｏ", "dеmo"])
+def test_it_reserves_the_demo_user_name_at_sign_up(client, name):
+    response = signup(client, username=name)
+    assert "reserved" in errors(response, "username")
+    assert not get_user_model().objects.exists()
