@@ -72,6 +72,10 @@ class Seat(models.Model):
     player = models.ForeignKey("clubs.Player", on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     name = models.CharField(_("name at the table"), max_length=40, help_text=_("The name the deals use."))
+    took_part = models.BooleanField(
+        default=True,
+        help_text="Derived from the deals with the summary: False when the player took no part (rules.md 4).",
+    )
 
     class Meta:
         ordering = ["position"]
@@ -133,7 +137,9 @@ class DealRevision(models.Model):
 
 
 class Payment(models.Model):
-    """A settlement transfer marked as paid."""
+    """Money paid for an evening: who paid whom how much, and when (rules.md 4). Payments stay
+    as they were made; the evening's settlement, computed anew after a correction, is netted
+    against them (``settlement.outstanding``). The same amount can be paid twice."""
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="payments")
     payer = models.CharField(max_length=40)
@@ -145,6 +151,4 @@ class Payment(models.Model):
     marked_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["evening", "payer", "payee", "amount"], name="payment_unique"),
-        ]
+        ordering = ["marked_at", "pk"]

@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
+from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from scorebook.clubs.models import Player
@@ -130,8 +131,29 @@ def _saved(evening: Evening, s: Scored) -> None:
     """A deal changed: a new version, and the summary rebuilt from ``s``, in the transaction."""
     evening.version += 1
     evening.updated_at = timezone.now()
+    before = evening.summary
     evening.summary = summarize(evening, s)
     evening.save(update_fields=["version", "updated_at", "summary"])
+    _keep_seats(evening, before)
+
+
+def _absent(summary: dict | None) -> set[int] | None:
+    """The seats whose player took no part, as the summary says (None: a summary that does not say)."""
+    players = (summary or {}).get("players")
+    if not players or any("took_part" not in e for e in players):
+        return None
+    return {e["seat"] for e in players if not e["took_part"]}
+
+
+def _keep_seats(evening: Evening, before: dict | None = None) -> None:
+    """``Seat.took_part`` as the new summary says (one query, and only when it changed): the
+    lists that ask "whose evening was it" read it from the seats."""
+    absent = _absent(evening.summary)
+    if absent is None or absent == _absent(before):
+        return
+    Seat.objects.filter(evening=evening).update(
+        took_part=Case(When(position__in=sorted(absent), then=Value(False)), default=Value(True))
+    )
 
 
 def _sync(target: Evening, source: Evening) -> None:
@@ -143,6 +165,8 @@ def _sync(target: Evening, source: Evening) -> None:
 
 
 def _new_stats() -> dict[str, Any]:
+    # "played" and "sat_out" count deals at the table; "took_part" (summarize) is the engine's
+    # word for the whole evening (rules.md 4): a player who took no part did not play it.
     return {"played": 0, "sat_out": 0, "best": None, "worst": None, "declared": {}}
 
 
@@ -175,6 +199,7 @@ def summarize(evening: Evening, s: Scored) -> dict[str, Any]:
     played_deals = sum(_count(stats, deal, result.players) for deal in result.deals)
     money = result.money(evening.stake) if evening.stake is not None else {}
     transfers = settlement.min_transfers(money) if evening.stake is not None else []
+    taking = set(result.took_part)
     summary = {
         "version": evening.version,
         "deals": played_deals,
@@ -186,6 +211,7 @@ def summarize(evening: Evening, s: Scored) -> dict[str, Any]:
                 "name": name,
                 "points": result.totals[name],
                 "money": str(money[name]) if money else None,
+                "took_part": name in taking,
                 **stats[name],
             }
             for position, player, name in seats
@@ -199,9 +225,11 @@ def refresh_summary(evening: Evening) -> dict[str, Any]:
     """Rebuild the stored summary from the deals (``manage.py refresh_summaries``)."""
     with transaction.atomic():
         locked = Evening.objects.select_for_update().get(pk=evening.pk)
+        before = locked.summary
         locked.summary = summarize(locked, scored(locked))
         locked.updated_at = timezone.now()
         locked.save(update_fields=["summary", "updated_at"])
+        _keep_seats(locked, before)
     evening.summary, evening.updated_at = locked.summary, locked.updated_at
     return evening.summary
 
@@ -226,8 +254,10 @@ def scored_in_order(evening: Evening) -> Scored:
                 Deal.objects.filter(pk=deal.pk).update(number=number)
         locked.version += 1
         locked.updated_at = timezone.now()
+        before = locked.summary
         locked.summary = summarize(locked, scored(locked))
         locked.save(update_fields=["version", "updated_at", "summary"])
+        _keep_seats(locked, before)
     _sync(evening, locked)
     s = scored(evening)
     if not _in_order(evening, s):
@@ -428,6 +458,7 @@ def create_evening(
         )
         evening.summary = summarize(evening, scored(evening))
         evening.save(update_fields=["summary"])
+        _keep_seats(evening)
     return evening
 
 

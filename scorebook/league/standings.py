@@ -12,6 +12,10 @@ taken by date (and, on the same date, in the order given).
 The rules, in words (the view states them on the page):
 
 * An evening without any deal played does not count.
+* An evening in which a player took no part (rules.md 4: he sat out every deal and received
+  no adjustment; the summary's ``took_part``, from the engine) is not one of his evenings: no
+  place, no points, no league points, not counted towards averages, minimums, drops, tie-breaks
+  or the movement ("did not play", never 0). Places are among the players who took part.
 * ``total``: the points of the season's evenings added up. ``average``: those points
   divided by the number of evenings; players with fewer than ``min_evenings`` evenings
   are listed apart, without a rank. ``league``: each evening gives points by place
@@ -90,12 +94,31 @@ class EveningSummary:
         return int(self.summary.get("deals") or 0)
 
     @property
+    def participants(self) -> list[Mapping[str, Any]]:
+        """The seats of the players who took part (see ``took_part``)."""
+        return [p for p in self.players if took_part(p)]
+
+    @property
     def counts(self) -> bool:
         """Evenings without a deal played are left out of standings and statistics."""
-        return self.deals > 0 and bool(self.players)
+        return self.deals > 0 and any(took_part(p) for p in self.players)
 
     def entry(self, key: Key) -> Mapping[str, Any] | None:
         return next((p for p in self.players if player_key(p) == key), None)
+
+    def place(self, entry: Mapping[str, Any]) -> int | None:
+        """The place of a seat among those who took part (None: he did not play)."""
+        if not took_part(entry):
+            return None
+        mine = int(entry.get("points") or 0)
+        return 1 + sum(int(p.get("points") or 0) > mine for p in self.participants)
+
+
+def took_part(entry: Mapping[str, Any]) -> bool:
+    """Whether the seat's player took part in the evening, as the engine said when the summary was
+    written (``EveningResult.took_part``, rules.md 4). A summary made by hand without the word counts
+    every seat."""
+    return bool(entry.get("took_part", True))
 
 
 def player_key(entry: Mapping[str, Any]) -> Key:
@@ -104,7 +127,8 @@ def player_key(entry: Mapping[str, Any]) -> Key:
 
 
 def places(entries: Sequence[Mapping[str, Any]]) -> list[int]:
-    """The place of each entry in its evening: 1 + the number of players with more points."""
+    """The place of each entry in its evening: 1 + the number of players with more points
+    (``entries``: the players who took part)."""
     points = [int(e.get("points") or 0) for e in entries]
     return [1 + sum(other > mine for other in points) for mine in points]
 
@@ -221,7 +245,7 @@ class Standings:
 def _add(rules: Rules, rows: dict[Key, Row], evenings: Sequence[EveningSummary], names: Mapping[Key, str]) -> None:
     """Add ``evenings`` to the players' rows (created as needed)."""
     for evening in evenings:
-        entries = evening.players
+        entries = evening.participants  # a player who took no part did not play this evening
         for entry, place in zip(entries, places(entries), strict=True):
             key = player_key(entry)
             row = rows.get(key)
@@ -351,7 +375,8 @@ class PlayerStats:
     key: Key
     evenings: int = 0
     deals: int = 0  # deals played
-    sat_out: int = 0  # deals sat out, never counted as played
+    sat_out: int = 0  # deals sat out, never counted as played (evenings he did not play included)
+    absent: int = 0  # evenings at the table in which he took no part (not among ``evenings``)
     points: int = 0
     won: int = 0
     money: dict[str, Decimal] = field(default_factory=dict)
@@ -393,12 +418,15 @@ def player_stats(evenings: Iterable[EveningSummary], key: Key) -> PlayerStats:
         entry = evening.entry(key)
         if entry is None:
             continue
+        stats.sat_out += int(entry.get("sat_out") or 0)
+        if not took_part(entry):
+            stats.absent += 1  # did not play: not one of his evenings
+            continue
         points = int(entry.get("points") or 0)
         stats.evenings += 1
         stats.deals += int(entry.get("played") or 0)
-        stats.sat_out += int(entry.get("sat_out") or 0)
         stats.points += points
-        stats.won += places(evening.players)[evening.players.index(entry)] == 1
+        stats.won += evening.place(entry) == 1
         add_money(stats.money, evening.currency, money_of(entry))
         stats.best_evening = _better(stats.best_evening, points, evening, 1)
         stats.worst_evening = _better(stats.worst_evening, points, evening, -1)
@@ -436,5 +464,6 @@ __all__ = [
     "Step",
     "places",
     "player_stats",
+    "took_part",
     "standings",
 ]
