@@ -14,23 +14,22 @@ from pages import body, field_errors
 pytestmark = pytest.mark.django_db
 
 
-# --- the cast: an admin (Marie), a scorer, a member, an outsider, an admin of another club -----
+# --- the cast: an admin (Adèle), a scorer (Marie), a member, an outsider, an admin of another club
 
 
 @pytest.fixture
-def club(scorer):
-    return services.create_club(name="Les As", slug="les-as", user=scorer)
+def club(admin):
+    return services.create_club(name="Les As", slug="les-as", user=admin)
 
 
 @pytest.fixture
-def cast(club, scorer, outsider, make_user):
+def cast(club, admin, scorer, outsider, make_user):
     member = make_user("mia", first_name="Mia")
     Membership.objects.create(club=club, user=member, role=Role.MEMBER)
-    club_scorer = make_user("sam", first_name="Sam")
-    Membership.objects.create(club=club, user=club_scorer, role=Role.SCORER)
+    Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
     other_admin = make_user("otto", first_name="Otto")
     services.create_club(name="Le Trèfle", slug="trefle", user=other_admin)
-    return {"outsider": outsider, "other_admin": other_admin, "member": member, "scorer": club_scorer, "admin": scorer}
+    return {"outsider": outsider, "other_admin": other_admin, "member": member, "scorer": scorer, "admin": admin}
 
 
 def club_evening(club, user, players=("Anne", "Bert", "Carl", "Dina"), day=date(2026, 11, 20)):

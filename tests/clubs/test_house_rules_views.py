@@ -106,9 +106,11 @@ def cell(contract, outcome, tricks, side):
 
 
 @pytest.fixture
-def club(scorer):
+def club(admin, scorer):
+    """Adèle (``admin``) runs the club and edits its rules; Marie (``scorer``) keeps the score of its evenings."""
     club = Club.objects.create(name="Les As de Liège", slug="as")
-    Membership.objects.create(club=club, user=scorer, role=Role.ADMIN)
+    Membership.objects.create(club=club, user=admin, role=Role.ADMIN)
+    Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
     return club
 
 
@@ -119,8 +121,8 @@ def in_english(client):
 
 
 @pytest.fixture
-def admin_client(client, scorer, club):
-    client.force_login(scorer)
+def admin_client(client, admin, club):
+    client.force_login(admin)
     return client
 
 
@@ -271,7 +273,7 @@ def test_it_keeps_the_clubs_changes_when_the_form_is_sent_back_unchanged(admin_c
 # --- saving, and what the next evening does with it -------------------------------------------
 
 
-def test_it_saves_a_changed_cell_and_the_next_evening_scores_with_it(admin_client, scorer, club):
+def test_it_saves_a_changed_cell_and_the_next_evening_scores_with_it(admin_client, admin, scorer, club):
     assert totals(new_evening(club, scorer, deals=[SAMEN_8_WITH_9]))["Anne"] == 11
     response = post_edit(
         admin_client,
@@ -282,7 +284,7 @@ def test_it_saves_a_changed_cell_and_the_next_evening_scores_with_it(admin_clien
     assert response.status_code == 302
     assert overrides(club, "kleurenwiezen") == {"contracts": {"samen-8": {"made": {"9": [12, -12]}}}}
     house = HouseRules.objects.get(club=club, ruleset="kleurenwiezen")
-    assert house.updated_by == scorer
+    assert house.updated_by == admin
     evening = new_evening(club, scorer, deals=[SAMEN_8_WITH_9])
     assert evening.rules["contracts"]["samen-8"]["made"]["9"] == [12, -12]
     assert totals(evening) == {"Anne": 12, "Bert": -12, "Carl": 12, "Dina": -12}
@@ -510,10 +512,8 @@ def test_it_shows_members_the_rules_read_only_and_refuses_their_changes(client, 
     assert overrides(club, "kleurenwiezen") == {"contracts": {"samen-8": {"made": {"9": [12, -12]}}}}
 
 
-def test_it_refuses_scorers_changes_too(client, make_user, club):
-    user = make_user("sam")
-    Membership.objects.create(club=club, user=user, role=Role.SCORER)
-    client.force_login(user)
+def test_it_refuses_scorers_changes_too(scorer_client, club):
+    client = scorer_client
     assert client.post(edit_url(club, "gand"), {"all_pass_multiplier": "2"}).status_code == 403
     assert not HouseRules.objects.exists()
 

@@ -27,9 +27,10 @@ DEALS = [
 
 
 @pytest.fixture
-def club(make_user, scorer):
+def club(make_user, admin, scorer):
     club = Club.objects.create(name="De Klaverboer", slug="klaverboer")
-    Membership.objects.create(club=club, user=scorer, role=Role.ADMIN)
+    Membership.objects.create(club=club, user=admin, role=Role.ADMIN)
+    Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
     member = make_user("jan", email="jan@example.org")
     Membership.objects.create(club=club, user=member, role=Role.MEMBER)
     HouseRules.objects.create(club=club, ruleset="kleurenwiezen", overrides={"all_pass_multiplier": 3})
