@@ -2,6 +2,7 @@
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -60,10 +61,12 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "scorebook.core",
     "scorebook.accounts",
     "scorebook.clubs",
     "scorebook.evenings",
+    "scorebook.nights",
     "scorebook.league",
 ]
 
@@ -84,6 +87,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # login limits (scorebook.accounts.limits): last, it answers a lockout
 ]
 
 ROOT_URLCONF = "scorebook.urls"
@@ -156,6 +160,10 @@ STORAGES = {
     },
 }
 
+AUTHENTICATION_BACKENDS = [
+    "scorebook.accounts.limits.LoginLimitBackend",  # django-axes: refuses a locked-out name and address first
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "evening_list"
 LOGOUT_REDIRECT_URL = "home"
@@ -193,6 +201,19 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 CSRF_COOKIE_HTTPONLY = True
 SESSION_COOKIE_HTTPONLY = True
+# Login limits (django-axes, scorebook/accounts/limits.py): 5 failures of one user name from one
+# address lock that name for that address for 15 minutes; a password reset lifts it.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "scorebook.accounts.limits.login_name"
+AXES_CLIENT_IP_CALLABLE = "scorebook.accounts.limits.client_address"
+AXES_LOCKOUT_CALLABLE = "scorebook.accounts.views.login.locked_out"
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password"]
+# The reverse proxies in front of the site that set X-Forwarded-For (README: deployment). 0: none,
+# the client's address is REMOTE_ADDR. Never more than there are: the client writes the rest.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # Django's default, stated: a request body larger than 2.5 MB is refused
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_048_576
 

@@ -1,0 +1,49 @@
+"""``manage.py night_plan``: run in a real process, its JSON checked."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+ENV = {**os.environ, "DJANGO_SETTINGS_MODULE": "scorebook.settings"}
+
+
+def night_plan(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [PYTHON, "manage.py", "night_plan", *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.parametrize(("players", "sessions"), [(16, 5), (28, 5), (32, 5), (40, 5), (40, 8)])
+def test_it_prints_a_plan_without_a_repeated_meeting_for_the_required_nights(players, sessions):
+    started = time.perf_counter()
+    done = night_plan("--players", str(players), "--sessions", str(sessions), "--seed", "5")
+    assert time.perf_counter() - started < 5
+    assert done.returncode == 0, done.stderr
+    plan = json.loads(done.stdout)
+    assert len(plan["sessions"]) == sessions
+    pairs = []
+    for session in plan["sessions"]:
+        assert sorted(p for t in session["tables"] for p in t) == list(range(1, players + 1))
+        pairs += [frozenset(pair) for t in session["tables"] for pair in combinations(t, 2)]
+    assert len(pairs) == len(set(pairs))
+
+
+def test_it_prints_the_same_plan_for_the_same_seed():
+    one = night_plan("--players", "41", "--sessions", "3", "--seed", "9")
+    assert one.stdout == night_plan("--players", "41", "--sessions", "3", "--seed", "9").stdout
+
+
+@pytest.mark.parametrize("players", ["3", "7", "-1"])
+def test_it_exits_with_status_2_and_a_sentence_for_an_impossible_night(players):
+    done = night_plan("--players", players, "--sessions", "5")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.strip().endswith(".")
