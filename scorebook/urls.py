@@ -15,3 +15,5 @@ urlpatterns = [
     path("", include("scorebook.league.urls")),
     path("", include("scorebook.core.urls")),
 ]
+
+handler403 = "scorebook.core.views.forbidden"

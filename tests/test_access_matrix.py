@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
-from scorebook.clubs.models import Club, Invitation, Membership, Role, Season
+from scorebook.clubs.models import Club, Invitation, Membership, PlayerClaim, Role, Season
 from scorebook.evenings import services
 from scorebook.clubs.models import Player
 
@@ -76,6 +76,7 @@ def world(make_user):
         "invitation": Invitation.objects.create(club=club, role=Role.MEMBER),
         "join": Invitation.objects.create(club=club, role=Role.MEMBER),
         "revision": kw.revisions.get(),
+        "claim": PlayerClaim.objects.create(player=Player.objects.get(club=club, name="Bert"), user=users["member"]),
     }
 
 
@@ -113,7 +114,13 @@ def _lines(w):
         ("club_player_link", [slug, w["player"].pk], "post", lambda user: {"user": user.pk if user else ""}, _writes(CLUB_READ)),
         ("club_player_merge", [slug, w["player"].pk], "get", None, CLUB_ADMIN),
         ("club_player_merge", [slug, w["player"].pk], "post", {"other": w["other_player"].pk}, _writes(CLUB_ADMIN)),
+        ("club_player_rename", [slug, w["player"].pk], "post", {"name": "Anne"}, _writes(CLUB_SCORE)),
+        ("club_player_unclaim", [slug, w["player"].pk], "post", {}, _writes(CLUB_READ)),
+        ("club_claim_answer", [slug, w["claim"].pk], "post", {"answer": "refuse"}, _writes(CLUB_ADMIN)),
+        ("club_settings", [slug], "get", None, CLUB_ADMIN),
+        ("club_settings", [slug], "post", {"name": "De Klaverboer", "slug": slug}, _writes(CLUB_ADMIN)),
         ("club_members", [slug], "get", None, CLUB_ADMIN),
+        ("club_member_remove", [slug, w["membership"].pk], "get", None, CLUB_ADMIN),
         ("club_member_role", [slug, w["membership"].pk], "post", {"role": "member"}, _writes(CLUB_ADMIN)),
         ("club_member_remove", [slug, w["membership"].pk], "post", {}, _writes(CLUB_ADMIN)),
         ("club_invitation_new", [slug], "post", {"role": "member"}, _writes(CLUB_ADMIN)),
@@ -127,6 +134,9 @@ def _lines(w):
         ("season_edit", [slug, w["season"].pk], "get", None, CLUB_ADMIN),
         ("season_edit", [slug, w["season"].pk], "post", {}, _writes(CLUB_ADMIN)),
         ("season_csv", [slug, w["season"].pk], "get", None, CLUB_READ),
+        ("season_archive", [slug, w["season"].pk], "post", {"archived": "0"}, _writes(CLUB_ADMIN)),
+        ("season_delete", [slug, w["season"].pk], "get", None, CLUB_ADMIN),
+        ("season_delete", [slug, w["season"].pk], "post", {}, _writes(CLUB_ADMIN)),
         ("club_ledger", [slug], "get", None, CLUB_READ),
         ("club_ledger_paid", [slug], "post", paid | {"evening": kw.pk}, _writes(CLUB_SCORE)),
         # an evening of the club
@@ -147,6 +157,10 @@ def _lines(w):
         ("payment_toggle", [kw.pk], "post", paid | {"paid": "1"}, _writes(CLUB_SCORE)),
         ("evening_close", [kw.pk], "post", {}, _writes(CLUB_SCORE)),
         ("evening_reopen", [kw.pk], "post", {}, _writes(CLUB_SCORE)),
+        ("evening_archive", [kw.pk], "get", None, CLUB_SCORE),
+        ("evening_archive", [kw.pk], "post", {"archived": "0"}, _writes(CLUB_SCORE)),
+        ("evening_delete", [kw.pk], "get", None, CLUB_SCORE),
+        ("evening_delete", [kw.pk], "post", {}, _writes(CLUB_SCORE)),  # it has deals: refused on the page
         ("evening_public", [kw.share_token], "get", None, PUBLIC),
         ("evening_public_live", [kw.share_token], "get", None, PUBLIC),
         # a private evening: its owner only
@@ -187,7 +201,7 @@ def test_it_answers_every_url_as_it_should_for(world, role):
     wrong = []
     lines = _lines(world)
     # reading first; then writes, the ones that change who belongs where last
-    last = ("club_player_merge", "club_member_remove", "club_invitation_revoke", "club_join")
+    last = ("season_delete", "club_player_merge", "club_member_remove", "club_invitation_revoke", "club_join")
     lines.sort(key=lambda line: (line[2] == "post", line[0] in last and line[2] == "post", last.index(line[0]) if line[0] in last else 0))
     for name, args, method, data, expected in lines:
         client = _client(world, role)

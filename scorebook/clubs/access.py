@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 
-from .models import Club, Membership, Role
+from .models import Club, FormerSlug, Membership, Role
+
+
+class ClubMoved(Http404):
+    """The address used a short name the club had before: ``FormerAddressMiddleware`` redirects."""
+
+    def __init__(self, old: str, new: str):
+        self.old, self.new = old, new
+        super().__init__("The club has a new address")
 
 
 def role_in(user, club) -> Role | None:
@@ -25,7 +32,12 @@ def role_in(user, club) -> Role | None:
 def club_for_user(request, slug: str, *roles: Role) -> tuple[Club, Role]:
     """The club if the user is a member (404 otherwise), with one of ``roles`` when given (403 otherwise).
     Staff act as admins."""
-    club = get_object_or_404(Club, slug=slug)
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        moved = FormerSlug.objects.filter(slug=slug).select_related("club").first()
+        if moved is not None:
+            raise ClubMoved(slug, moved.club.slug)
+        raise Http404("No such club")
     role = role_in(request.user, club)
     if role is None and not (request.user.is_authenticated and request.user.is_staff):
         raise Http404("No such club")

@@ -11,16 +11,47 @@ from scorebook.clubs.models import Player
 from scorebook.rules.scoring import BETE
 
 from .models import Club, Role
+from .services import slug_taken
+
+
+def _no_maxlength(field: forms.Field) -> None:
+    """The browser would cut a longer text without a word: the form says it is too long instead."""
+    field.widget.attrs.pop("maxlength", None)
+
+
+def slug_from(name: str) -> str:
+    """The short name made from a name: cut between two words, never inside one."""
+    slug = slugify(name)
+    if len(slug) > 40:
+        slug = slug[:41].rsplit("-", 1)[0] if "-" in slug[:41] else slug[:40]
+    return slug.strip("-")
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(label=_("Name of the club"), max_length=80)
+    """A new club, or (``club`` given) the club's name and short name changed by an admin."""
+
+    name = forms.CharField(
+        label=_("Name of the club"),
+        max_length=80,
+        error_messages={
+            "max_length": _("At most %(limit_value)d characters (this name has %(show_value)d): shorten it.")
+        },
+    )
     slug = forms.SlugField(
         label=_("Short name in the address"),
         max_length=40,
         required=False,
         help_text=_("Letters, digits and dashes. Left empty, it is made from the name."),
+        error_messages={"max_length": _("At most %(limit_value)d characters (this one has %(show_value)d).")},
     )
+
+    def __init__(self, *args, club: Club | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        _no_maxlength(self.fields["name"])
+        _no_maxlength(self.fields["slug"])
+        if club is not None:
+            self.fields["slug"].help_text = _("Changing it changes the club's address; the old address keeps working.")
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())
@@ -34,10 +65,10 @@ class ClubForm(forms.Form):
         cleaned = super().clean()
         if "slug" in self.errors or "name" in self.errors:
             return cleaned
-        slug = (cleaned.get("slug") or "").lower() or slugify(cleaned.get("name") or "")[:40].strip("-")
+        slug = (cleaned.get("slug") or "").lower() or slug_from(cleaned.get("name") or "")
         if not slug:
             self.add_error("slug", _("Choose a short name: letters, digits and dashes."))
-        elif Club.objects.filter(slug=slug).exists():
+        elif slug_taken(slug, self.club):
             self.add_error("slug", _("The short name “%(slug)s” is taken: choose another.") % {"slug": slug})
         cleaned["slug"] = slug
         return cleaned
@@ -54,11 +85,19 @@ class InvitationForm(forms.Form):
 class PlayerForm(forms.Form):
     """A new name in the club's roster."""
 
-    name = forms.CharField(label=_("Name"), max_length=40)
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=40,
+        error_messages={
+            "max_length": _("At most %(limit_value)d characters (this name has %(show_value)d): shorten it.")
+        },
+    )
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args, club: Club, player: Player | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
+        self.player = player  # renaming this player: his own name is not "already in the roster"
+        _no_maxlength(self.fields["name"])
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())
@@ -68,7 +107,10 @@ class PlayerForm(forms.Form):
             raise forms.ValidationError(_("A name cannot hold control characters."))
         if name == BETE:
             raise forms.ValidationError(_("%(name)s is the name of the pot.") % {"name": BETE})
-        existing = Player.objects.filter(club=self.club, name__iexact=name).first()
+        existing = Player.objects.filter(club=self.club, name__iexact=name)
+        if self.player is not None:
+            existing = existing.exclude(pk=self.player.pk)
+        existing = existing.first()
         if existing is not None:
             raise forms.ValidationError(_("%(name)s is already in the roster.") % {"name": existing.name})
         return name
@@ -105,3 +147,9 @@ class MergeForm(forms.Form):
         if other is not None:
             cleaned["other_player"] = self.others[other]
         return cleaned
+
+
+class ClaimAnswerForm(forms.Form):
+    """An admin's answer to a claim: approve (link the account) or refuse."""
+
+    answer = forms.ChoiceField(choices=[("approve", _("Approve")), ("refuse", _("Refuse"))])

@@ -5,8 +5,9 @@ from __future__ import annotations
 from itertools import pairwise
 
 from django import forms
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from scorebook.core.formatting import lang
 from scorebook.rules import registry
@@ -39,9 +40,24 @@ class SeasonForm(forms.ModelForm):
         help_text=gettext_lazy("Comma-separated, from the 1st place down, e.g. 10, 6, 4, 2. Places beyond get 0."),
     )
 
+    confirm_overlap = forms.BooleanField(
+        label=gettext_lazy("Keep the dates anyway: an evening of those days counts in both seasons"),
+        required=False,
+    )
+
     class Meta:
         model = Season
-        fields = ["name", "start", "end", "ruleset", "ranking", "min_evenings", "league_points", "drop_worst", "tie_break"]
+        fields = [
+            "name",
+            "start",
+            "end",
+            "ruleset",
+            "ranking",
+            "min_evenings",
+            "league_points",
+            "drop_worst",
+            "tie_break",
+        ]
         widgets = {
             "start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -64,8 +80,10 @@ class SeasonForm(forms.ModelForm):
         self.fields["min_evenings"].widget.attrs.update({"min": 0, "max": 365, "inputmode": "numeric"})
         self.fields["drop_worst"].widget.attrs.update({"min": 0, "max": 365, "inputmode": "numeric"})
         self.fields["league_points"].widget.attrs.update({"inputmode": "numeric", "autocomplete": "off"})
-        if self.instance.pk and not self.is_bound:
-            self.initial["league_points"] = ", ".join(str(p) for p in self.instance.league_points or [])
+        if not self.is_bound:  # the text the field shows, never the stored list ("[]")
+            points = self.initial.get("league_points") or []
+            self.initial["league_points"] = points if isinstance(points, str) else ", ".join(str(p) for p in points)
+        self.overlaps: list[Season] = []
         _describe(self)
 
     def clean_league_points(self) -> list[int]:
@@ -113,7 +131,36 @@ class SeasonForm(forms.ModelForm):
             self.add_error("end", _("The last day comes on or after the first day."))
         if data.get("ranking") == Ranking.LEAGUE and "league_points" in data and not data["league_points"]:
             self.add_error("league_points", _("The league ranking needs the points of at least the 1st place."))
+        if start and end and end >= start and data.get("ruleset") and not self.errors:
+            self._check_overlap(start, end, data)
         return data
+
+    def _check_overlap(self, start, end, data) -> None:
+        """Two seasons of one variant whose dates meet share evenings: allowed on confirmation only.
+        A season of another variant never shares an evening (each evening has one variant)."""
+        shape = Season(
+            pk=self.instance.pk, club_id=self.instance.club_id, ruleset=data["ruleset"], start=start, end=end
+        )
+        self.overlaps = list(shape.overlapping().filter(archived=False)[:3])
+        if self.overlaps and not data.get("confirm_overlap"):
+            names = ", ".join(
+                _("“%(name)s” (%(start)s – %(end)s)")
+                % {
+                    "name": s.name,
+                    "start": date_format(s.start, "SHORT_DATE_FORMAT"),
+                    "end": date_format(s.end, "SHORT_DATE_FORMAT"),
+                }
+                for s in self.overlaps
+            )
+            self.add_error(
+                "confirm_overlap",
+                ngettext(
+                    "These dates meet the season %(seasons)s, of the same variant. Tick the box to keep them.",
+                    "These dates meet the seasons %(seasons)s, of the same variant. Tick the box to keep them.",
+                    len(self.overlaps),
+                )
+                % {"seasons": names},
+            )
 
 
 class EveningFilterForm(forms.Form):
@@ -127,6 +174,7 @@ class EveningFilterForm(forms.Form):
     date_to = forms.DateField(
         label=gettext_lazy("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
+    archived = forms.BooleanField(label=gettext_lazy("Archived evenings"), required=False)
 
     def __init__(self, *args, seasons=(), players=(), **kwargs):
         super().__init__(*args, **kwargs)

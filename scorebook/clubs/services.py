@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Club, Invitation, Membership, Player, Role
+from .models import Club, FormerSlug, Invitation, Membership, Player, PlayerClaim, Role, Season
 
 RANK = {Role.MEMBER: 0, Role.SCORER: 1, Role.ADMIN: 2}
 
@@ -35,11 +35,32 @@ def create_club(*, name: str, slug: str, user) -> Club:
     return club
 
 
+def slug_taken(slug: str, club: Club | None = None) -> bool:
+    """Whether another club has this short name, now or as a former one (its old addresses redirect)."""
+    others = Club.objects.filter(slug=slug)
+    former = FormerSlug.objects.filter(slug=slug)
+    if club is not None:
+        others, former = others.exclude(pk=club.pk), former.exclude(club=club)
+    return others.exists() or former.exists()
+
+
+def rename_club(club: Club, *, name: str, slug: str) -> Club:
+    """A new name and short name; the old short name is kept so that its addresses redirect."""
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        if slug != club.slug:
+            if slug_taken(slug, club):
+                raise Refused(_("The short name “%(slug)s” is taken: choose another.") % {"slug": slug})
+            FormerSlug.objects.filter(club=club, slug=slug).delete()  # back to an earlier name
+            FormerSlug.objects.create(club=club, slug=club.slug)
+        club.name, club.slug = name, slug
+        club.save(update_fields=["name", "slug"])
+    return club
+
+
 def _admins_locked(club: Club) -> list[int]:
     """The pks of the club's admin memberships, locked until the end of the transaction."""
-    return list(
-        Membership.objects.select_for_update().filter(club=club, role=Role.ADMIN).values_list("pk", flat=True)
-    )
+    return list(Membership.objects.select_for_update().filter(club=club, role=Role.ADMIN).values_list("pk", flat=True))
 
 
 def change_role(membership: Membership, role: Role) -> Membership:
@@ -109,3 +130,73 @@ def link_player(player: Player, user) -> Player:
         player.user = user
         player.save(update_fields=["user"])
     return player
+
+
+def rename_player(player: Player, name: str) -> Player:
+    """The roster entry takes a new name; past evenings keep the name each seat was given that evening."""
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=player.club_id).first()  # one roster change at a time
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        other = Player.objects.filter(club_id=player.club_id, name__iexact=name).exclude(pk=player.pk).first()
+        if other is not None:
+            raise Refused(_("%(name)s is already in the roster.") % {"name": other.name})
+        player.name = name
+        player.save(update_fields=["name"])
+    return player
+
+
+# --- claims: "this is me", approved by an admin -----------------------------------------------
+
+
+def claim_player(player: Player, user) -> PlayerClaim:
+    """A member asks to be linked to a roster entry; an admin of the club approves or refuses."""
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=player.club_id).first()
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
+            raise Refused(_("Only a member's account can be linked."))
+        if player.user_id is not None:
+            raise Refused(_("%(name)s is already linked to another account.") % {"name": player.name})
+        mine = Player.objects.filter(club_id=player.club_id, user=user).first()
+        if mine is not None:
+            raise Refused(_("This account is already linked to %(name)s.") % {"name": mine.name})
+        PlayerClaim.objects.filter(player__club_id=player.club_id, user=user).exclude(player=player).delete()
+        claim, _created = PlayerClaim.objects.get_or_create(player=player, user=user)
+    return claim
+
+
+def withdraw_claim(player: Player, user) -> None:
+    PlayerClaim.objects.filter(player=player, user=user).delete()
+
+
+def decide_claim(claim: PlayerClaim, approve: bool) -> Player | None:
+    """An admin approves (the account is linked) or refuses (the claim is dropped) a claim."""
+    with transaction.atomic():
+        claim = PlayerClaim.objects.select_for_update().select_related("player", "user").filter(pk=claim.pk).first()
+        if claim is None:
+            raise Refused(_("This claim was already answered."))
+        player, user = claim.player, claim.user
+        claim.delete()
+        if not approve:
+            return None
+        player = link_player(player, user)
+        PlayerClaim.objects.filter(player__club_id=player.club_id, user=user).delete()
+        PlayerClaim.objects.filter(player=player).delete()  # the others who claimed it are answered too
+    return player
+
+
+# --- seasons ----------------------------------------------------------------------------------
+
+
+def delete_season(season: Season) -> None:
+    """A season holds no data of its own: its evenings stay (they belong to the club)."""
+    with transaction.atomic():
+        Season.objects.select_for_update().filter(pk=season.pk).delete()
+
+
+def archive_season(season: Season, archived: bool) -> Season:
+    with transaction.atomic():
+        season = Season.objects.select_for_update().get(pk=season.pk)
+        season.archived = archived
+        season.save(update_fields=["archived"])
+    return season

@@ -5,6 +5,7 @@ from .views import clubs, members, rules
 urlpatterns = [
     path("clubs/", clubs.club_list, name="club_list"),
     path("clubs/new/", clubs.club_new, name="club_new"),
+    path("c/<slug:slug>/settings/", clubs.club_settings, name="club_settings"),
     # members and invitations (admins)
     path("c/<slug:slug>/members/", members.member_list, name="club_members"),
     path("c/<slug:slug>/members/<id:membership>/role/", members.member_role, name="club_member_role"),

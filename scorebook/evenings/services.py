@@ -42,6 +42,10 @@ class EveningClosed(Exception):
     pass
 
 
+class HasDeals(Exception):
+    """An evening with deals is never deleted (it can be archived)."""
+
+
 class Inconsistent(Exception):
     """The stored deals still disagree with the evening after it was rebuilt from them."""
 
@@ -399,6 +403,24 @@ def set_status(evening: Evening, status: str) -> None:
     _sync(evening, locked)
 
 
+def delete_evening(evening: Evening) -> None:
+    """Delete an evening that has no deal (its seats and marks go with it; the roster stays)."""
+    with transaction.atomic():
+        locked = Evening.objects.select_for_update().get(pk=evening.pk)
+        if Deal.objects.filter(evening=locked).exists():
+            raise HasDeals
+        locked.delete()
+
+
+def set_archived(evening: Evening, archived: bool) -> None:
+    """Leave the evening out of the lists (or bring it back); its deals and figures do not change."""
+    with transaction.atomic():
+        locked = Evening.objects.select_for_update().get(pk=evening.pk)
+        locked.archived = archived
+        locked.save(update_fields=["archived"])
+    evening.archived = archived
+
+
 def _user(user):
     return user if user is not None and user.is_authenticated else None
 
@@ -503,6 +525,9 @@ __all__ = [
     "delete_deal",
     "restore_deal",
     "set_status",
+    "HasDeals",
+    "delete_evening",
+    "set_archived",
     "create_evening",
     "import_evening",
     "export_text",

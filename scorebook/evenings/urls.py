@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import chart, files, scoring, settle, share
+from .views import chart, files, manage, scoring, settle, share
 
 urlpatterns = [
     path("evenings/", scoring.evening_list, name="evening_list"),
@@ -18,6 +18,8 @@ urlpatterns = [
     path("e/<id:pk>/settle/paid/", settle.payment_toggle, name="payment_toggle"),
     path("e/<id:pk>/close/", settle.evening_close, name="evening_close"),
     path("e/<id:pk>/reopen/", settle.evening_reopen, name="evening_reopen"),
+    path("e/<id:pk>/delete/", manage.evening_delete, name="evening_delete"),
+    path("e/<id:pk>/archive/", manage.evening_archive, name="evening_archive"),
     path("e/<id:pk>/print/", settle.evening_print, name="evening_print"),
     path("e/<id:pk>/export/", files.evening_export, name="evening_export"),
     path("e/<id:pk>/share/", share.share, name="evening_share"),

@@ -10,10 +10,15 @@ urlpatterns = [
     path("c/<slug:slug>/players/<id:player>/", seasons.player_page, name="club_player"),
     path("c/<slug:slug>/players/<id:player>/link/", roster.player_link, name="club_player_link"),
     path("c/<slug:slug>/players/<id:player>/merge/", roster.player_merge, name="club_player_merge"),
+    path("c/<slug:slug>/players/<id:player>/rename/", roster.player_rename, name="club_player_rename"),
+    path("c/<slug:slug>/players/<id:player>/unclaim/", roster.player_claim_withdraw, name="club_player_unclaim"),
+    path("c/<slug:slug>/claims/<id:claim>/", roster.claim_answer, name="club_claim_answer"),
     # seasons and standings
     path("c/<slug:slug>/seasons/new/", seasons.season_new, name="season_new"),
     path("c/<slug:slug>/seasons/<id:pk>/", seasons.season, name="season"),
     path("c/<slug:slug>/seasons/<id:pk>/edit/", seasons.season_edit, name="season_edit"),
+    path("c/<slug:slug>/seasons/<id:pk>/delete/", seasons.season_delete, name="season_delete"),
+    path("c/<slug:slug>/seasons/<id:pk>/archive/", seasons.season_archive, name="season_archive"),
     path("c/<slug:slug>/seasons/<id:pk>/standings.csv", seasons.season_csv, name="season_csv"),
     # money left unpaid
     path("c/<slug:slug>/ledger/", ledger.ledger, name="club_ledger"),

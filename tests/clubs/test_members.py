@@ -84,7 +84,7 @@ def test_it_only_takes_writes_by_post(client, cast, club):
     client.force_login(cast["admin"])
     target = ms(club, cast["member"])
     assert client.get(reverse("club_member_role", args=["les-as", target.pk])).status_code == 405
-    assert client.get(reverse("club_member_remove", args=["les-as", target.pk])).status_code == 405
+    assert client.put(reverse("club_member_remove", args=["les-as", target.pk])).status_code == 405
     assert client.get(reverse("club_invitation_new", args=["les-as"])).status_code == 405
 
 

@@ -131,7 +131,7 @@ def test_it_shows_the_add_form_to_scorers_only(client, cast):
 
 @pytest.mark.parametrize(
     "name, message",
-    [("anne", "already in the roster"), ("", "required"), ("(bête)", "name of the pot"), ("x" * 41, "at most 40")],
+    [("anne", "already in the roster"), ("", "required"), ("(bête)", "name of the pot"), ("x" * 41, "At most 40 characters")],
 )
 def test_it_refuses_a_bad_name_next_to_the_field(client, cast, club, name, message):
     Player.objects.create(club=club, name="Anne")
@@ -219,15 +219,24 @@ def test_it_allows_one_player_per_account_in_each_club(client, cast, club):
     assert link(client, anne, cast["member"]).status_code == 302
 
 
-@pytest.mark.parametrize("who", ["member", "scorer", "admin"])
-def test_it_lets_a_member_say_this_is_me(client, cast, club, who):
+@pytest.mark.parametrize("who", ["member", "scorer"])
+def test_it_turns_this_is_me_into_a_claim_for_the_admins(client, cast, club, who):
     anne = Player.objects.create(club=club, name="Anne")
     client.force_login(cast[who])
     html = body(client.get(reverse("club_players", args=["les-as"])))
     assert "This is me" in card(html, anne)
     assert link(client, anne, cast[who]).status_code == 302
     anne.refresh_from_db()
-    assert anne.user == cast[who]
+    assert anne.user is None
+    assert "Your claim waits for an admin" in card(body(client.get(reverse("club_players", args=["les-as"]))), anne)
+
+
+def test_it_lets_an_admin_say_this_is_me_at_once(client, cast, club):
+    anne = Player.objects.create(club=club, name="Anne")
+    client.force_login(cast["admin"])
+    assert link(client, anne, cast["admin"]).status_code == 302
+    anne.refresh_from_db()
+    assert anne.user == cast["admin"]
 
 
 def test_it_lets_a_member_unlink_himself(client, cast, club):

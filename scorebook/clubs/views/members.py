@@ -8,7 +8,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from scorebook.accounts.models import display_name
 from scorebook.clubs.access import club_for_user, role_in
@@ -87,10 +87,13 @@ def member_role(request, slug, membership):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def member_remove(request, slug, membership):
+    """GET: what removing the member does (a confirmation that works without JavaScript); POST: remove."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
     membership = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
+    if request.method != "POST":
+        return _remove_confirmation(request, club, membership)
     try:
         services.remove_member(membership)
     except services.Refused as refused:
@@ -100,6 +103,25 @@ def member_remove(request, slug, membership):
         return redirect("club_list")
     messages.success(request, _("%(name)s is no longer a member.") % {"name": display_name(membership.user)})
     return redirect("club_members", club.slug)
+
+
+def _remove_confirmation(request, club, membership):
+    name = display_name(membership.user)
+    leaving = membership.user_id == request.user.pk
+    context = {
+        "title": _("Leave %(club)s?") % {"club": club.name} if leaving else _("Remove %(name)s?") % {"name": name},
+        "eyebrow": club.name,
+        "lines": [
+            _("You will no longer see the club's evenings.")
+            if leaving
+            else _("%(name)s will no longer see the club's evenings.") % {"name": name},
+            _("The evenings and the roster do not change; a player linked to this account stays, unlinked."),
+        ],
+        "action": reverse("club_member_remove", args=[club.slug, membership.pk]),
+        "button": _("Leave the club") if leaving else _("Remove from the club"),
+        "cancel_url": reverse("club_members", args=[club.slug]),
+    }
+    return render(request, "core/confirm.html", context)
 
 
 @login_required

@@ -107,6 +107,7 @@ def _context(evening: Evening) -> dict:
         "bete_money_text": money_text(bete_money, evening.currency, signed=True) if bete_money is not None else "",
         "transfers": transfers,
         "closed": not evening.is_open,
+        "may_score": getattr(evening, "may_score", False),
         "scored": scored,
         "lang": code,
     }

@@ -1,4 +1,4 @@
-"""A club's home page: its latest evenings and its seasons."""
+"""A club's home page: its latest evenings and its seasons (archived ones are left out of both)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
 from scorebook.clubs.access import club_for_user
-from scorebook.clubs.models import Role
+from scorebook.clubs.models import PlayerClaim, Role
 from scorebook.clubs.models.club import SCORING_ROLES
 
 LATEST_EVENINGS = 8
@@ -15,15 +15,18 @@ LATEST_EVENINGS = 8
 @login_required
 def club(request, slug):
     club, role = club_for_user(request, slug)
-    evenings = club.evenings.prefetch_related("seats")[:LATEST_EVENINGS]
+    is_admin = role == Role.ADMIN
+    evenings = club.evenings.filter(archived=False).prefetch_related("seats")[:LATEST_EVENINGS]
+    seasons = list(club.seasons.all())
     context = {
         "club": club,
         "role": role,
-        "is_admin": role == Role.ADMIN,
+        "is_admin": is_admin,
         "can_score": role in SCORING_ROLES,
         "evenings": evenings,
-        "seasons": club.seasons.all(),
+        "seasons": [s for s in seasons if not s.archived],
+        "archived_seasons": [s for s in seasons if s.archived],
         "member_count": club.memberships.count(),
+        "pending_claims": PlayerClaim.objects.filter(player__club=club).count() if is_admin else 0,
     }
     return render(request, "league/club.html", context)
-

@@ -1,4 +1,7 @@
-"""The club's roster: players, the accounts linked to them, and merging two records of one person."""
+"""The club's roster: players, the accounts linked to them, renaming a player, and merging two records.
+
+A member who says a roster entry is him sends a claim; the club's admins approve or refuse it.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +12,15 @@ from django.db import IntegrityError
 from django.db.models import Count
 from django.db.models.functions import Lower
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scorebook.accounts.models import display_name
 from scorebook.clubs import services
 from scorebook.clubs.access import club_for_user
-from scorebook.clubs.forms import LinkForm, MergeForm, PlayerForm
-from scorebook.clubs.models import Membership, Player, Role
+from scorebook.clubs.forms import ClaimAnswerForm, LinkForm, MergeForm, PlayerForm
+from scorebook.clubs.models import Membership, Player, PlayerClaim, Role
 from scorebook.clubs.models.club import SCORING_ROLES
 
 from .. import roster
@@ -43,33 +47,47 @@ def _members(club):
     return members
 
 
-def _roster_page(request, club, role, *, add_form=None, failed=None, link_form=None, status=200):
-    """The roster; ``failed`` is the player whose link was refused (its card shows the form with the error)."""
+def _roster_page(request, club, role, *, add_form=None, failed=None, link_form=None, rename_form=None, status=200):
+    """The roster; ``failed`` is the player whose link or new name was refused (its card shows why)."""
     is_admin = role == Role.ADMIN
+    may_rename = role in SCORING_ROLES
     players = list(_roster(club))
     mine = next((p for p in players if p.user_id == request.user.pk), None)
     members = _members(club) if is_admin else []
+    claims = list(PlayerClaim.objects.filter(player__club=club).select_related("player", "user__profile"))
+    my_claim = next((c.player_id for c in claims if c.user_id == request.user.pk), None)
     rows = []
     for p in players:
+        is_failed = failed is not None and p.pk == failed.pk
         row = {
             "player": p,
             "account": display_name(p.user) if p.user_id else "",
             "is_me": p.user_id == request.user.pk,
-            "can_claim": p.user_id is None and mine is None,
+            "claimed": my_claim == p.pk,
+            "can_claim": p.user_id is None and mine is None and my_claim is None,
             "error": "",
         }
-        if failed is not None and p.pk == failed.pk:
+        if is_failed and link_form is not None:
             row["form"] = link_form
             row["error"] = " ".join(str(e) for e in link_form.errors.get("user", []))
         elif is_admin:
             row["form"] = LinkForm(initial={"user": p.user_id}, members=members, auto_id=_row_id(p))
+        if may_rename:
+            row["rename_form"] = (
+                rename_form
+                if is_failed and rename_form is not None
+                else PlayerForm(initial={"name": p.name}, club=club, player=p, auto_id=f"id_r{p.pk}_%s")
+            )
         rows.append(row)
     context = {
         "club": club,
         "role": role,
         "is_admin": is_admin,
         "can_add": role in SCORING_ROLES,
+        "may_rename": may_rename,
         "rows": rows,
+        "claims": [{"claim": c, "name": display_name(c.user)} for c in claims] if is_admin else [],
+        "my_claim": my_claim,
         "add_form": add_form or PlayerForm(club=club),
         "me": request.user,
     }
@@ -113,8 +131,17 @@ def player_link(request, slug, player):
         form = LinkForm(request.POST, members=own, auto_id=_row_id(player))
     if form.is_valid():
         user_id = form.cleaned_data["user"]
-        if role != Role.ADMIN and user_id is not None and player.user_id not in (None, user_id):
-            form.add_error("user", _("%(name)s is already linked to another account.") % {"name": player.name})
+        if role != Role.ADMIN and user_id is not None:  # "this is me": a claim the admins answer
+            try:
+                services.claim_player(player, request.user)
+            except services.Refused as refused:
+                form.add_error("user", refused.message)
+            else:
+                messages.success(
+                    request,
+                    _("Your claim is sent: an admin of the club will link you to %(name)s.") % {"name": player.name},
+                )
+                return redirect("club_players", club.slug)
         else:
             user = next((m.user for m in _members(club) if m.user_id == user_id), None)
             try:
@@ -127,10 +154,71 @@ def player_link(request, slug, player):
                 else:
                     messages.success(
                         request,
-                        _("%(name)s is now linked to %(account)s.") % {"name": player.name, "account": display_name(user)},
+                        _("%(name)s is now linked to %(account)s.")
+                        % {"name": player.name, "account": display_name(user)},
                     )
                 return redirect("club_players", club.slug)
     return _roster_page(request, club, role, failed=player, link_form=form, status=INVALID)
+
+
+@login_required
+@require_POST
+def player_claim_withdraw(request, slug, player):
+    """A member takes back his claim on a roster entry."""
+    club, _role = club_for_user(request, slug)
+    player = get_object_or_404(Player, pk=player, club=club)
+    services.withdraw_claim(player, request.user)
+    messages.success(request, _("Your claim on %(name)s is withdrawn.") % {"name": player.name})
+    return redirect("club_players", club.slug)
+
+
+@login_required
+@require_POST
+def claim_answer(request, slug, claim):
+    """An admin approves a claim (the member's account is linked to the player) or refuses it."""
+    club, _role = club_for_user(request, slug, Role.ADMIN)
+    claim = get_object_or_404(PlayerClaim.objects.select_related("player", "user"), pk=claim, player__club=club)
+    form = ClaimAnswerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose to approve or to refuse the claim."))
+        return redirect(reverse("club_players", args=[club.slug]) + "#claims")
+    approve = form.cleaned_data["answer"] == "approve"
+    who, name = display_name(claim.user), claim.player.name
+    try:
+        services.decide_claim(claim, approve)
+    except services.Refused as refused:
+        messages.error(request, refused.message)
+    else:
+        if approve:
+            messages.success(request, _("%(name)s is now linked to %(account)s.") % {"name": name, "account": who})
+        else:
+            messages.success(
+                request, _("The claim of %(account)s on %(name)s is refused.") % {"name": name, "account": who}
+            )
+    return redirect(reverse("club_players", args=[club.slug]) + "#claims")
+
+
+@login_required
+@require_POST
+def player_rename(request, slug, player):
+    """A new name for a roster entry (admins and scorers); each past evening keeps the name used that evening."""
+    club, role = club_for_user(request, slug, *SCORING_ROLES)
+    player = get_object_or_404(Player, pk=player, club=club)
+    old = player.name
+    form = PlayerForm(request.POST, club=club, player=player, auto_id=f"id_r{player.pk}_%s")
+    if form.is_valid():
+        try:
+            player = services.rename_player(player, form.cleaned_data["name"])
+        except (services.Refused, IntegrityError) as refused:
+            form.add_error(
+                "name",
+                getattr(refused, "message", "")
+                or _("%(name)s is already in the roster.") % {"name": form.cleaned_data["name"]},
+            )
+        else:
+            messages.success(request, _("%(old)s is now called %(name)s.") % {"old": old, "name": player.name})
+            return redirect("club_players", club.slug)
+    return _roster_page(request, club, role, failed=player, rename_form=form, status=INVALID)
 
 
 @login_required
@@ -173,8 +261,6 @@ def _pair(other, player) -> dict:
     clash = [roster.evening_label(e) for e in roster.shared_evenings(player, other)[:3]]
     return {
         "other": other,
-        "pair": [
-            {"player": p, "account": display_name(p.user) if p.user_id else ""} for p in (player, other)
-        ],
+        "pair": [{"player": p, "account": display_name(p.user) if p.user_id else ""} for p in (player, other)],
         "clash": clash,
     }

@@ -12,6 +12,7 @@ from decimal import Decimal
 from fractions import Fraction
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Paginator
@@ -24,8 +25,9 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from scorebook.clubs import services as club_services
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Ranking, Role, Season, TieBreak
 from scorebook.clubs.season_forms import EveningFilterForm, SeasonForm
@@ -328,7 +330,7 @@ def season(request, slug, pk):
         ],
         "rules": rule_sentences(season),
         "any_tied": any(r.tied for r in table.ranked),
-        "seasons": list(club.seasons.only("id", "name", "start")),
+        "seasons": list(club.seasons.filter(archived=False).only("id", "name", "start")),
         "tie_break": TieBreak(season.tie_break).label,
     }
     return render(request, "league/seasons/standings.html", context)
@@ -376,6 +378,7 @@ def season_new(request, slug):
     form = SeasonForm(request.POST or None, instance=Season(club=club), initial={"ruleset": latest} if latest else None)
     if request.method == "POST" and form.is_valid():
         season = form.save()
+        messages.success(request, _("The season “%(name)s” is created.") % {"name": season.name})
         return redirect("season", club.slug, season.pk)
     return _season_form_page(request, club, role, form)
 
@@ -385,12 +388,58 @@ def season_new(request, slug):
 def season_edit(request, slug, pk):
     club, role = club_for_user(request, slug, Role.ADMIN)
     season = _season_for(club, pk)
-    shown = Season(pk=season.pk, club=club, name=season.name)  # the form changes the instance it edits
+    shown = Season(pk=season.pk, club=club, name=season.name, archived=season.archived)  # the form changes its instance
     form = SeasonForm(request.POST or None, instance=season)
     if request.method == "POST" and form.is_valid():
         form.save()
+        messages.success(request, _("The season is saved."))
         return redirect("season", club.slug, season.pk)
     return _season_form_page(request, club, role, form, shown)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def season_delete(request, slug, pk):
+    """GET: what deleting the season does (and does not); POST: delete it. Its evenings stay."""
+    club, _role = club_for_user(request, slug, Role.ADMIN)
+    season = _season_for(club, pk)
+    if request.method == "POST":
+        club_services.delete_season(season)
+        messages.success(request, _("The season “%(name)s” is deleted; its evenings stay.") % {"name": season.name})
+        return redirect(club)
+    count = season_evenings(season).count()
+    context = {
+        "title": _("Delete the season “%(name)s”?") % {"name": season.name},
+        "eyebrow": club.name,
+        "lines": [
+            ngettext(
+                "Its standings go; its %(n)s evening stays in the club, with its deals and money.",
+                "Its standings go; its %(n)s evenings stay in the club, with their deals and money.",
+                count,
+            )
+            % {"n": count},
+            _("To keep it without showing it, archive it instead."),
+        ],
+        "action": reverse("season_delete", args=[club.slug, season.pk]),
+        "button": _("Delete the season"),
+        "cancel_url": reverse("season", args=[club.slug, season.pk]),
+    }
+    return render(request, "core/confirm.html", context)
+
+
+@require_POST
+@login_required
+def season_archive(request, slug, pk):
+    """Archive a season out of the club's lists (``archived`` = 1), or bring it back (0)."""
+    club, _role = club_for_user(request, slug, Role.ADMIN)
+    season = _season_for(club, pk)
+    archived = request.POST.get("archived", "1") != "0"
+    club_services.archive_season(season, archived)
+    if archived:
+        messages.success(request, _("“%(name)s” is archived: it is kept, out of the club's lists.") % {"name": season.name})
+    else:
+        messages.success(request, _("“%(name)s” is back in the club's lists.") % {"name": season.name})
+    return redirect("season", club.slug, season.pk)
 
 
 # --- the club's past evenings ------------------------------------------------------------------
@@ -426,9 +475,10 @@ def club_evenings(request, slug):
     players = list(Player.objects.filter(club=club).values("id", "name"))
     params = {k: v for k, v in request.GET.items() if k != "page" and v}
     form = EveningFilterForm(params or None, seasons=seasons, players=players)
-    evenings = Evening.objects.filter(club=club)
     valid = form.is_valid() if form.is_bound else True
     data = form.cleaned_data if form.is_bound else {}
+    archived = bool(data.get("archived"))
+    evenings = Evening.objects.filter(club=club)
     chosen_season = next((s for s in seasons if s.pk == data.get("season")), None)
     if chosen_season is not None:
         evenings = season_evenings(chosen_season)
@@ -438,7 +488,12 @@ def club_evenings(request, slug):
         evenings = evenings.filter(date__gte=data["date_from"])
     if data.get("date_to"):
         evenings = evenings.filter(date__lte=data["date_to"])
-    evenings = evenings.order_by("-date", "-created_at", "-pk").values_list("id", "date", "ruleset", "status", "summary")
+    archived_count = 0 if archived else evenings.filter(archived=True).count()
+    evenings = (
+        evenings.filter(archived=archived)
+        .order_by("-date", "-created_at", "-pk")
+        .values_list("id", "date", "ruleset", "status", "summary")
+    )
     page = Paginator(evenings, PER_PAGE).get_page(request.GET.get("page"))
     query = urlencode({k: v for k, v in params.items() if k in form.fields})
     context = {
@@ -449,8 +504,11 @@ def club_evenings(request, slug):
         "page": page,
         "rows": [_evening_row(*values) for values in page.object_list],
         "query": query,
-        "seasons": seasons,
+        "seasons": [s for s in seasons if not s.archived],
         "can_score": role in (Role.ADMIN, Role.SCORER),
+        "archived": archived,
+        "archived_count": archived_count,
+        "archived_query": urlencode({k: v for k, v in params.items() if k in form.fields} | {"archived": "1"}),
     }
     return render(request, "league/evenings.html", context, status=200 if valid else INVALID)
 

@@ -1,0 +1,99 @@
+"""Deleting an evening that has no deal, and archiving one out of the lists (scorers and admins).
+
+Each action is a confirmation page (GET) and the change (POST): it works without JavaScript.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from .. import services
+from ..access import evening_for_user
+
+CONFIRM = "core/confirm.html"
+
+
+def _label(evening) -> str:
+    where = evening.club.name if evening.club_id else _("My table book")
+    return f"{date_format(evening.date, 'DATE_FORMAT')} · {evening.variant_name} · {where}"
+
+
+def _after_delete(evening):
+    return redirect(evening.club.get_absolute_url() if evening.club_id else reverse("evening_list"))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def evening_delete(request, pk):
+    """An evening without deals (started by mistake, or emptied) can be deleted."""
+    evening = evening_for_user(request, pk, write=True)
+    has_deals = evening.deals.exists()
+    if request.method == "POST" and not has_deals:
+        try:
+            services.delete_evening(evening)
+        except services.HasDeals:  # a deal was recorded in the meantime
+            has_deals = True
+        else:
+            messages.success(request, _("The evening of %(date)s is deleted.") % {"date": date_format(evening.date)})
+            return _after_delete(evening)
+    context = {
+        "title": _("Delete this evening?"),
+        "eyebrow": _label(evening),
+        "lines": [
+            _("It has no deal. Its table (who sat where) is deleted with it; the players stay in the roster."),
+        ],
+        "refusal": _("This evening has deals: it cannot be deleted. Archive it to take it out of the lists.")
+        if has_deals
+        else "",
+        "action": reverse("evening_delete", args=[evening.pk]),
+        "button": _("Delete the evening"),
+        "cancel_url": reverse("settlement", args=[evening.pk]),
+    }
+    return render(request, CONFIRM, context, status=422 if has_deals and request.method == "POST" else 200)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def evening_archive(request, pk):
+    """Archive an evening out of the lists, or bring it back (``archived`` = 1 or 0)."""
+    evening = evening_for_user(request, pk, write=True)
+    wanted = not evening.archived
+    if request.method == "POST":
+        wanted = request.POST.get("archived", "1") != "0"
+        services.set_archived(evening, wanted)
+        if wanted:
+            messages.success(
+                request,
+                _("The evening of %(date)s is archived: it is out of the lists, and still counts.")
+                % {"date": date_format(evening.date)},
+            )
+        else:
+            messages.success(
+                request, _("The evening of %(date)s is back in the lists.") % {"date": date_format(evening.date)}
+            )
+        return redirect("settlement", evening.pk)
+    if wanted:
+        title, button = _("Archive this evening?"), _("Archive the evening")
+        lines = [
+            _("It leaves the club's lists of evenings. Its deals, standings and money do not change."),
+            _("It can still be opened from its address, and brought back at any time."),
+        ]
+    else:
+        title, button = _("Bring this evening back?"), _("Bring it back to the lists")
+        lines = [_("It is archived: it is out of the lists of evenings.")]
+    context = {
+        "title": title,
+        "eyebrow": _label(evening),
+        "lines": lines,
+        "action": reverse("evening_archive", args=[evening.pk]),
+        "hidden": [("archived", "1" if wanted else "0")],
+        "button": button,
+        "cancel_url": reverse("settlement", args=[evening.pk]),
+    }
+    return render(request, CONFIRM, context)
