@@ -88,7 +88,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # login limits (scorebook.accounts.limits): last, it answers a lockout
+    "scorebook.clubs.middleware.FormerAddressMiddleware",  # a renamed club's old addresses redirect
 ]
+CSRF_FAILURE_VIEW = "scorebook.core.views.csrf_failure"  # a translated page, or the reason in an htmx page's notices
 
 ROOT_URLCONF = "scorebook.urls"
 WSGI_APPLICATION = "scorebook.wsgi.application"
