@@ -32,8 +32,13 @@ RECENT = 20  # deals listed on the scoring page; the rest is one tap away (?deal
 
 @login_required
 def evening_list(request):
-    evenings = visible_evenings(request.user).select_related("club").prefetch_related("seats")
-    return render(request, "evenings/list.html", {"evenings": evenings})
+    """The evenings this user may see; archived ones only when asked (?archived=1)."""
+    archived = request.GET.get("archived") == "1"
+    visible = visible_evenings(request.user)
+    evenings = visible.filter(archived=archived).select_related("club").prefetch_related("seats")
+    hidden = 0 if archived else visible.filter(archived=True).count()
+    context = {"evenings": evenings, "archived": archived, "archived_count": hidden}
+    return render(request, "evenings/list.html", context)
 
 
 @login_required
