@@ -20,10 +20,3 @@ def display_name(user) -> str:
     profile = getattr(user, "profile", None)  # a missing profile raises a subclass of AttributeError
     return (profile.display_name if profile else "") or user.first_name or user.username
 
-
-class FailedLogin(models.Model):
-    """One failed login, kept for the throttling window (scorebook.accounts.throttle)."""
-
-    username = models.CharField(max_length=150, db_index=True)
-    address = models.GenericIPAddressField(null=True, blank=True, db_index=True)
-    at = models.DateTimeField(auto_now_add=True, db_index=True)

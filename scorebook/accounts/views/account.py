@@ -38,7 +38,7 @@ def signup(request):
     form = SignupForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return _after_login(next_url)
     focus_first_error(form)
     status = INVALID if form.is_bound else 200

@@ -1,38 +1,25 @@
-"""Django's authentication views as the site uses them: login throttled after repeated failures,
-and every invalid form answered with 422, as on the rest of the site."""
+"""Django's authentication views as the site uses them: every invalid form answered with 422,
+as on the rest of the site; the login limits are django-axes' (scorebook.accounts.limits),
+whose lockout is answered here (``locked_out``); a password reset sends its mail after the
+response, so that a known and an unknown address take the same time to answer."""
+
+from __future__ import annotations
+
+import logging
 
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.http import HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from .. import throttle
+from ..limits import lift_lockouts
 
 TOO_MANY = 429
-
-
-def _address(request) -> str | None:
-    return request.META.get("REMOTE_ADDR") or None
-
-
-class ThrottledLoginView(auth_views.LoginView):
-    def post(self, request, *args, **kwargs):
-        username = request.POST.get("username", "")
-        if throttle.blocked(username, _address(request)):
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(None, _("Too many failed attempts. Wait a quarter of an hour, or reset your password."))
-            return self.render_to_response(self.get_context_data(form=form), status=TOO_MANY)
-        return super().post(request, *args, **kwargs)
-
-    def form_invalid(self, form):
-        throttle.record_failure(self.request.POST.get("username", ""), _address(self.request))
-        return self.render_to_response(self.get_context_data(form=form), status=422)
-
-    def form_valid(self, form):
-        throttle.clear(form.get_user().get_username())
-        return super().form_valid(form)
-
-
-login = ThrottledLoginView.as_view()
+log = logging.getLogger(__name__)
 
 
 class _Invalid422:
@@ -40,18 +27,91 @@ class _Invalid422:
         return self.render_to_response(self.get_context_data(form=form), status=422)
 
 
+class LoginView(_Invalid422, auth_views.LoginView):
+    pass
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """AXES_LOCKOUT_CALLABLE: the login page again, saying what happened and what lifts it
+    (for the admin's login page too)."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        wanted = ""
+    if not wanted and request.path.startswith(reverse("admin:login")):
+        wanted = reverse("admin:index")
+    form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+    context = {
+        "form": form,
+        "next": wanted,
+        "lockout": _(
+            "Too many wrong passwords for this user name from your connection: it cannot log in from here "
+            "for a quarter of an hour. Resetting your password lifts this at once."
+        ),
+    }
+    response = render(request, "registration/login.html", context, status=TOO_MANY)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+login = LoginView.as_view()
+
+
 class PasswordChangeView(_Invalid422, auth_views.PasswordChangeView):
     pass
 
 
+class MailLaterResetForm(PasswordResetForm):
+    """Keeps the reset mails instead of sending them; ``send_kept`` renders and sends them."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.kept = []
+
+    def send_mail(self, *args, **kwargs):
+        self.kept.append((args, kwargs))
+
+    def send_kept(self):
+        for args, kwargs in self.kept:
+            super().send_mail(*args, **kwargs)
+
+
+class RedirectThenMail(HttpResponseRedirect):
+    """The answer goes out first; the server then closes the response, and the mails are sent."""
+
+    def __init__(self, url, form: MailLaterResetForm):
+        super().__init__(url)
+        self.form = form
+        self.language = translation.get_language()
+
+    def close(self):
+        # the server has written the answer; the request's database connection is still open
+        # until super().close() announces the end of the request
+        try:
+            with translation.override(self.language):
+                self.form.send_kept()
+        except Exception:  # the visitor has his answer: the failure goes to the log
+            log.exception("A password reset mail could not be sent")
+        finally:
+            super().close()
+
+
 class PasswordResetView(_Invalid422, auth_views.PasswordResetView):
-    pass
+    form_class = MailLaterResetForm
+
+    def form_valid(self, form):
+        response = super().form_valid(form)  # form.save() keeps the mails
+        return RedirectThenMail(response.url, form)
 
 
 class PasswordResetConfirmView(_Invalid422, auth_views.PasswordResetConfirmView):
-    pass
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        lift_lockouts(form.user)
+        return response
 
 
 password_change = PasswordChangeView.as_view()
 password_reset = PasswordResetView.as_view()
 password_reset_confirm = PasswordResetConfirmView.as_view()
+
+__all__ = ["login", "locked_out", "password_change", "password_reset", "password_reset_confirm"]
