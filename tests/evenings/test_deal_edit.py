@@ -17,6 +17,7 @@ Correcting deal 3 into an all pass makes deal 4 count double (Carl +30, the othe
 import html as html_lib
 import json
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
@@ -67,6 +68,35 @@ def every_error(html: str) -> str:
 def messages_text(html: str) -> str:
     found = re.search(r'<ul class="messages">(.*?)</ul>', html, re.S)
     return html_lib.unescape(re.sub(r"<[^>]+>", " ", found.group(1))) if found else ""
+
+
+class _Inputs(HTMLParser):
+    """What a page's inputs would submit, by name: every value, or only the checked ones' for boxes."""
+
+    def __init__(self):
+        super().__init__()
+        self.values: dict[str, list[str]] = {}
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag != "input" or "name" not in a:
+            return
+        box = a.get("type") in ("radio", "checkbox")
+        if not box or "checked" in a:
+            self.values.setdefault(a["name"], []).append(a.get("value") or ("on" if box else ""))
+
+
+def checked(html: str, name: str) -> list[str]:
+    """The values of the checked radio buttons or checkboxes called ``name``."""
+    reader = _Inputs()
+    reader.feed(html)
+    return reader.values.get(name, [])
+
+
+def value(html: str, name: str) -> str:
+    """The value the one input called ``name`` shows."""
+    [found] = checked(html, name)
+    return found
 
 
 def hidden_version(html: str) -> str:
@@ -125,12 +155,9 @@ def test_it_shows_the_edit_page_filled_with_the_current_deal(scorer_client, even
     assert response.status_code == 200
     html = body(response)
     assert "Correct deal 3" in html
-    assert re.search(r'<input type="radio" name="contract" value="samen-8"[^>]*checked>', html)
-    assert len(re.findall(r'name="contract" value="[^"]+"[^>]*checked', html)) == 1
-    assert re.search(r'name="declarers" value="Bert" checked', html)
-    assert re.search(r'name="declarers" value="Dina" checked', html)
-    assert not re.search(r'name="declarers" value="Anne" checked', html)
-    assert 'name="tricks" id="id_tricks" inputmode="numeric" min="0" max="13" value="8"' in html
+    assert checked(html, "contract") == ["samen-8"]
+    assert sorted(checked(html, "declarers")) == ["Bert", "Dina"]
+    assert value(html, "tricks") == "8"
     assert hidden_version(html) == "1"
 
 
@@ -138,24 +165,22 @@ def test_it_fills_the_tricks_of_each_misere_declarer(scorer_client, make_evening
     misere = {"contract": "grote-miserie", "declarers": ["Anne", "Carl"], "tricks": {"Anne": 0, "Carl": 2}}
     evening = make_evening(deals=[misere])
     html = body(scorer_client.get(edit_url(evening, 1)))
-    assert re.search(r'value="grote-miserie"[^>]*checked', html)
-    assert 'name="tricks_0" id="id_tricks_0" inputmode="numeric" min="0" max="13" value="0"' in html
-    assert 'name="tricks_2" id="id_tricks_2" inputmode="numeric" min="0" max="13" value="2"' in html
-    assert 'name="tricks_1" id="id_tricks_1" inputmode="numeric" min="0" max="13" value=""' in html
+    assert checked(html, "contract") == ["grote-miserie"]
+    assert [value(html, f"tricks_{seat}") for seat in range(3)] == ["0", "", "2"]
 
 
 def test_it_fills_a_troel_with_its_changed_trump(scorer_client, make_evening):
     evening = make_evening(deals=[{"contract": "troel", "declarers": ["Bert", "Dina"], "tricks": 9, "trump_changed": True}])
     html = body(scorer_client.get(edit_url(evening, 1)))
-    assert re.search(r'value="troel"[^>]*checked', html)
-    assert '<input type="checkbox" name="trump_changed" checked>' in html
+    assert checked(html, "contract") == ["troel"]
+    assert checked(html, "trump_changed") == ["on"]
 
 
 def test_it_fills_a_classic_deal_with_its_tricks_and_honours(scorer_client, make_evening):
     evening = make_evening("classique", deals=[{"tricks": [9, 4], "honours": [3, 0]}])
     html = body(scorer_client.get(edit_url(evening, 1)))
-    assert 'name="tricks" id="id_tricks" inputmode="numeric" min="0" max="13" value="9"' in html
-    assert '<input type="radio" name="honours" value="0-3" checked>' in html
+    assert value(html, "tricks") == "9"
+    assert checked(html, "honours") == ["0-3"]
 
 
 def test_it_answers_404_for_a_deal_that_does_not_exist(scorer_client, evening):
@@ -350,7 +375,7 @@ def test_it_fills_the_form_with_the_newer_version_after_a_conflict(scorer_client
     assert response.status_code == 409
     html = body(response)
     # the page promises "The form below shows the newer version"
-    assert re.search(r'value="troel"[^>]*checked', html), "the form does not show the newer contract"
+    assert checked(html, "contract") == ["troel"], "the form does not show the newer contract"
     assert hidden_version(html) == "2", f"the form still carries version {hidden_version(html)!r}"
 
 
