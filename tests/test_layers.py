@@ -1,4 +1,4 @@
-"""The apps are layered one way: rules < core < accounts < clubs < evenings < league.
+"""The apps are layered one way: rules < core < accounts < clubs < evenings < league < nights.
 
 Every module under scorebook/ is parsed (not imported) and its imports are checked:
 
@@ -18,7 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "scorebook"
-LAYERS = ["rules", "core", "accounts", "clubs", "evenings", "league"]
+# nights (club nights, issue 12) is placed on top until it says otherwise: nothing imports it yet.
+LAYERS = ["rules", "core", "accounts", "clubs", "evenings", "league", "nights"]
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -99,6 +100,11 @@ def _violations(path: Path, root: Path = ROOT) -> list[str]:
         ):
             found.append(f"{where}:{node.lineno}: reaches the private {foreign_modules[node.value.id]}.{node.attr}")
     return found
+
+
+def test_every_app_has_its_place_in_the_layers():
+    apps = {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
+    assert apps <= set(LAYERS), f"place {sorted(apps - set(LAYERS))} in LAYERS (tests/test_layers.py)"
 
 
 def test_every_module_imports_only_from_its_own_or_a_lower_layer():
