@@ -170,9 +170,21 @@ class _RulesForm(HTMLParser):
 
 
 @pytest.fixture
-def club(scorer):
+def admin(make_user):
+    """Adèle, the club's admin: she edits its house rules."""
+    return make_user("adele", first_name="Adèle")
+
+
+@pytest.fixture
+def admin_client(client, admin):
+    client.force_login(admin)
+    return client
+
+
+@pytest.fixture
+def club(admin):
     club = Club.objects.create(name="Les As de Liège", slug="as")
-    Membership.objects.create(club=club, user=scorer, role=Role.ADMIN)
+    Membership.objects.create(club=club, user=admin, role=Role.ADMIN)
     return club
 
 
@@ -186,36 +198,36 @@ def rules_url(club, key):
     [("fr", "doit valoir au plus 13"), ("nl", "mag hoogstens 13 zijn"), ("en", "must be at most 13")],
 )
 def test_it_shows_a_rules_error_in_the_house_rules_editor_in_the_readers_language(
-    scorer_client, club, lang, message
+    admin_client, club, lang, message
 ):
-    page = scorer_client.get(rules_url(club, "kleurenwiezen"), HTTP_ACCEPT_LANGUAGE=lang)
+    page = admin_client.get(rules_url(club, "kleurenwiezen"), HTTP_ACCEPT_LANGUAGE=lang)
     form = _RulesForm()
     form.feed(body(page))
     data = form.pairs | {"contracts.piccolo.needs": "14"}
-    response = scorer_client.post(rules_url(club, "kleurenwiezen"), data, HTTP_ACCEPT_LANGUAGE=lang)
+    response = admin_client.post(rules_url(club, "kleurenwiezen"), data, HTTP_ACCEPT_LANGUAGE=lang)
     assert response.status_code == 422
     assert message in field_errors(body(response), "contracts.piccolo.needs")
     assert not HouseRules.objects.exists()
 
 
 @pytest.mark.django_db
-def test_it_translates_a_rules_error_about_a_whole_row(scorer_client, club):
-    page = scorer_client.get(rules_url(club, "encheres"), HTTP_ACCEPT_LANGUAGE="fr")
+def test_it_translates_a_rules_error_about_a_whole_row(admin_client, club):
+    page = admin_client.get(rules_url(club, "encheres"), HTTP_ACCEPT_LANGUAGE="fr")
     form = _RulesForm()
     form.feed(body(page))
     name = "contracts.solo.made.7.declarer"
-    response = scorer_client.post(rules_url(club, "encheres"), form.pairs | {name: "99"}, HTTP_ACCEPT_LANGUAGE="fr")
+    response = admin_client.post(rules_url(club, "encheres"), form.pairs | {name: "99"}, HTTP_ACCEPT_LANGUAGE="fr")
     assert response.status_code == 422
     expected = "les déclarants reçoivent ce que paient les adversaires\u00a0: la ligne doit s'équilibrer"
     assert expected in field_errors(body(response), name)
 
 
 @pytest.mark.django_db
-def test_it_translates_why_the_stored_house_rules_no_longer_fit(scorer_client, club):
+def test_it_translates_why_the_stored_house_rules_no_longer_fit(admin_client, club):
     HouseRules.objects.create(club=club, ruleset="gand", overrides={"contracts": {"no-such-contract": {"needs": 3}}})
-    html = body(scorer_client.get(rules_url(club, "gand"), HTTP_ACCEPT_LANGUAGE="fr"))
+    html = body(admin_client.get(rules_url(club, "gand"), HTTP_ACCEPT_LANGUAGE="fr"))
     assert "contracts.no-such-contract\u00a0: clé de contrat inconnue" in html
-    html = body(scorer_client.get(rules_url(club, "gand"), HTTP_ACCEPT_LANGUAGE="nl"))
+    html = body(admin_client.get(rules_url(club, "gand"), HTTP_ACCEPT_LANGUAGE="nl"))
     assert "contracts.no-such-contract: onbekende contractsleutel" in html
 
 
