@@ -27,7 +27,7 @@ from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import to_dict
 from scorebook.rules.scoring import DealError, DealResult, EveningResult, Scorer, score, scorer
 
-from .models import Deal, DealRevision, Evening, Seat
+from .models import Deal, DealRevision, Evening, Payment, Seat
 
 
 class StaleDeal(Exception):
@@ -44,6 +44,10 @@ class EveningClosed(Exception):
 
 class HasDeals(Exception):
     """An evening with deals is never deleted (it can be archived)."""
+
+
+class NotDue(Exception):
+    """A payment the evening's settlement does not ask for (the page was out of date)."""
 
 
 class Inconsistent(Exception):
@@ -425,6 +429,66 @@ def _user(user):
     return user if user is not None and user.is_authenticated else None
 
 
+# --- payments (rules.md 4: what was paid stays paid; the settlement is netted against it) ----
+
+
+def settlement_due(evening: Evening) -> list[settlement.Transfer]:
+    """The evening's settlement as its summary keeps it (the engine's fewest transfers)."""
+    return [
+        settlement.Transfer(t["from"], t["to"], Decimal(t["amount"]))
+        for t in (evening.summary or {}).get("transfers") or ()
+    ]
+
+
+def payments_made(evening: Evening) -> list[Payment]:
+    return list(evening.payments.all())
+
+
+def still_due(evening: Evening, payments: list[Payment] | None = None) -> list[settlement.Transfer]:
+    """What remains to settle: the settlement netted against the payments made, in whichever
+    direction (``settlement.remaining_transfers``); the settlement itself when nothing was paid."""
+    due = settlement_due(evening)
+    payments = payments_made(evening) if payments is None else payments
+    if not payments:
+        return due
+    paid = [settlement.Transfer(p.payer, p.payee, p.amount) for p in payments]
+    return settlement.remaining_transfers(settlement.balances_of(due, order=players_of(evening)), paid)
+
+
+def record_payment(
+    evening: Evening, payer: str, payee: str, amount: Decimal, user, *, closed_too: bool = False
+) -> tuple[Payment, bool]:
+    """Record that ``payer`` paid ``payee`` ``amount``: it must be one of the transfers still due.
+    A repeated request (the same payment made a moment ago and no longer due) records nothing
+    and gives that payment back, ``created`` False. ``NotDue`` otherwise; ``EveningClosed`` on a
+    closed evening unless ``closed_too`` (the club's ledger settles closed evenings too)."""
+    with transaction.atomic():
+        if closed_too:
+            locked = Evening.objects.select_for_update().prefetch_related("seats").get(pk=evening.pk)
+        else:
+            locked = _locked(evening)
+        due = still_due(locked)
+        if settlement.Transfer(payer, payee, amount) not in due:
+            repeated = locked.payments.filter(payer=payer, payee=payee, amount=amount).order_by("-pk").first()
+            if repeated is None:
+                raise NotDue()
+            return repeated, False
+        payment = Payment.objects.create(evening=locked, payer=payer, payee=payee, amount=amount, marked_by=_user(user))
+    return payment, True
+
+
+def cancel_payment(evening: Evening, payer: str, payee: str, amount: Decimal) -> bool:
+    """Take back the latest payment of ``payer`` to ``payee`` of ``amount`` (marked by mistake);
+    False when there is none (a repeated request). ``EveningClosed`` on a closed evening."""
+    with transaction.atomic():
+        locked = _locked(evening)
+        payment = locked.payments.filter(payer=payer, payee=payee, amount=amount).order_by("-pk").first()
+        if payment is None:
+            return False
+        payment.delete()
+    return True
+
+
 # --- new evenings --------------------------------------------------------------------------
 
 
@@ -525,6 +589,11 @@ __all__ = [
     "delete_deal",
     "restore_deal",
     "set_status",
+    "NotDue",
+    "settlement_due",
+    "still_due",
+    "record_payment",
+    "cancel_payment",
     "HasDeals",
     "delete_evening",
     "set_archived",

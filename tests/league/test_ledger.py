@@ -140,14 +140,15 @@ def test_it_lists_each_players_balance_and_the_open_transfers_with_their_evening
 def test_paid_transfers_leave_the_ledger(client, cast, club, evenings):
     Payment.objects.create(evening=evenings["a"], payer="Bert", payee="Anne", amount=Decimal("0.20"))
     Payment.objects.create(evening=evenings["b"], payer="Dina", payee="Carl", amount=Decimal("1.40"))
-    # a payment of an amount the settlement no longer asks for hides nothing
+    # a payment of another amount is money paid all the same (rules.md 4): it is netted, never lost;
+    # B asks Bert for 1.40 - 1.00 = 0.40 more
     Payment.objects.create(evening=evenings["b"], payer="Bert", payee="Anne", amount=Decimal("1.00"))
     client.force_login(cast["member"])
     html = body(client.get(ledger_url(club)))
     assert [t for _pk, t in open_transfers(html)] == [
-        "Bert pays Anne €1.40", "Bert pays Carl €0.20", "Bert pays Dina €0.60"
+        "Bert pays Anne €0.40", "Bert pays Carl €0.20", "Bert pays Dina €0.60"
     ]
-    assert balances(html) == {"Bert": f"{MINUS}€2.20", "Anne": "+€1.40", "Carl": "+€0.20", "Dina": "+€0.60"}
+    assert balances(html) == {"Bert": f"{MINUS}€1.20", "Anne": "+€0.40", "Carl": "+€0.20", "Dina": "+€0.60"}
 
 
 def test_an_empty_ledger_says_so(client, cast, club, scorer):

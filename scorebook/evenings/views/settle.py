@@ -41,25 +41,24 @@ class TransferRow(TransferWords):
     payee: str
     amount: Decimal
     amount_text: str
-    paid: bool
-    current: bool = True  # False: a payment marked earlier that the settlement no longer asks for
+    paid: bool  # a payment made; otherwise a transfer still due
+    paid_at: object = None  # when it was marked paid
 
 
-def _paid_keys(evening: Evening) -> set[tuple[str, str, Decimal]]:
-    return {(p.payer, p.payee, p.amount) for p in evening.payments.all()}
-
-
-def _transfer_rows(evening: Evening, result) -> list[TransferRow]:
+def _transfer_rows(evening: Evening) -> list[TransferRow]:
+    """What was paid (the payments, in the order they were made), then what remains to settle:
+    the settlement netted against them (rules.md 4; ``services.still_due``)."""
     if evening.stake is None:
         return []
-    paid = _paid_keys(evening)
+    payments = services.payments_made(evening)
     rows = [
-        TransferRow(t.payer, t.payee, t.amount, money_text(t.amount, evening.currency), (t.payer, t.payee, t.amount) in paid)
-        for t in result.transfers(evening.stake)
+        TransferRow(p.payer, p.payee, p.amount, money_text(p.amount, evening.currency), True, p.marked_at)
+        for p in payments
     ]
-    current = {(r.payer, r.payee, r.amount) for r in rows}
-    for payer, payee, amount in sorted(paid - current):
-        rows.append(TransferRow(payer, payee, amount, money_text(amount, evening.currency), True, current=False))
+    rows += [
+        TransferRow(t.payer, t.payee, t.amount, money_text(t.amount, evening.currency), False)
+        for t in services.still_due(evening, payments)
+    ]
     return rows
 
 
@@ -92,7 +91,7 @@ def _context(evening: Evening) -> dict:
     bete = getattr(rules, "bete", None)
     carried = bete is not None and result.bete_end is BeteEnd.CARRY
     bete_money = money.get(BETE)
-    transfers = _transfer_rows(evening, result)
+    transfers = _transfer_rows(evening)
     return {
         "evening": evening,
         "variant": rules.names.get(code),
@@ -106,6 +105,8 @@ def _context(evening: Evening) -> dict:
         "bete_carried": carried,
         "bete_money_text": money_text(bete_money, evening.currency, signed=True) if bete_money is not None else "",
         "transfers": transfers,
+        "paid_count": sum(t.paid for t in transfers),
+        "due_count": sum(not t.paid for t in transfers),
         "closed": not evening.is_open,
         "may_score": getattr(evening, "may_score", False),
         "scored": scored,
@@ -167,26 +168,25 @@ def payment_toggle(request, pk):
 
     existing = Payment.objects.filter(evening=evening, payer=payer, payee=payee, amount=amount)
     mark = (wanted == "1") if wanted in ("0", "1") else not existing.exists()
-    if mark:
-        due = evening.stake is not None and any(
-            (t.payer, t.payee, t.amount) == (payer, payee, amount)
-            for t in services.scored(evening).result.transfers(evening.stake)
-        )
-        if not due:  # the page was out of date: a deal changed the settlement since
-            messages.warning(request, _("The settlement has changed since the page was shown: check it again."))
-            return HttpResponseClientRefresh() if request.htmx else redirect(_settlement_url(evening, "#transfers"))
-        Payment.objects.get_or_create(
-            evening=evening, payer=payer, payee=payee, amount=amount, defaults={"marked_by": request.user}
-        )
-    else:
-        existing.delete()
+    try:
+        if mark:
+            services.record_payment(evening, payer, payee, amount, request.user)
+        else:
+            services.cancel_payment(evening, payer, payee, amount)
+    except services.NotDue:  # the page was out of date: a deal or a payment changed the settlement since
+        messages.warning(request, _("The settlement has changed since the page was shown: check it again."))
+        return HttpResponseClientRefresh() if request.htmx else redirect(_settlement_url(evening, "#transfers"))
+    except services.EveningClosed:
+        messages.warning(request, _("This evening is closed: payments can no longer be changed. Reopen it first."))
+        return HttpResponseClientRefresh() if request.htmx else redirect(_settlement_url(evening))
 
     if request.htmx:
         context = _context(evening)
         row = next(
-            (t for t in context["transfers"] if (t.payer, t.payee, t.amount) == (payer, payee, amount)), None
+            (t for t in context["transfers"] if (t.payer, t.payee, t.amount, t.paid) == (payer, payee, amount, mark)),
+            None,
         )
-        if row is None:  # an old payment unmarked: it is no longer on the list
+        if row is None:  # the rest of the settlement moved (a payment after a correction): the whole list
             return HttpResponseClientRefresh()
         context["t"] = row
         return render(request, TEMPLATE + "#transfer", context)

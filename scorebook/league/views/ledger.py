@@ -1,10 +1,13 @@
 """The club's ledger: money left unpaid at the end of evenings, until someone marks it paid.
 
-For each evening of the club with a stake, the transfers of its settlement
-(``Evening.summary["transfers"]``) that have no ``Payment`` row (same payer, payee
-and amount) are still open. The ledger adds them up per player and lists them with
-their evening. Everything comes from the summaries: no deal is scored here, and the
-number of queries does not depend on the number of evenings.
+For each evening of the club with a stake, its settlement (``Evening.summary["transfers"]``)
+is netted against the payments already made (``Payment``: who paid whom how much), as
+rules.md 4 says: what is open is the fewest transfers that settle the remainder
+(``settlement.remaining_transfers``), which after a correction may run the other way. A
+payment is never lost and a transfer already paid is never asked again. The ledger adds the
+open transfers up per player and lists them with their evening. Everything comes from the
+summaries: no deal is scored here, and the number of queries does not depend on the number
+of evenings.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from datetime import date as date_cls
 from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
+from django.db.models import Exists, F, IntegerField, OuterRef, Q
+from django.db.models.functions import Cast, Round
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -25,9 +30,10 @@ from django.views.decorators.http import require_POST, require_safe
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Role
 from scorebook.core.formatting import lang, money_text, party_label, tone
-from scorebook.evenings.models import Evening, Payment
+from scorebook.evenings import services
+from scorebook.evenings.models import Evening, Payment, Seat
 from scorebook.evenings.display import TransferWords
-from scorebook.rules import registry
+from scorebook.rules import registry, settlement
 from scorebook.rules.model import RulesError
 
 TEMPLATE = "league/ledger.html"
@@ -90,9 +96,25 @@ class Balance:
 
 
 @dataclass
+class PaidTransfer(TransferWords):
+    """A payment already made for an evening whose settlement is still open."""
+
+    evening: int
+    currency: str
+    payer: str
+    payee: str
+    amount: Decimal
+
+    @property
+    def amount_text(self) -> str:
+        return money_text(self.amount, self.currency)
+
+
+@dataclass
 class Ledger:
     transfers: list[OpenTransfer]
     balances: list[Balance]
+    paid: dict[int, list[PaidTransfer]] = field(default_factory=dict)  # evening -> payments, when open
 
     def balance_of(self, key) -> Balance | None:
         return next((b for b in self.balances if b.key == key), None)
@@ -106,25 +128,88 @@ def _amount(value) -> Decimal | None:
     return amount if amount.is_finite() and amount > 0 else None
 
 
-def open_ledger(club, player=None) -> Ledger:
-    """Every open transfer of the club's evenings (only those ``player`` sat at, when given),
-    and the balance of each party. Three queries."""
-    evenings = Evening.objects.filter(club=club, stake__isnull=False, summary__transfers__0__isnull=False)
-    if player is not None:
-        evenings = evenings.filter(seats__player=player)
-    rows = list(evenings.order_by("-date", "-created_at").values_list("id", "date", "ruleset", "currency", "summary"))
-    paid: dict[int, set[tuple[str, str, Decimal]]] = defaultdict(set)
-    for evening_id, payer, payee, amount in Payment.objects.filter(evening__in=evenings).values_list(
-        "evening_id", "payer", "payee", "amount"
+def _money(cents: int) -> Decimal:
+    return (Decimal(cents) / 100).quantize(CENT)
+
+
+def _cents(text) -> int | None:
+    amount = _amount(text)
+    return int(amount * 100) if amount is not None else None
+
+
+def _due(transfers) -> list[tuple[str, str, int]]:
+    due = [(t.get("from", ""), t.get("to", ""), _cents(t.get("amount"))) for t in transfers or ()]
+    return [t for t in due if t[2] is not None]
+
+
+def _settled(transfers, made) -> bool:
+    """The payments are exactly the settlement's transfers: nothing is open, no arithmetic needed."""
+    return bool(made) and sorted(made) == sorted(_due(transfers))
+
+
+def open_transfers(rows, paid, order) -> list[tuple[int, str, str, int]]:
+    """(evening, payer, payee, cents) still open, for ``rows`` of (evening id, transfers of its
+    summary), the payments made per evening as (payer, payee, cents) and the names at each
+    evening's table in seat order (``order``; ties of the settlement follow it).
+
+    The settlement netted against the payments (rules.md 4). An evening whose payments are
+    exactly its transfers is settled; one without payments is open as its summary says;
+    otherwise the engine settles the remainder.
+    """
+    out = []
+    for evening_id, transfers in rows:
+        due = _due(transfers)
+        made = paid.get(evening_id, [])
+        if not made:
+            out += [(evening_id, *t) for t in due]
+            continue
+        if _settled(transfers, made):
+            continue
+        balances = settlement.balances_of(
+            (settlement.Transfer(a, b, _money(c)) for a, b, c in due), order=order.get(evening_id, ())
+        )
+        rest = settlement.remaining_transfers(balances, [settlement.Transfer(a, b, _money(c)) for a, b, c in made])
+        out += [(evening_id, t.payer, t.payee, int(t.amount * 100)) for t in rest]
+    return out
+
+
+def open_ledger(club, player=None, evenings=None) -> Ledger:
+    """Every open transfer of the club's evenings (only those ``player`` sat at, when given), netted
+    against the payments made, and the balance of each party. Four queries; ``evenings`` (a
+    queryset) narrows the evenings read."""
+    if evenings is None:
+        evenings = Evening.objects.filter(club=club, stake__isnull=False)
+        if player is not None:
+            evenings = evenings.filter(seats__player=player)
+    # an evening with a payment is read even when its settlement no longer asks for anything
+    evenings = evenings.filter(
+        Q(summary__transfers__0__isnull=False) | Q(Exists(Payment.objects.filter(evening=OuterRef("pk"))))
+    )
+    rows = list(
+        evenings.order_by("-date", "-created_at").values_list("id", "date", "ruleset", "currency", "summary__transfers")
+    )
+    paid: dict[int, list[tuple[str, str, int]]] = defaultdict(list)
+    for evening_id, payer, payee, cents in (
+        Payment.objects.filter(evening__in=[r[0] for r in rows])
+        .annotate(cents=Cast(Round(F("amount") * 100), IntegerField()))  # whole cents, no Decimal per row
+        .values_list("evening_id", "payer", "payee", "cents")
     ):
-        paid[evening_id].add((payer, payee, Decimal(amount).quantize(CENT)))
+        paid[evening_id].append((payer, payee, cents))
     names = dict(Player.objects.filter(club=club).values_list("id", "name"))
+    about = {r[0]: r for r in rows}
+    maybe_open = [r[0] for r in rows if not _settled(r[4], paid.get(r[0]))]
+    seat_of: dict[int, dict[str, int]] = defaultdict(dict)  # evening -> {name at the table: player}, in seat order
+    for evening_id, name, player_id in (
+        Seat.objects.filter(evening_id__in=maybe_open).order_by("evening_id", "position").values_list(
+            "evening_id", "name", "player_id"
+        )
+    ):
+        seat_of[evening_id][name] = player_id
+    opened = open_transfers([(r[0], r[4]) for r in rows], paid, {k: list(v) for k, v in seat_of.items()})
+    still_open = {t[0] for t in opened}
 
     transfers: list[OpenTransfer] = []
     balances: dict[int | str, Balance] = {}
-
-    def party(seats: dict[str, int], name: str) -> int | str:
-        return seats.get(name, name)  # the bête has no seat: it stays a name
 
     def balance(key, name) -> Balance:
         if key not in balances:
@@ -132,28 +217,32 @@ def open_ledger(club, player=None) -> Ledger:
             balances[key] = Balance(key, names.get(key, party_label(name)), player)
         return balances[key]
 
-    for evening_id, day, ruleset, currency, summary in rows:
-        seats = {p.get("name"): p["player"] for p in summary.get("players") or () if p.get("player") is not None}
-        for t in summary.get("transfers") or ():
-            amount = _amount(t.get("amount"))
-            payer, payee = t.get("from", ""), t.get("to", "")
-            if amount is None or (payer, payee, amount) in paid[evening_id]:
-                continue
-            open_t = OpenTransfer(
-                evening_id, day, ruleset, currency, payer, payee, party(seats, payer), party(seats, payee), amount
-            )
-            transfers.append(open_t)
-            for key, name, sign in ((open_t.payer_key, payer, -1), (open_t.payee_key, payee, 1)):
-                b = balance(key, name)
-                b.money[currency] = b.money.get(currency, Decimal("0.00")) + sign * amount
-                b.count += 1
+    for evening_id, payer, payee, cents in opened:
+        _id, day, ruleset, currency, _transfers = about[evening_id]
+        seats = seat_of[evening_id]
+        amount = _money(cents)
+        open_t = OpenTransfer(
+            evening_id, day, ruleset, currency, payer, payee, seats.get(payer, payer), seats.get(payee, payee), amount
+        )
+        transfers.append(open_t)
+        for key, name, sign in ((open_t.payer_key, payer, -1), (open_t.payee_key, payee, 1)):
+            b = balance(key, name)
+            b.money[currency] = b.money.get(currency, Decimal("0.00")) + sign * amount
+            b.count += 1
+    made = {
+        evening_id: [
+            PaidTransfer(evening_id, about[evening_id][3], a, b, _money(c)) for a, b, c in paid[evening_id]
+        ]
+        for evening_id in still_open
+        if paid.get(evening_id)
+    }
     ordered = sorted(balances.values(), key=lambda b: (b.net, b.name.casefold()))
-    return Ledger(transfers, ordered)
+    return Ledger(transfers, ordered, made)
 
 
 def _context(request, club, role, show_all: bool = False) -> dict:
     ledger = open_ledger(club)
-    evenings = _by_evening(ledger.transfers)
+    evenings = _by_evening(ledger.transfers, ledger.paid)
     shown = evenings if show_all else evenings[:SHOWN_EVENINGS]
     return {
         "club": club,
@@ -165,10 +254,13 @@ def _context(request, club, role, show_all: bool = False) -> dict:
     }
 
 
-def _by_evening(transfers: list[OpenTransfer]) -> list[dict]:
+def _by_evening(transfers: list[OpenTransfer], paid: dict[int, list[PaidTransfer]]) -> list[dict]:
     groups: dict[int, dict] = {}
     for t in transfers:
-        group = groups.setdefault(t.evening, {"pk": t.evening, "date": t.date, "variant": t.variant, "transfers": []})
+        group = groups.setdefault(
+            t.evening,
+            {"pk": t.evening, "date": t.date, "variant": t.variant, "transfers": [], "paid": paid.get(t.evening, [])},
+        )
         group["transfers"].append(t)
     return list(groups.values())
 
@@ -194,25 +286,18 @@ def ledger_paid(request, slug):
     amount = _amount(request.POST.get("amount"))
     if not payer or not payee or amount is None:
         return HttpResponseBadRequest("payer, payee and a positive amount are needed")
-    evening = get_object_or_404(
-        Evening.objects.only("id", "club_id", "stake", "summary"), pk=evening_id, club=club, stake__isnull=False
-    )
-    due = any(
-        (t.get("from"), t.get("to"), _amount(t.get("amount"))) == (payer, payee, amount)
-        for t in (evening.summary or {}).get("transfers") or ()
-    )
-    if due:
-        _payment, created = Payment.objects.get_or_create(
-            evening=evening, payer=payer, payee=payee, amount=amount, defaults={"marked_by": request.user}
-        )
+    evening = get_object_or_404(Evening.objects.only("id", "club_id", "stake", "currency"), pk=evening_id, club=club, stake__isnull=False)
+    try:
+        _payment, created = services.record_payment(evening, payer, payee, amount, request.user, closed_too=True)
+    except services.NotDue:  # the settlement or its payments changed since the page was shown
+        messages.warning(request, _("This transfer is no longer part of the evening's settlement: check the ledger again."))
+    else:
         if created:
             messages.success(
                 request,
                 _("Marked paid: %(payer)s paid %(payee)s %(amount)s.")
                 % {"payer": party_label(payer), "payee": party_label(payee), "amount": money_text(amount, evening.currency)},
             )
-    else:  # the settlement changed since the page was shown
-        messages.warning(request, _("This transfer is no longer part of the evening's settlement: check the ledger again."))
     if request.htmx:
         return render(request, TEMPLATE + "#ledger", _context(request, club, role))
     return redirect(reverse("club_ledger", args=[club.slug]) + "#open-transfers")
