@@ -5,6 +5,7 @@ Only presentation: the points come from the engine's results.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -13,6 +14,7 @@ from django.utils.translation import gettext as _
 from collections.abc import Mapping
 
 from scorebook.core.formatting import lang, party_label
+from scorebook.rules import registry
 from scorebook.rules.deals import Adjustment, Claim, ClassicDeal, ContractDeal, Pass, RobreStart
 from scorebook.rules.model import Contract, ContractRules, Kind
 from scorebook.rules.scoring import DealResult, EveningResult
@@ -71,6 +73,111 @@ def contract_groups(rules: ContractRules) -> list[ContractGroup]:
     for group in groups.values():
         group.share_words()
     return list(groups.values())
+
+
+QUICK = 8  # contracts on the record form's first screen; the others are one tap away
+
+
+@dataclass
+class ContractChoices:
+    """The record form's contracts: the ``quick`` ones on the first screen (the most often
+    played), the ``more`` groups one tap away."""
+
+    quick: list[ContractButton]
+    more: list[ContractGroup]
+
+
+def played_contracts(result: EveningResult) -> Counter:
+    """How often each contract was played at this table this evening."""
+    return Counter(d.deal.contract for d in result.deals if isinstance(d.deal, ContractDeal))
+
+
+def contract_choices(rules: ContractRules, played: Counter | None = None) -> ContractChoices:
+    """The preset's order of commonness first; a contract this table played (``played``) takes
+    the place of the least common unplayed one, so that what the table plays stays one tap away."""
+    played = played or Counter()
+    contracts = rules.contracts
+    common = [k for k in registry.common_contracts(rules.key) if k in contracts]
+    ranked = common + [k for k in contracts if k not in common]
+    quick = ranked[:QUICK]
+    for key, _count in played.most_common():
+        if key in contracts and key not in quick:
+            spare = [k for k in quick if not played[k]]
+            if not spare:
+                break
+            quick.remove(spare[-1])
+            quick.append(key)
+    quick.sort(key=ranked.index)
+    code = lang()
+    buttons = [ContractButton(k, contracts[k].names.get(code), contracts[k]) for k in quick]
+    more: dict[str, ContractGroup] = {}
+    for key, contract in contracts.items():
+        if key in quick:
+            continue
+        label = _group_label(contract)
+        more.setdefault(label, ContractGroup(label, []))
+        more[label].buttons.append(ContractButton(key, contract.names.get(code), contract))
+    for group in more.values():
+        group.share_words()
+    return ContractChoices(buttons, list(more.values()))
+
+
+def short_names(players) -> dict[str, str]:
+    """A name per player that fits his chip and tells him apart at the table: the whole name
+    when short enough (8 letters up to five players, 5 beyond), else the shortest unique
+    prefix (three letters at least); a long one of a compound name as its initials and the
+    shortest unique prefix of its last part ("J-Pi" and "J-Pa" for Jean-Pierre and Jean-Paul)."""
+    names = list(players)
+    folded = [n.casefold() for n in names]
+    room = 8 if len(names) <= 5 else 5
+    out = {}
+    for name, low in zip(names, folded, strict=True):
+        if len(name) <= room:
+            out[name] = name
+            continue
+        others = [o for o in folded if o != low]
+        size = min(3, len(name))
+        while size < len(name) and any(o.startswith(low[:size]) for o in others):
+            size += 1
+        short = name[:size]
+        parts = [p for p in name.replace(" ", "-").split("-") if p]
+        if len(short) > room and len(parts) > 1:
+            head = "-".join(p[0] for p in parts[:-1]) + "-"
+            last = parts[-1]
+            for cut in range(1, len(last) + 1):
+                candidate = head + last[:cut]
+                if not any(o.startswith(candidate.casefold()) or _initials(o).startswith(candidate.casefold()) for o in others):
+                    short = candidate
+                    break
+        out[name] = short
+    return out
+
+
+def _initials(folded: str) -> str:
+    parts = [p for p in folded.replace(" ", "-").split("-") if p]
+    return "-".join(p[0] for p in parts[:-1]) + "-" + parts[-1] if len(parts) > 1 else folded
+
+
+def rotation(state, result: EveningResult) -> dict:
+    """Who deals the next deals and who sits out then, as the engine says: the page moves
+    on with this while deals wait to be sent (offline). ``turns``: from the next dealer on,
+    in order; ``redeal``: an all pass is dealt again by the same dealer; ``pass_multiplier``:
+    what the next deal counts after an all pass."""
+    nxt = result.next
+    players = list(result.players)
+    start = players.index(nxt.dealer)
+    order = players[start:] + players[:start]
+    data = {"number": len(result.deals) + 1, "turns": [], "redeal": False, "pass_multiplier": 1}
+    if nxt.robre is not None:  # classic: the players of the robre deal in turn
+        data["turns"] = [{"dealer": p, "out": list(nxt.sitting_out)} for p in order if p in nxt.playing]
+        return data
+    for name in order:
+        after = state.then(Pass(dealer=name)).result().next
+        data["turns"].append({"dealer": name, "out": list(after.sitting_out)})
+    after_pass = state.then(Pass()).result().next
+    data["redeal"] = after_pass.dealer == nxt.dealer
+    data["pass_multiplier"] = after_pass.multiplier
+    return data
 
 
 def describe(result: DealResult, rules) -> str:
@@ -135,6 +242,7 @@ class DealRow:
     state: str = ""  # classic games: the manche score after the deal, or the manche it won
     note: str = ""  # several misères: who made it and who failed
     deal_id: int | None = None  # the stored deal's id (guards a number that moved since the page was shown)
+    reseat: tuple[str, str] | None = None  # deleting it: the next deal's dealer now, and then
 
     @property
     def moved_totals(self) -> bool:
@@ -193,6 +301,11 @@ def deal_rows(result: EveningResult, rules, last: int | None = None, deals=()) -
                 deal_id=deals[index].pk if index < len(deals) else None,
             )
         )
+    for row, later in zip(rows, rows[1:]):
+        # deleting ``row`` moves every later deal up one place: the next one is then dealt
+        # by whoever dealt this one (when this one moved the deal on)
+        if row.dealer and later.dealer and row.dealer != later.dealer:
+            row.reseat = (later.dealer, row.dealer)
     return rows
 
 
@@ -215,6 +328,11 @@ class TotalChip:
     leader: bool
     sitting_out: bool
     dealer: bool
+    short: str = ""  # a name that tells him apart on a small screen
+
+    @property
+    def shortened(self) -> bool:
+        return self.short != self.name
 
     @property
     def css(self) -> str:
@@ -225,6 +343,7 @@ def total_chips(result: EveningResult) -> list[TotalChip]:
     best = max(result.totals.values()) if result.totals else 0
     any_points = any(result.totals.values())
     out = set(result.next.sitting_out)
+    short = short_names(result.players)
     return [
         TotalChip(
             name=p,
@@ -232,6 +351,7 @@ def total_chips(result: EveningResult) -> list[TotalChip]:
             leader=any_points and result.totals[p] == best,
             sitting_out=p in out,
             dealer=p == result.next.dealer,
+            short=short[p],
         )
         for p in result.players
     ]

@@ -7,7 +7,7 @@ from typing import Any
 
 from .messages import gettext_noop
 from .model import Family, Ruleset, RulesError, merge, ruleset_from_dict, to_dict
-from .presets import PRESETS
+from .presets import COMMON, PRESETS
 
 _BY_KEY: dict[str, Ruleset] = {rules.key: rules for rules in PRESETS}
 
@@ -27,6 +27,11 @@ def get(key: str) -> Ruleset:
         raise RulesError(
             "ruleset", gettext_noop("unknown variant %(key)r (known: %(known)s)"), key=key, known=", ".join(_BY_KEY)
         ) from None
+
+
+def common_contracts(key: str) -> tuple[str, ...]:
+    """The variant's contracts, most often played first (as its preset declares them)."""
+    return COMMON.get(key, ())
 
 
 def choices(lang: str = "fr") -> list[tuple[str, str]]:

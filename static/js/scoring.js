@@ -1,9 +1,27 @@
-/* Scorebook scoring page: presets the tricks to the contract's need, shows the
-   per-declarer steppers for misère and piccolo, steps tricks, keeps the screen
-   awake. Every form also works without this file. */
+/* Scorebook scoring page (and the correction page).
+   - the record form: presets the tricks to the contract's need, shows the per-declarer
+     steppers for misère and piccolo, steps tricks, tells the other team's tricks;
+   - no phantom deals: after a save, Save waits for a new choice;
+   - offline: a save without network is kept on this phone (localStorage) with its request
+     key, shown at once as waiting, and sent by itself in order when the network is back
+     (the server's request keys make a repeat record nothing); a refusal is shown on its row
+     with Correct and Discard. Who deals next moves on from the rotation the server sent;
+   - notices at the thumb are announced; the service worker keeps the page for offline use;
+   - keeps the screen awake on request.
+   Every form also works without this file. */
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
+
+  var QUEUE_KEY = "scorebook-queue";
+  var BOARD_KEY = "scorebook-board-";
+  var PREFILL_KEY = "scorebook-prefill";
+
+  function $(selector, root) { return (root || document).querySelector(selector); }
+  function $all(selector, root) { return Array.prototype.slice.call((root || document).querySelectorAll(selector)); }
+  function board() { return document.getElementById("board"); }
+
+  /* --- the record form -------------------------------------------------------------- */
 
   function checkedContract(form) {
     return form.querySelector('input[name="contract"]:checked');
@@ -11,15 +29,17 @@
 
   function syncContractForm(form) {
     var contract = checkedContract(form);
+    var pass = Boolean(contract && contract.dataset.pass === "1");
     var exact = contract && contract.dataset.exact === "1";
     var side = form.querySelector(".tricks-side");
     var each = form.querySelector(".tricks-each");
-    if (side) side.hidden = Boolean(exact);
-    if (each) each.hidden = !exact;
-    var declarers = Array.prototype.map.call(
-      form.querySelectorAll('input[name="declarers"]:checked'), function (i) { return i.value; });
-    form.querySelectorAll(".tricks-each .each").forEach(function (row) {
-      row.hidden = declarers.indexOf(row.dataset.player) === -1;
+    var declarers = form.querySelector(".declarers");
+    if (side) side.hidden = Boolean(exact) || pass;
+    if (each) each.hidden = !exact || pass;
+    if (declarers) declarers.hidden = pass;
+    var chosen = $all('input[name="declarers"]:checked', form).map(function (i) { return i.value; });
+    $all(".tricks-each .each", form).forEach(function (row) {
+      row.hidden = chosen.indexOf(row.dataset.player) === -1;
     });
     var changed = form.querySelector(".opt-changed");
     if (changed) changed.hidden = !(contract && contract.dataset.changed === "1");
@@ -30,7 +50,7 @@
   function presetTricks(form, contract) {
     var needs = contract.dataset.needs;
     var side = form.querySelector('.tricks-side input[name="tricks"]');
-    if (side) side.value = needs;
+    if (side) side.value = contract.dataset.pass === "1" ? "" : needs;
     form.querySelectorAll(".tricks-each input").forEach(function (input) { input.value = needs; });
   }
 
@@ -38,24 +58,23 @@
     var contract = checkedContract(form);
     if (!contract) return;
     var most = contract.dataset.declarers === "2" ? 2 : Number(contract.dataset.max || 1);
-    var boxes = Array.prototype.filter.call(
-      form.querySelectorAll('input[name="declarers"]:checked'), function (b) { return b !== changedBox; });
+    var boxes = $all('input[name="declarers"]:checked', form).filter(function (b) { return b !== changedBox; });
     while (boxes.length >= most + (changedBox && changedBox.checked ? 0 : 1) && boxes.length) {
       boxes.shift().checked = false; // the earliest tap gives way to the newest
     }
   }
 
   function syncClassic(form) {
-    var input = form.querySelector('input[name="tricks"][data-other]');
-    if (!input) return;
-    var out = form.querySelector(input.dataset.other);
-    var n = parseInt(input.value, 10);
-    if (out) out.textContent = isNaN(n) ? "" : String(13 - Math.max(0, Math.min(13, n)));
+    var out = form.querySelector("#other-tricks");
+    if (!out) return;
+    var chosen = form.querySelector('input[name="tricks"]:checked') || form.querySelector('input[name="tricks"][type="number"]');
+    var n = chosen ? parseInt(chosen.value, 10) : NaN;
+    if (!isNaN(n)) out.textContent = String(13 - Math.max(0, Math.min(13, n)));
   }
 
   function syncAll(root) {
-    (root || document).querySelectorAll("form.record-contract").forEach(syncContractForm);
-    (root || document).querySelectorAll("form.record-classic").forEach(syncClassic);
+    $all("form.record-contract", root).forEach(syncContractForm);
+    $all("form.record-classic", root).forEach(syncClassic);
   }
 
   document.addEventListener("change", function (event) {
@@ -71,51 +90,542 @@
     }
     var classic = event.target.closest("form.record-classic");
     if (classic) syncClassic(classic);
+    if (event.target.closest("#record")) arm();
   });
 
   document.addEventListener("input", function (event) {
     var classic = event.target.closest("form.record-classic");
     if (classic) syncClassic(classic);
+    if (event.target.closest("#record")) arm();
   });
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest("button[data-step]");
-    if (!button) return;
-    var input = button.parentElement.querySelector("input");
-    var value = parseInt(input.value, 10);
-    if (isNaN(value)) value = Number(input.min || 0);
-    value = Math.max(Number(input.min || 0), Math.min(Number(input.max || 13), value + Number(button.dataset.step)));
-    input.value = value;
-    input.dispatchEvent(new Event("input", { bubbles: true }));
+    if (button) {
+      var input = button.parentElement.querySelector("input");
+      var value = parseInt(input.value, 10);
+      if (isNaN(value)) value = Number(input.min || 0);
+      value = Math.max(Number(input.min || 0), Math.min(Number(input.max || 13), value + Number(button.dataset.step)));
+      input.value = value;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      return;
+    }
+    var action = event.target.closest("button[data-queue]");
+    if (action) queueAction(action.dataset.queue, action.closest("li").dataset.id);
   });
 
-  document.addEventListener("htmx:afterSwap", function (event) { syncAll(event.detail.target.parentElement || document); });
+  /* --- no phantom deals: after a save, Save waits for a new choice ------------------ */
 
-  syncAll(document);
+  function saveButton() { return document.getElementById("save-deal"); }
 
-  /* Keep the screen awake (Wake Lock API), re-acquired when the page is visible again. */
-  var wakeButton = document.getElementById("wake");
+  function disarm() {
+    var save = saveButton();
+    if (!save) return;
+    save.disabled = true;
+    save.dataset.guard = "1";
+  }
+
+  function arm() {
+    var save = saveButton();
+    if (save && save.dataset.guard === "1") {
+      save.disabled = false;
+      delete save.dataset.guard;
+    }
+  }
+
+  function guarded() {
+    var save = saveButton();
+    return Boolean(save && save.dataset.guard === "1");
+  }
+
+  /* --- notices at the thumb --------------------------------------------------------- */
+
+  function announce() {
+    var live = document.getElementById("announce");
+    var notices = document.getElementById("notices");
+    if (!live || !notices) return;
+    var text = notices.innerText.trim();
+    live.textContent = "";
+    if (text) window.setTimeout(function () { live.textContent = text; }, 60);
+  }
+
+  function notice(text, kind) {
+    var notices = document.getElementById("notices");
+    if (!notices || !text) return;
+    $all(".msg.js-notice", notices).forEach(function (el) { el.remove(); });
+    var p = document.createElement("p");
+    p.className = "msg js-notice" + (kind ? " " + kind : "");
+    p.textContent = text;
+    notices.insertBefore(p, notices.firstChild);
+    announce();
+  }
+
+  function words(name) {
+    var holder = document.getElementById("queue-words");
+    return holder ? holder.dataset[name] || "" : "";
+  }
+
+  /* --- the offline queue ------------------------------------------------------------ */
+
+  function load() {
+    try { return JSON.parse(localStorage.getItem(QUEUE_KEY)) || []; } catch (e) { return []; }
+  }
+
+  function store(queue) {
+    localStorage.setItem(QUEUE_KEY, JSON.stringify(queue));
+  }
+
+  function eveningId() {
+    var b = board();
+    if (b) return b.dataset.evening;
+    var form = $("form.record[data-evening-url]");
+    var m = form && form.dataset.eveningUrl.match(/\/e\/(\d+)\//);
+    return m ? m[1] : null;
+  }
+
+  function waiting(evening) {
+    return load().filter(function (e) { return e.evening === evening; });
+  }
+
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function queueable(form) {
+    if (!form || form.method.toLowerCase() !== "post") return false;
+    if (form.dataset.queueLabel) return true; // adjustment, robre, correction
+    return form.id === "record";
+  }
+
+  function describe(form, params) {
+    if (form.id !== "record") return { label: form.dataset.queueLabel, kind: form.classList.contains("record") ? "correction" : "line" };
+    if (form.classList.contains("record-classic")) {
+      var claim = params.get("claim");
+      if (claim !== null && claim !== "") return { label: words("claim") || "claim", kind: "deal" };
+      var legend = $(".classic-tricks legend", form);
+      return { label: (legend ? legend.textContent.trim() : "") + ": " + params.get("tricks"), kind: "deal" };
+    }
+    var contract = checkedContract(form);
+    if (!contract) return { label: "", kind: "deal" };
+    if (contract.dataset.pass === "1") return { label: contract.nextElementSibling.textContent.trim(), kind: "pass" };
+    var name = contract.nextElementSibling.textContent.trim();
+    var group = contract.closest(".group");
+    if (group && $(".group-label", group) && /^\d+$/.test(name)) name = $(".group-label", group).textContent.trim() + " " + name;
+    var who = params.getAll("declarers");
+    var parts = [name, who.join(" & ")];
+    if (contract.dataset.exact === "1") {
+      parts.push(who.map(function (p) {
+        var row = $('.tricks-each .each[data-player="' + CSS.escape(p) + '"] input', form);
+        return p + " " + (row ? row.value : "");
+      }).join(", "));
+    } else {
+      parts.push(params.get("tricks"));
+    }
+    return { label: parts.join(" · "), kind: "deal" };
+  }
+
+  function enqueue(form, body) {
+    var params = new URLSearchParams(body);
+    var what = describe(form, params);
+    var queue = load();
+    queue.push({
+      id: newKey(),
+      evening: eveningId(),
+      url: form.getAttribute("hx-post") || form.action || location.pathname,
+      body: body,
+      kind: what.kind,
+      label: what.label,
+      status: "waiting",
+      reason: "",
+    });
+    store(queue);
+    // the form is ready for the next deal, with a new request key
+    if (form.id === "record") {
+      $all('input[type="radio"], input[type="checkbox"]', form).forEach(function (i) { i.checked = i.defaultChecked && i.name === "honours"; });
+      $all('input[type="number"]', form).forEach(function (i) { i.value = ""; });
+      $all(".field-errors, .errors", form).forEach(function (el) { el.remove(); });
+      syncAll(form.parentElement);
+      disarm();
+      window.scrollTo(0, 0);
+    } else if (form.closest("#board")) {
+      form.reset();
+      var details = form.closest("details");
+      if (details) details.open = false;
+    }
+    var key = form.querySelector('input[name="request_key"]');
+    if (key) key.value = newKey();
+  }
+
+  function renderQueue() {
+    var b = board();
+    if (!b) return;
+    var evening = b.dataset.evening;
+    var entries = waiting(evening);
+    var list = document.getElementById("deals");
+    var template = document.getElementById("waiting-row");
+    $all("li.waiting", list || b).forEach(function (li) { li.remove(); });
+    var rotation = readRotation();
+    var number = rotation ? rotation.number : 1;
+    var turn = 0;
+    var multiplier = 1;
+    entries.forEach(function (entry) {
+      if (list && template) {
+        var li = template.content.firstElementChild.cloneNode(true);
+        li.dataset.id = entry.id;
+        $(".num", li).textContent = entry.kind === "correction" ? "↺" : String(number);
+        $(".desc", li).textContent = entry.label;
+        if (entry.status === "refused") {
+          li.classList.add("refused");
+          $(".why", li).textContent = entry.reason;
+          $(".why", li).hidden = false;
+          $(".refused-actions", li).hidden = false;
+        }
+        list.insertBefore(li, list.firstChild);
+      }
+      if (entry.kind === "correction") return;
+      number += 1;
+      if (entry.kind === "pass") {
+        if (rotation && !rotation.redeal) turn += 1;
+        multiplier = rotation ? rotation.pass_multiplier : 1;
+      } else if (entry.kind === "deal") {
+        turn += 1;
+        multiplier = 1;
+      }
+    });
+    var none = document.getElementById("no-deals");
+    if (none) none.hidden = entries.length > 0;
+    var totals = document.getElementById("totals");
+    if (totals) {
+      totals.classList.toggle("provisional", entries.length > 0);
+      var note = $(".provisional-note", totals);
+      if (note) note.hidden = entries.length === 0;
+    }
+    var queueNote = document.getElementById("queue-note");
+    var notices = document.getElementById("notices");
+    if (!queueNote && notices && entries.length) {
+      queueNote = document.createElement("p");
+      queueNote.id = "queue-note";
+      queueNote.className = "msg queue-note";
+      notices.append(queueNote);
+    }
+    if (queueNote) {
+      var refused = entries.some(function (e) { return e.status === "refused"; });
+      var text = entries.length === 1 ? words("one") : words("many").replace("2", String(entries.length));
+      if (refused) text += " · " + words("refused");
+      queueNote.textContent = entries.length ? text : "";
+      queueNote.hidden = entries.length === 0;
+      queueNote.classList.toggle("error", refused);
+    }
+    if (rotation && entries.length) showNext(rotation, number, turn, multiplier);
+  }
+
+  function readRotation() {
+    var el = document.getElementById("rotation");
+    try { return el ? JSON.parse(el.textContent) : null; } catch (e) { return null; }
+  }
+
+  /* who deals next, moved on from the rotation the server sent (no rules here) */
+  function showNext(rotation, number, turn, multiplier) {
+    var next = document.getElementById("next");
+    if (!next || !rotation.turns.length) return;
+    var t = rotation.turns[turn % rotation.turns.length];
+    $(".deal-no", next).textContent = next.dataset.deal.replace("__N__", String(number));
+    var dealer = $(".dealer-line", next);
+    var parts = next.dataset.deals.split("__NAME__");
+    dealer.textContent = "";
+    dealer.append(parts[0]);
+    var strong = document.createElement("strong");
+    strong.textContent = t.dealer;
+    dealer.append(strong, parts.slice(1).join(""));
+    var out = $(".out-line", next);
+    out.textContent = t.out.length ? next.dataset.out.replace("__NAMES__", t.out.join(", ")) : "";
+    out.hidden = !t.out.length;
+    var badge = $(".badge", next);
+    if (badge) badge.hidden = multiplier <= 1;
+    $all("#record .declarers label.tap.person").forEach(function (label) {
+      var input = $("input", label);
+      label.classList.toggle("out", t.out.indexOf(input.value) !== -1);
+    });
+  }
+
+  var flushing = false;
+  var retryTimer = null;
+
+  function csrfToken() {
+    var input = $('input[name="csrfmiddlewaretoken"]');
+    return input ? input.value : null;
+  }
+
+  function reasonOf(html, status) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var el = doc.querySelector(".field-errors, .errors, .msg.error, .notice[role=alert]");
+    return el ? el.textContent.replace(/\s+/g, " ").trim() : "HTTP " + status;
+  }
+
+  function flush() {
+    if (flushing || !navigator.onLine) return;
+    var queue = load();
+    if (!queue.length) return;
+    flushing = true;
+    var sent = 0;
+    var token = csrfToken();
+
+    function finish() {
+      flushing = false;
+      if (sent) {
+        var b = board();
+        if (b && window.htmx) {
+          htmx.ajax("GET", b.dataset.boardUrl, { target: "#board", swap: "outerHTML" }).then(function () {
+            if (!waiting(b.dataset.evening).length) notice(words("sent"));
+          });
+        }
+      }
+      renderQueue();
+      if (load().some(function (e) { return e.status === "waiting"; })) scheduleRetry();
+    }
+
+    function step() {
+      var queue = load();
+      var entry = queue.find(function (e) { return e.status === "waiting"; });
+      // in order: nothing is sent after a refused line of the same evening
+      if (!entry || queue.some(function (e) { return e.status === "refused" && e.evening === entry.evening && queue.indexOf(e) < queue.indexOf(entry); })) {
+        return finish();
+      }
+      var params = new URLSearchParams(entry.body);
+      if (token) params.set("csrfmiddlewaretoken", token);
+      fetch(entry.url, {
+        method: "POST",
+        body: params,
+        credentials: "same-origin",
+        headers: { "HX-Request": "true", "X-Requested-With": "XMLHttpRequest" },
+      }).then(function (response) {
+        return response.text().then(function (text) {
+          var queue = load();
+          var i = queue.findIndex(function (e) { return e.id === entry.id; });
+          if (response.redirected && /\/accounts\/login\//.test(response.url)) {
+            queue[i].status = "refused";
+            queue[i].reason = words("login");
+            store(queue);
+            return finish();
+          }
+          if (response.ok) {
+            queue.splice(i, 1);
+            store(queue);
+            sent += 1;
+            return step();
+          }
+          if (response.status >= 400 && response.status < 500) {
+            queue[i].status = "refused";
+            queue[i].reason = reasonOf(text, response.status);
+            store(queue);
+            return finish();
+          }
+          return finish(); // the server failed: try again later
+        });
+      }).catch(function () { finish(); });
+    }
+    step();
+  }
+
+  function scheduleRetry() {
+    if (retryTimer) return;
+    retryTimer = window.setTimeout(function () { retryTimer = null; flush(); }, 10000);
+  }
+
+  function queueAction(action, id) {
+    var queue = load();
+    var i = queue.findIndex(function (e) { return e.id === id; });
+    if (i === -1) return;
+    var entry = queue[i];
+    queue.splice(i, 1);
+    store(queue);
+    if (action === "correct") {
+      if (entry.kind === "correction") {
+        sessionStorage.setItem(PREFILL_KEY, JSON.stringify(entry));
+        location.href = entry.url;
+        return;
+      }
+      var form = entry.kind === "line" ? $('#board form[action="' + entry.url + '"]') : document.getElementById("record");
+      if (form) {
+        prefill(form, entry.body);
+        var details = form.closest("details");
+        if (details) details.open = true;
+        window.scrollTo(0, 0);
+      }
+    }
+    renderQueue();
+    flush();
+  }
+
+  function prefill(form, body) {
+    var params = new URLSearchParams(body);
+    $all('input[type="radio"], input[type="checkbox"]', form).forEach(function (i) {
+      if (i.name !== "honours") i.checked = false;
+    });
+    params.forEach(function (value, name) {
+      if (name === "csrfmiddlewaretoken" || name === "request_key" || name === "version") return;
+      $all('[name="' + CSS.escape(name) + '"]', form).forEach(function (input) {
+        if (input.type === "radio" || input.type === "checkbox") {
+          if (input.value === value) input.checked = true;
+        } else if (input.type !== "hidden") {
+          input.value = value;
+        }
+      });
+    });
+    var more = $(".more-contracts", form);
+    var contract = checkedContract(form);
+    if (more && contract && more.contains(contract)) more.open = true;
+    syncAll(form.parentElement);
+    arm();
+  }
+
+  /* the correction page: a correction saved from the queue is put back in its form */
+  function prefillCorrection() {
+    var raw = sessionStorage.getItem(PREFILL_KEY);
+    var form = $("form.record[data-evening-url]");
+    if (!raw || !form) return;
+    sessionStorage.removeItem(PREFILL_KEY);
+    try { prefill(form, JSON.parse(raw).body); } catch (e) { /* nothing to put back */ }
+  }
+
+  /* every form posts through here first: guard, queue when offline (or behind waiting lines) */
+  var lastSubmit = null;
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.id === "record" && guarded() && !(event.submitter && event.submitter.name === "claim")) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    if (!queueable(form)) { lastSubmit = null; return; }
+    var body = new URLSearchParams(new FormData(form, event.submitter)).toString();
+    var evening = eveningId();
+    if (!navigator.onLine || (evening && waiting(evening).length)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      enqueue(form, body);
+      afterQueued(form);
+      return;
+    }
+    lastSubmit = { form: form, body: body };
+  }, true);
+
+  function afterQueued(form) {
+    if (!board() && form.dataset.eveningUrl) {
+      location.href = form.dataset.eveningUrl; // the correction waits on the scoring page
+      return;
+    }
+    renderQueue();
+    if (!navigator.onLine) notice(words("offline"));
+    announce();
+    flush();
+  }
+
+  document.addEventListener("htmx:sendError", function () {
+    // the network dropped during the request: keep what was sent, in order
+    if (lastSubmit && document.body.contains(lastSubmit.form)) {
+      enqueue(lastSubmit.form, lastSubmit.body);
+      afterQueued(lastSubmit.form);
+    } else {
+      notice(words("nonet"), "error");
+    }
+    lastSubmit = null;
+  });
+
+  document.addEventListener("htmx:responseError", function (event) {
+    notice(words("failed") + " (HTTP " + event.detail.xhr.status + ")", "error");
+  });
+
+  /* --- after every answer of the server --------------------------------------------- */
+
+  function snapshot() {
+    var b = board();
+    if (!b) return;
+    try {
+      localStorage.setItem(BOARD_KEY + b.dataset.evening, JSON.stringify({ version: Number(b.dataset.version), html: b.outerHTML }));
+    } catch (e) { /* storage full: the service worker's copy of the page will do */ }
+  }
+
+  /* a page read from the service worker's cache may be older than the last board seen */
+  function restoreSnapshot() {
+    var b = board();
+    if (!b) return;
+    var saved;
+    try { saved = JSON.parse(localStorage.getItem(BOARD_KEY + b.dataset.evening)); } catch (e) { saved = null; }
+    if (!saved || saved.version <= Number(b.dataset.version)) return;
+    var holder = document.createElement("div");
+    holder.innerHTML = saved.html;
+    var newer = holder.firstElementChild;
+    if (!newer || newer.id !== "board") return;
+    $all(".notices .msg, .notices .undo", newer).forEach(function (el) { if (el.id !== "queue-note") el.remove(); });
+    b.replaceWith(newer);
+    if (window.htmx) htmx.process(newer);
+  }
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "board") return;
+    var status = event.detail.xhr ? event.detail.xhr.status : 200;
+    var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    syncAll(document);
+    if (status < 300) {
+      snapshot();
+      if (elt && elt.id === "record") {
+        disarm(); // a second tap records nothing until a new choice
+        window.scrollTo(0, 0);
+      }
+    }
+    renderQueue();
+    announce();
+    lastSubmit = null;
+  });
+
+  /* --- keep the screen awake (Wake Lock API), re-acquired when the page is visible again */
   var lock = null;
-  var wanted = false;
+  var wanted = localStorage.getItem("scorebook-wake") === "1";
+  function wakeButton() { return document.getElementById("wake"); }
+  function showWake() {
+    var button = wakeButton();
+    if (!button || !("wakeLock" in navigator)) return;
+    button.hidden = false;
+    button.setAttribute("aria-pressed", wanted ? "true" : "false");
+  }
   function acquire() {
-    if (!wanted || document.visibilityState !== "visible") return;
+    if (!wanted || document.visibilityState !== "visible" || !("wakeLock" in navigator)) return;
     navigator.wakeLock.request("screen").then(function (l) {
       lock = l;
-      wakeButton.setAttribute("aria-pressed", "true");
-      l.addEventListener("release", function () { lock = null; if (!wanted) wakeButton.setAttribute("aria-pressed", "false"); });
-    }).catch(function () { wakeButton.setAttribute("aria-pressed", "false"); });
+      l.addEventListener("release", function () { lock = null; });
+    }).catch(function () { /* refused: the button still says what was asked */ });
   }
-  if (wakeButton && "wakeLock" in navigator) {
-    wakeButton.hidden = false;
-    wanted = localStorage.getItem("scorebook-wake") === "1";
-    wakeButton.addEventListener("click", function () {
-      wanted = !wanted;
-      localStorage.setItem("scorebook-wake", wanted ? "1" : "0");
-      if (wanted) acquire();
-      else if (lock) lock.release();
-      wakeButton.setAttribute("aria-pressed", wanted ? "true" : "false");
-    });
-    document.addEventListener("visibilitychange", acquire);
-    acquire();
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest("#wake")) return;
+    wanted = !wanted;
+    localStorage.setItem("scorebook-wake", wanted ? "1" : "0");
+    if (wanted) acquire();
+    else if (lock) lock.release();
+    showWake();
+  });
+  document.addEventListener("visibilitychange", acquire);
+  document.addEventListener("htmx:afterSwap", showWake);
+
+  /* --- start ------------------------------------------------------------------------ */
+  restoreSnapshot();
+  syncAll(document);
+  prefillCorrection();
+  renderQueue();
+  if (board()) snapshot();
+  showWake();
+  acquire();
+  window.addEventListener("online", flush);
+  if (navigator.onLine) flush();
+
+  if ("serviceWorker" in navigator && board() && board().dataset.sw) {
+    navigator.serviceWorker.register(board().dataset.sw, { scope: "/" }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      if (registration.active) registration.active.postMessage({ type: "keep", url: location.pathname });
+    }).catch(function () { /* no offline copy: the page still works online */ });
   }
 })();

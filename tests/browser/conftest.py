@@ -42,6 +42,15 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 390, "height": 844}
 TIMEOUT_MS = 8_000
 TAPS_FILE = ARTIFACTS / "taps.json"
+IN_VIEW_JS = """el => {
+  const r = el.getBoundingClientRect();
+  const bar = document.getElementById('bar');
+  if (bar && bar.contains(el)) return r.top >= 0 && r.bottom <= innerHeight + 0.5;
+  const barTop = bar ? bar.getBoundingClientRect().top : innerHeight;
+  const totals = document.getElementById('totals');
+  const top = totals && totals.contains(el) ? 0 : (totals ? Math.max(0, totals.getBoundingClientRect().bottom) : 0);
+  return r.top >= top - 0.5 && r.bottom <= Math.min(barTop, innerHeight) + 0.5 && r.left >= 0 && r.right <= innerWidth + 0.5;
+}"""
 
 
 @pytest.fixture(scope="session")
@@ -90,6 +99,7 @@ class Phone:
         self.base_url = base_url.rstrip("/")
         self.test_name = test_name
         self.taps = 0
+        self.scrolls = 0
         self.errors: list[str] = []
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
 
@@ -103,10 +113,20 @@ class Phone:
         return response
 
     def tap(self, target) -> None:
-        """A finger tap on a locator (or a CSS selector); counted."""
+        """A finger tap on a locator (or a CSS selector); counted. When the target is not in
+        view (off the screen, or under the sticky totals or the bar at the bottom), the finger
+        first scrolls it into view: a scroll, counted too."""
         locator = self.page.locator(target) if isinstance(target, str) else target
+        locator.wait_for(state="visible")
+        if not self.in_view(locator):
+            self.scrolls += 1
+            locator.evaluate("el => el.scrollIntoView({block: 'center'})")
         locator.tap()
         self.taps += 1
+
+    def in_view(self, locator) -> bool:
+        """The element is wholly on the screen and not under a fixed or sticky bar."""
+        return locator.evaluate(IN_VIEW_JS)
 
     def shot(self, step: str) -> Path:
         path = ARTIFACTS / f"{self.test_name}-{step}.png"
@@ -131,7 +151,7 @@ class Phone:
         return self.page.eval_on_selector_all(
             "#board .totals .chip:not(.pot)",
             """chips => Object.fromEntries(chips.map(c => [
-                 c.querySelector('.chip-name').lastChild.textContent.trim(),
+                 (c.querySelector('.chip-name').getAttribute('aria-label') || c.querySelector('.chip-name').lastChild.textContent).trim(),
                  parseInt(c.querySelector('.chip-total').textContent.replace('\\u2212', '-'), 10)]))""",
         )
 
@@ -157,11 +177,15 @@ class Phone:
         for _ in range(abs(delta)):
             self.tap(button)
 
+    def save_button(self):
+        return self.page.locator("#save-deal")
+
     def record_contract(self, key: str, declarers, tricks=None) -> int:
         """Record a contract deal as the scorer taps it; returns the number of taps it took.
 
         ``tricks``: the declaring side's tricks (int), or per declarer (dict) for misère
-        and piccolo; None leaves what the page preset (the contract's need).
+        and piccolo; None leaves what the page preset (the contract's need). A contract
+        among the "other contracts" costs one more tap (opening them).
         """
         from playwright.sync_api import expect
 
@@ -169,7 +193,10 @@ class Phone:
         form = self.page.locator("#record")
         radio = self.page.locator(f'input[name="contract"][value="{key}"]')  # relative, for has=
         needs = int(form.locator(radio).get_attribute("data-needs"))
-        self.tap(form.locator("label.tap", has=radio))
+        label = form.locator("label.tap", has=radio)
+        if not label.is_visible():
+            self.tap(form.locator(".more-contracts > summary"))
+        self.tap(label)
         expect(form.locator(radio)).to_be_checked()
         for name in declarers:
             box = self.page.locator(f'input[name="declarers"][value="{name}"]')
@@ -184,32 +211,45 @@ class Phone:
             target = needs if tricks is None else tricks
             self._steps(form.locator(".tricks-side"), target - needs)
             expect(form.locator('.tricks-side input[name="tricks"]')).to_have_value(str(target))
-        self.save_and_wait(form.locator('button[type="submit"]', has_text="Save the deal"))
+        self.save_and_wait(self.save_button())
         return self.taps - start
 
     def record_classic(self, tricks: int, honours: str | None = None) -> int:
-        """A classic deal: the first team's tricks on the stepper (preset 7), an honours button
+        """A classic deal: the first team's tricks on the keypad (0-13), an honours button
         ("0-3" = 3 honours to the first team ...); returns the taps it took."""
         from playwright.sync_api import expect
 
         start = self.taps
         form = self.page.locator("#record")
-        field = form.locator('.classic-tricks input[name="tricks"]')
-        preset = int(field.input_value())
-        self._steps(form.locator(".classic-tricks"), tricks - preset)
-        expect(field).to_have_value(str(tricks))
+        key = form.locator(f'.keypad input[name="tricks"][value="{tricks}"]')
+        self.tap(form.locator(".keypad label.tap", has=self.page.locator(f'input[value="{tricks}"]')))
+        expect(key).to_be_checked()
         expect(form.locator("#other-tricks")).to_have_text(str(13 - tricks))
         if honours is not None:
             radio = self.page.locator(f'input[name="honours"][value="{honours}"]')
             self.tap(form.locator(".honours label.tap", has=radio))
             expect(form.locator(radio)).to_be_checked()
-        self.save_and_wait(form.locator('button[type="submit"]', has_text="Save the deal"))
+        self.save_and_wait(self.save_button())
         return self.taps - start
 
     def record_pass(self) -> int:
+        """All pass: its button among the contracts, then Save."""
         start = self.taps
-        self.save_and_wait(self.page.locator("#board form.pass-form button", has_text="All pass"))
+        self.tap(self.page.locator('#record label.tap:has(input[name="contract"][value="pass"])'))
+        self.save_and_wait(self.save_button())
         return self.taps - start
+
+    def open_menu(self) -> None:
+        """The evening's tools: the menu in the bar at the bottom."""
+        menu = self.page.locator("#bar details.tools")
+        if menu.get_attribute("open") is None:
+            self.tap(menu.locator("summary"))
+
+    def delete_deal(self, number: int) -> None:
+        """Delete, then confirm in place."""
+        row = self.page.locator(f"#deal-{number}")
+        self.tap(row.locator("details.confirm > summary"))
+        self.tap(row.locator(".confirm-panel button", has_text=f"Delete deal {number}"))
 
     def deal_rows(self) -> dict[int, dict[str, int | None]]:
         """The deal list: number -> {player: delta, None when he sat out}."""

@@ -83,7 +83,7 @@ def test_a_classique_robre_with_honours_and_a_claim_at_8(phone, scorer):
     p.shot("01-empty-board")
 
     expect(p.page.locator("#board .robre .teams")).to_have_text(re.compile(r"Anne & Carl\s+against\s+Bert & Dina"))
-    expect(p.page.locator('label[for="id_tricks"]')).to_have_text("Tricks of Anne & Carl")
+    expect(p.page.locator("#record .classic-tricks legend")).to_have_text("Tricks of Anne & Carl")
     assert robre_line(p) == (1, (0, 0), (0, 0))
     assert claims_offered(p) == []
     assert p.chips() == ZERO
@@ -97,8 +97,8 @@ def test_a_classique_robre_with_honours_and_a_claim_at_8(phone, scorer):
         else:
             tricks, honours = deal
             taps = p.record_classic(tricks, honours)
-            if number == 1:  # 7–6, no honours: the stepper is preset to 7
-                assert taps == 1
+            if number == 1:  # 7–6, no honours: 7 on the keypad, save
+                assert taps == 2
                 p.log_taps("classic deal (7-6, no honours)", taps)
         assert robre_line(p) == (1, manches, points), f"after deal {number}"
         assert claims_offered(p) == claims, f"after deal {number}"

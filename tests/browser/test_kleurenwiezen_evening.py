@@ -111,7 +111,7 @@ def test_a_kleurenwiezen_evening_for_five_from_start_to_settlement(phone, scorer
     assert taps[1] == 4, taps  # samen 8 made exactly: contract, two declarers, save
     assert taps[1] <= 5
     assert taps[2] == 3, taps  # a solo made exactly: contract, declarer, save
-    assert taps[4] == 1, taps  # all pass: one button
+    assert taps[4] == 2, taps  # all pass: its button, then save (a second tap on save records nothing)
     p.log_taps("pair contract made exactly (samen-8, 8 tricks)", taps[1])
     p.log_taps("solo made exactly (alleen-5, 5 tricks)", taps[2])
     p.log_taps("all pass", taps[4])
@@ -143,7 +143,7 @@ def test_a_kleurenwiezen_evening_for_five_from_start_to_settlement(phone, scorer
     p.shot("06-after-edit")
 
     # --- delete the all pass (deal 4), then Undo -----------------------------------------
-    p.tap(p.page.locator("#deal-4 .deal-actions button", has_text="Delete"))
+    p.delete_deal(4)
     undo = p.page.locator("#board form.undo")
     expect(undo).to_contain_text("Deal 4 deleted.")
     assert p.next_deal_number() == 12
@@ -171,6 +171,7 @@ def test_a_kleurenwiezen_evening_for_five_from_start_to_settlement(phone, scorer
     assert p.errors == []
 
     # --- the settlement ----------------------------------------------------------------
+    p.open_menu()
     with p.page.expect_navigation():
         p.tap(p.page.locator("nav.evening-links a", has_text="Settle"))
     assert p.page.url.endswith(f"/e/{pk}/settle/")
@@ -209,7 +210,7 @@ def test_a_wrong_save_shows_the_problem_keeps_the_taps_and_someone_can_step_away
     # samen 8 with only one declarer tapped: the page says so and keeps what was tapped
     p.tap(form.locator('label.tap:has(input[name="contract"][value="samen-8"])'))
     p.tap(form.locator('.declarers label.tap:has(input[value="Bert"])'))
-    p.tap(form.get_by_role("button", name="Save the deal"))
+    p.tap(p.save_button())
     errors = p.page.locator("#record .declarers .field-errors")
     expect(errors).to_be_visible()
     p.shot("01-one-declarer")
@@ -220,7 +221,7 @@ def test_a_wrong_save_shows_the_problem_keeps_the_taps_and_someone_can_step_away
     expect(p.page.locator("#record .tricks-side")).to_be_visible()
     # the second declarer, and save: recorded
     p.tap(p.page.locator('#record .declarers label.tap:has(input[value="Dina"])'))
-    p.save_and_wait(p.page.locator("#record").get_by_role("button", name="Save the deal"))
+    p.save_and_wait(p.save_button())
     assert p.deal_rows()[1] == {"Anne": None, "Bert": 8, "Carl": -8, "Dina": 8, "Eric": -8}
     # the answer was the new row and what changed: the form is empty again, the error gone
     expect(p.page.locator("#record .field-errors")).to_have_count(0)
@@ -292,7 +293,7 @@ def test_the_notices_about_the_state_before_go_when_a_deal_is_recorded(phone, sc
     p.record_pass()
     expect(p.page.locator("#board .messages")).to_have_count(0)
     # the undo of a deletion, offered until the next change
-    p.tap(p.page.locator("#deal-4 .deal-actions button", has_text="Delete"))
+    p.delete_deal(4)
     expect(p.page.locator("#board form.undo")).to_contain_text("Deal 4 deleted.")
     p.record_pass()
     expect(p.page.locator("#board form.undo")).to_have_count(0)

@@ -18,6 +18,7 @@ def test_the_public_page_shows_a_new_deal_within_6_seconds_without_reloading(pho
     owner.login(scorer.username, next_path=f"/e/{evening.pk}/")
 
     # the owner finds the link on the share page, through the scoring page's link
+    owner.open_menu()
     with owner.page.expect_navigation():
         owner.tap(owner.page.locator("nav.evening-links a", has_text="Share"))
     assert owner.page.url.endswith(f"/e/{evening.pk}/share/")

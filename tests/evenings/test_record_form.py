@@ -16,7 +16,7 @@ def test_it_builds_the_fields_of_each_table_and_language_apart():
     with translation.override("nl"):
         dutch = ContractDealForm(rules=rules, players=PLAYERS)
     assert "tricks_4" in english.fields and "tricks_4" not in four.fields
-    assert dict(english.fields["contract"].choices)["samen-8"] == "proposal and acceptance 8"
+    assert dict(english.fields["contract"].choices)["samen-8"] == "together 8"
     assert dict(dutch.fields["contract"].choices)["samen-8"] == "samen 8"
     assert str(dutch.fields["tricks_0"].label) != str(english.fields["tricks_0"].label)
 

@@ -162,7 +162,7 @@ def test_it_writes_names_and_money_in_the_active_language(scorer_client, kleuren
     assert deal_rows(html)[0][2] == "samen 9 · Anne & Carl · 10 slagen"
     assert f"€{NBSP}{MINUS}1,00" in html
     html = body(scorer_client.get(url("evening_print", kleuren), HTTP_ACCEPT_LANGUAGE="en"))
-    assert deal_rows(html)[0][2] == "proposal and acceptance 9 · Anne & Carl · 10 tricks"
+    assert deal_rows(html)[0][2] == "together 9 · Anne & Carl · 10 tricks"
     assert f"{MINUS}€1.00" in html
 
 
@@ -364,10 +364,10 @@ def test_it_prints_every_deal_and_the_totals(scorer_client, kleuren):
     assert "settle.css" in html
     m = MINUS
     assert deal_rows(html) == [
-        ["1", "Anne", "proposal and acceptance 9 · Anne & Carl · 10 tricks", "+14", f"{m}14", "+14", f"{m}14"],
+        ["1", "Anne", "together 9 · Anne & Carl · 10 tricks", "+14", f"{m}14", "+14", f"{m}14"],
         ["2", "Bert", "solo 5 · Bert · 4 tricks", "+4", f"{m}12", "+4", "+4"],
         ["3", "Carl", "All pass", "0", "0", "0", "0"],
-        ["4", "Carl", "proposal and acceptance 8 · Bert & Dina · 8 tricks · ×2", f"{m}16", "+16", f"{m}16", "+16"],
+        ["4", "Carl", "together 8 · Bert & Dina · 8 tricks · ×2", f"{m}16", "+16", f"{m}16", "+16"],
     ]
     tfoot = html[html.index("<tfoot>") : html.index("</tfoot>")]
     assert text_of(tfoot).split() == ["Total", "+2", f"{m}10", "+2", "+6"]
@@ -392,7 +392,7 @@ def test_it_prints_a_blank_for_a_player_sitting_out_and_describes_adjustments(sc
     rows = deal_rows(body(scorer_client.get(url("evening_print", evening))))
     m = MINUS
     # 1. emballage 8 made with 9 tricks: 10 each for Bert and Dina; Anne is out.
-    assert rows[0] == ["1", "Anne", "proposal and acceptance 8 · Bert & Dina · 9 tricks", "", "+10", "0", "+10", "0"]
+    assert rows[0] == ["1", "Anne", "together 8 · Bert & Dina · 9 tricks", "", "+10", "0", "+10", "0"]
     assert rows[1] == ["2", "—", "Adjustment: revoke", "0", "0", f"{m}5", "0", "+5"]
     # 3. dealt by Bert: Carl, Dina, Eric, Anne play, Bert is out. Petite misère: Dina made (+18),
     # Anne failed (-18, each non-declarer +12).

@@ -151,7 +151,7 @@ def test_it_shows_the_last_deals_with_their_effect_on_every_player(client, make_
     assert rows[2].outcome == "made"
     assert [(c.name, c.delta) for c in rows[2].effects] == [("Anne", 11), ("Bert", -11), ("Carl", 11), ("Dina", -11)]
     text = text_of(response)
-    assert "proposal and acceptance 8 · Anne & Carl · 9 tricks" in text and "Dina −48" in text and "×2" in text
+    assert "together 8 · Anne & Carl · 9 tricks" in text and "Dina −48" in text and "×2" in text
 
 
 def test_it_lists_only_the_last_ten_deals(client, make_evening):

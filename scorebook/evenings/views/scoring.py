@@ -23,6 +23,7 @@ from scorebook.rules.scoring import DealError
 from .. import display, services
 from ..access import MAX_ID, evening_for_user, visible_evenings
 from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RobreForm, deal_form_class
+from ..links import login_or_link
 from ..models import DealRevision
 
 TEMPLATE = "evenings/scoring.html"
@@ -124,7 +125,10 @@ def _board(request, evening, scored, *, status=200, **forms):
         "undo": undo,
         "form": forms.get("form") or _deal_form(scored),
         "adjustment_form": forms.get("adjustment_form") or _adjustment_form(scored),
-        "groups": None if classic else display.contract_groups(rules),
+        "choices": None if classic else display.contract_choices(rules, display.played_contracts(result)),
+        "rotation": display.rotation(scored.state, result),
+        "undo_dealer": _dealer_of(result, undo.number) if undo is not None else None,
+        "refused": status == INVALID,
     }
     if classic:
         context["claim_teams"] = [
@@ -133,6 +137,11 @@ def _board(request, evening, scored, *, status=200, **forms):
         context["robre_form"] = forms.get("robre_form") or (None if robre.deals else _robre_form(scored))
     template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
     return render(request, template, context, status=status)
+
+
+def _dealer_of(result, number: int) -> str | None:
+    """Who deals deal ``number`` now (after a deletion moved it up), if it exists."""
+    return result.deals[number - 1].dealer if 0 < number <= len(result.deals) else None
 
 
 def _scored(evening):
@@ -153,7 +162,7 @@ def _broken_page(request, evening):
     return render(request, "evenings/broken.html", {"evening": evening}, status=500)
 
 
-@login_required
+@login_or_link
 def evening(request, pk):
     evening = evening_for_user(request, pk)
     try:
@@ -164,8 +173,11 @@ def evening(request, pk):
 
 
 def _closed(request, evening):
+    """A write to a closed evening: refused (422 for htmx and an offline queue: the board says why)."""
     messages.error(request, _("This evening is closed: reopen it to change a deal."))
-    return _after_write(request, evening)
+    if request.htmx:
+        return _board(request, evening, services.scored(evening), status=INVALID)
+    return redirect(evening)
 
 
 def _after_write(request, evening, scored=None):
@@ -196,19 +208,19 @@ def _record(request, pk, build_form, form_name: str):
     return _board(request, evening, scored, status=INVALID, **{form_name: form})
 
 
-@login_required
+@login_or_link
 @require_POST
 def deal_record(request, pk):
     return _record(request, pk, _deal_form, "form")
 
 
-@login_required
+@login_or_link
 @require_POST
 def adjustment(request, pk):
     return _record(request, pk, _adjustment_form, "adjustment_form")
 
 
-@login_required
+@login_or_link
 @require_POST
 def robre_start(request, pk):
     return _record(request, pk, _robre_form, "robre_form")
@@ -221,7 +233,7 @@ def _deal_or_404(evening, number):
     return deal
 
 
-@login_required
+@login_or_link
 def deal_edit(request, pk, number):
     evening = evening_for_user(request, pk, write=True)
     deal = _deal_or_404(evening, number)
@@ -285,7 +297,7 @@ def deal_edit(request, pk, number):
     return render(request, "evenings/deal_edit.html", context, status=status)
 
 
-@login_required
+@login_or_link
 @require_POST
 def deal_delete(request, pk, number):
     evening = evening_for_user(request, pk, write=True)
@@ -309,7 +321,7 @@ def _posted_id(request) -> int | None:
     return int(raw) if raw and raw.isdigit() and len(raw) < 19 else None
 
 
-@login_required
+@login_or_link
 @require_POST
 def deal_restore(request, pk, revision):
     evening = evening_for_user(request, pk, write=True)

@@ -12,3 +12,11 @@ PRESETS = (
     liege.RULES,
     encheres.RULES,
 )
+
+# Per variant, its contracts in the order of how often they are played (the record form's first screen).
+COMMON = {
+    gand.RULES.key: gand.COMMON,
+    kleurenwiezen.RULES.key: kleurenwiezen.COMMON,
+    liege.RULES.key: liege.COMMON,
+    encheres.RULES.key: encheres.COMMON,
+}

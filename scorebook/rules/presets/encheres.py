@@ -11,7 +11,7 @@ from ._build import contract
 # key, names, kind, declarers, needs, value, per extra trick, trumps
 CONTRACTS = [
     ("solo-chelem-table", ("solo chelem sur table", "open solo slim", "open solo slam"), Kind.SOLO, 1, 13, 200, 0, True),
-    ("chelem-a-deux", ("chelem à deux", "slem met twee", "slam for two"), Kind.PAIR, 2, 13, 25, 0, True),
+    ("chelem-a-deux", ("chelem à deux", "slim met twee", "slam for two"), Kind.PAIR, 2, 13, 25, 0, True),
     ("solo-chelem", ("solo chelem demandé", "solo slim", "solo slam"), Kind.SOLO, 1, 13, 100, 0, True),
     ("grande-misere-table", ("grande misère sur table", "open grote miserie", "open misère"), Kind.MISERE, 1, 0, 50, 0, False),
     ("abondance-table", ("abondance sur table", "open abondance", "open abundance"), Kind.SOLO, 1, 9, 44, 0, True),
@@ -25,7 +25,7 @@ CONTRACTS = [
     ("petite-misere-a-deux", ("petite misère à deux", "kleine miserie met twee", "small misère for two"), Kind.MISERE, 2, 0, 10, 0, False),
     ("petite-misere", ("petite misère", "kleine miserie", "small misère"), Kind.MISERE, 1, 0, 10, 0, False),
     ("solo", ("solo", "alleen", "solo"), Kind.SOLO, 1, 6, 8, 2, True),
-    ("huit-a-deux", ("huit levées à deux", "acht slagen met twee", "eight tricks for two"), Kind.TROU, 2, 8, 4, 1, True),
+    ("huit-a-deux", ("huit levées à deux", "acht slagen met twee", "eight tricks for two"), Kind.PAIR, 2, 8, 4, 1, True),
 ]
 
 
@@ -58,6 +58,10 @@ def _contracts():
             exposed_fault=kind.per_declarer and declarers == 2,
         )
 
+
+# The contracts in the order of how often a table plays them (the record form shows the
+# first ones at once, the others one tap away).
+COMMON = ("solo", "huit-a-deux", "sept-seul", "petite-misere", "piccolo", "huit-seul", "grande-misere", "abondance")
 
 RULES = ContractRules(
     key="encheres",

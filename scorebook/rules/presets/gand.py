@@ -26,6 +26,9 @@ def _contracts():
             yield contract(key, names, kind, needs, made, failed, trumps=trumps)
 
 
+# The contracts in the order of how often a table plays them (gand has six: all at once).
+COMMON = ("emballage", "solo", "misere", "abondance", "misere-table", "grande-abondance")
+
 RULES = ContractRules(
     key="gand",
     names=Names("whist de Gand (jetons)", "Gents kleurenwiezen (fiches)", "Ghent whist (counters)"),

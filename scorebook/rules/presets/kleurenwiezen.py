@@ -26,7 +26,7 @@ def _contracts():
     for k in range(8, 14):
         yield contract(
             f"samen-{k}",
-            (f"emballage {k}", f"samen {k}", f"proposal and acceptance {k}"),
+            (f"emballage {k}", f"samen {k}", f"together {k}"),
             Kind.PAIR,
             k,
             apply(pair, by_tricks(k, SAMEN_MADE[k - 8 :])),
@@ -71,6 +71,10 @@ def _contracts():
         apply(solo, flat(range(13), -60)),
     )
 
+
+# The contracts in the order of how often a table plays them (the record form shows the
+# first ones at once, the others one tap away).
+COMMON = ("samen-8", "alleen-5", "samen-9", "alleen-6", "troel", "kleine-miserie", "piccolo", "grote-miserie")
 
 RULES = ContractRules(
     key="kleurenwiezen",

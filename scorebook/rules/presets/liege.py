@@ -18,8 +18,8 @@ BIG_SOLOS = [
     ("abondance-9", ("abondance 9", "abondance 9", "abundance 9"), 9, 30, 20),
     ("abondance-10", ("abondance 10", "abondance 10", "abundance 10"), 10, 45, 30),
     ("abondance-11", ("abondance 11", "abondance 11", "abundance 11"), 11, 60, 40),
-    ("petit-chelem", ("petit chelem", "klein slem", "little slam"), 12, 100, 66),
-    ("grand-chelem", ("grand chelem", "groot slem", "grand slam"), 13, 150, 100),
+    ("petit-chelem", ("petit chelem", "klein slim", "little slam"), 12, 100, 66),
+    ("grand-chelem", ("grand chelem", "groot slim", "grand slam"), 13, 150, 100),
 ]
 TROU = (9, 15)  # needs, made each declarer / failed each opponent
 # Misère kinds: made, failed (declarer), each non-declarer per failed declarer.
@@ -39,7 +39,7 @@ def _contracts():
         failed = stepping_down(k, EMBALLAGE_FAILED_FIRST[k], EMBALLAGE_FAILED_STEP)
         yield contract(
             f"emballage-{k}",
-            (f"emballage {k}", f"samen {k}", f"proposal and acceptance {k}"),
+            (f"emballage {k}", f"samen {k}", f"together {k}"),
             Kind.PAIR,
             k,
             made,
@@ -78,6 +78,10 @@ def _contracts():
         made, failed = exact(needs, Payout(value, 0), Payout(-value, gain))
         yield contract(key, names, kind, needs, made, failed, trumps=False, simultaneous=4)
 
+
+# The contracts in the order of how often a table plays them (the record form shows the
+# first ones at once, the others one tap away).
+COMMON = ("emballage-8", "solo-6", "emballage-9", "solo-7", "trou", "petite-misere", "piccolo", "grande-misere")
 
 RULES = ContractRules(
     key="liege",
