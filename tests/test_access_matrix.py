@@ -13,7 +13,8 @@ import pytest
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
-from scorebook.clubs.models import Club, Invitation, Membership, PlayerClaim, Role, Season
+from scorebook.clubs import services as clubs
+from scorebook.clubs.models import Club, Membership, PlayerClaim, Role, Season
 from scorebook.evenings import services
 from scorebook.clubs.models import Player
 
@@ -73,8 +74,8 @@ def world(make_user):
         "player": Player.objects.get(club=club, name="Anne"),
         "other_player": Player.objects.get(club=club, name="Bert"),
         "membership": Membership.objects.get(club=club, user=users["member"]),
-        "invitation": Invitation.objects.create(club=club, role=Role.MEMBER),
-        "join": Invitation.objects.create(club=club, role=Role.MEMBER),
+        "invitation": clubs.create_invitation(club, users["admin"], role=Role.MEMBER, days=7, uses=1)[0],
+        "join": clubs.create_invitation(club, users["admin"], role=Role.MEMBER, days=7, uses=50)[1],
         "revision": kw.revisions.get(),
         "claim": PlayerClaim.objects.create(player=Player.objects.get(club=club, name="Bert"), user=users["member"]),
     }
@@ -103,8 +104,8 @@ def _lines(w):
         ("evening_import", [], "get", None, SIGNED_IN),
         ("club_list", [], "get", None, SIGNED_IN),
         ("club_new", [], "get", None, SIGNED_IN),
-        ("club_join", [w["join"].token], "get", None, SIGNED_IN),
-        ("club_join", [w["join"].token], "post", {}, _writes(SIGNED_IN)),
+        ("club_join", [w["join"]], "get", None, SIGNED_IN),
+        ("club_join", [w["join"]], "post", {}, _writes(SIGNED_IN)),
         # the club
         ("club", [slug], "get", None, CLUB_READ),
         ("club_evenings", [slug], "get", None, CLUB_READ),
@@ -123,7 +124,7 @@ def _lines(w):
         ("club_member_remove", [slug, w["membership"].pk], "get", None, CLUB_ADMIN),
         ("club_member_role", [slug, w["membership"].pk], "post", {"role": "member"}, _writes(CLUB_ADMIN)),
         ("club_member_remove", [slug, w["membership"].pk], "post", {}, _writes(CLUB_ADMIN)),
-        ("club_invitation_new", [slug], "post", {"role": "member"}, _writes(CLUB_ADMIN)),
+        ("club_invitation_new", [slug], "post", {"role": "member", "days": "7", "uses": "1"}, _writes(CLUB_ADMIN)),
         ("club_invitation_revoke", [slug, w["invitation"].pk], "post", {}, _writes(CLUB_ADMIN)),
         ("club_rules", [slug], "get", None, CLUB_READ),
         ("club_rules_edit", [slug, "kleurenwiezen"], "get", None, CLUB_READ),

@@ -13,8 +13,8 @@ class MembershipInline(admin.TabularInline):
 class InvitationInline(admin.TabularInline):
     model = Invitation
     extra = 0
-    fields = ("role", "created_by", "created_at", "revoked_at")
-    readonly_fields = ("created_by", "created_at")
+    fields = ("role", "created_by", "created_at", "expires_at", "max_uses", "uses", "revoked_at")
+    readonly_fields = ("created_by", "created_at", "uses")
 
 
 @admin.register(Club)
@@ -35,10 +35,10 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
-    list_display = ("club", "role", "created_by", "created_at", "revoked_at")
+    list_display = ("club", "role", "created_by", "created_at", "expires_at", "uses", "max_uses", "revoked_at")
     list_filter = ("role",)
     raw_id_fields = ("created_by",)
-    exclude = ("token",)  # the token is the key: it stays out of sight
+    exclude = ("token_hash",)  # only the link's digest is stored; the link itself was shown once
 
 
 @admin.register(Player)

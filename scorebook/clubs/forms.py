@@ -79,7 +79,24 @@ class RoleForm(forms.Form):
 
 
 class InvitationForm(forms.Form):
+    """A new link: the role it gives (never above the creator's), how long and how often it works."""
+
     role = forms.ChoiceField(label=_("Role of whoever joins"), choices=Role.choices, initial=Role.MEMBER)
+    days = forms.TypedChoiceField(
+        label=_("Works for"),
+        coerce=int,
+        initial=7,
+        choices=[(1, _("one day")), (7, _("one week")), (30, _("30 days"))],
+    )
+    uses = forms.IntegerField(
+        label=_("Number of people who may use it"), min_value=1, max_value=50, initial=1,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    def __init__(self, *args, grantable=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if grantable is not None:
+            self.fields["role"].choices = [(r.value, r.label) for r in Role if r in grantable]
 
 
 class PlayerForm(forms.Form):

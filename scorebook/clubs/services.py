@@ -7,11 +7,15 @@ sitting twice at the same evening.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .models import Club, FormerSlug, Invitation, Membership, Player, PlayerClaim, Role, Season
+from .models.club import new_invitation_token, token_digest
 
 RANK = {Role.MEMBER: 0, Role.SCORER: 1, Role.ADMIN: 2}
 
@@ -69,8 +73,11 @@ def change_role(membership: Membership, role: Role) -> Membership:
         membership = Membership.objects.select_for_update().get(pk=membership.pk)
         if membership.role == Role.ADMIN and role != Role.ADMIN and admins == [membership.pk]:
             raise Refused(_("The club needs an admin: make someone else admin first."))
+        demoted = RANK[Role(role)] < RANK[Role(membership.role)]
         membership.role = role
         membership.save(update_fields=["role"])
+        if demoted:
+            _revoke_links_of(membership)
     return membership
 
 
@@ -81,7 +88,69 @@ def remove_member(membership: Membership) -> None:
         if admins == [membership.pk]:
             raise Refused(_("The club needs an admin: make someone else admin first."))
         Player.objects.filter(club=membership.club, user=membership.user_id).update(user=None)
+        _revoke_links_of(Membership.objects.get(pk=membership.pk))
         Membership.objects.filter(pk=membership.pk).delete()
+
+
+# --- invitations ------------------------------------------------------------------------------
+
+INVITATION_DAYS = (1, 7, 30)  # how long a new link works, as the admin chooses
+MAX_INVITATION_USES = 50
+
+
+def create_invitation(club: Club, user, *, role: Role, days: int, uses: int) -> tuple[Invitation, str]:
+    """A new link; returns it with its token, which is stored only as a digest (shown once).
+    It never grants more than its creator's own role."""
+    creator = _rank_of(club, user)
+    if creator is None or RANK[Role(role)] > creator:
+        raise Refused(_("An invitation cannot give a higher role than your own."))
+    if days not in INVITATION_DAYS or not 1 <= uses <= MAX_INVITATION_USES:
+        raise Refused(_("Choose how long the link works and how many people may use it."))
+    token = new_invitation_token()
+    invitation = Invitation.objects.create(
+        club=club,
+        token_hash=token_digest(token),
+        role=role,
+        created_by=user,
+        expires_at=timezone.now() + timedelta(days=days),
+        max_uses=uses,
+    )
+    return invitation, token
+
+
+def invitation_for_token(token: str) -> Invitation | None:
+    """The invitation this link opens, if it still lets someone join."""
+    if not token or len(token) > 64:
+        return None
+    invitation = Invitation.usable().select_related("club").filter(token_hash=token_digest(token)).first()
+    if invitation is None or not _creator_may_grant(invitation):
+        return None
+    return invitation
+
+
+def _rank_of(club: Club, user) -> int | None:
+    if user is None:
+        return None
+    if user.is_staff:
+        return RANK[Role.ADMIN]
+    role = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+    return RANK[Role(role)] if role else None
+
+
+def _creator_may_grant(invitation: Invitation) -> bool:
+    """A link works only while its creator still holds at least the role it grants."""
+    rank = _rank_of(invitation.club, invitation.created_by)
+    return rank is not None and rank >= RANK[Role(invitation.role)]
+
+
+def _revoke_links_of(membership: Membership) -> None:
+    """A member removed or demoted: the links he made, and the one he came in with, stop working."""
+    made_or_used = Q(created_by=membership.user_id)
+    if membership.invitation_id:
+        made_or_used |= Q(pk=membership.invitation_id)
+    Invitation.objects.filter(made_or_used, club_id=membership.club_id, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
 
 
 def revoke(invitation: Invitation) -> None:
@@ -89,24 +158,26 @@ def revoke(invitation: Invitation) -> None:
 
 
 def join(invitation: Invitation, user) -> tuple[Membership, bool]:
-    """Join with an invitation; an existing member keeps the higher of his role and the invitation's.
-
-    Returns (membership, changed).
-    """
+    """Join with an invitation (one use of it); an existing member keeps the higher of his role
+    and the invitation's. Returns (membership, changed); Invitation.DoesNotExist when the link
+    stopped working in the meantime."""
     with transaction.atomic():
-        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
-        if not invitation.active:
+        invitation = Invitation.objects.select_for_update().select_related("club", "created_by").get(pk=invitation.pk)
+        if not invitation.active or not _creator_may_grant(invitation):
             raise Invitation.DoesNotExist
-        membership, created = Membership.objects.select_for_update().get_or_create(
-            club_id=invitation.club_id, user=user, defaults={"role": invitation.role}
-        )
-        if created:
-            return membership, True
-        if RANK[Role(invitation.role)] > RANK[Role(membership.role)]:
-            membership.role = invitation.role
-            membership.save(update_fields=["role"])
-            return membership, True
-    return membership, False
+        membership = Membership.objects.select_for_update().filter(club_id=invitation.club_id, user=user).first()
+        if membership is not None and RANK[Role(invitation.role)] <= RANK[Role(membership.role)]:
+            return membership, False  # nothing to take: the link is not used up
+        invitation.uses += 1
+        invitation.save(update_fields=["uses"])
+        if membership is None:
+            membership = Membership.objects.create(
+                club_id=invitation.club_id, user=user, role=invitation.role, invitation=invitation
+            )
+        else:
+            membership.role, membership.invitation = invitation.role, invitation
+            membership.save(update_fields=["role", "invitation"])
+    return membership, True
 
 
 # --- the roster -------------------------------------------------------------------------------

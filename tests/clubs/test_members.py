@@ -56,7 +56,7 @@ def test_it_shows_the_members_page_to_admins_only(client, cast, who, status):
 
 @pytest.mark.parametrize("who, status", ADMIN_ONLY)
 def test_it_refuses_every_members_write_to_non_admins(client, cast, club, who, status):
-    invitation = Invitation.objects.create(club=club, created_by=cast["admin"])
+    invitation, _token = invite(club, cast["admin"])
     target = ms(club, cast["member"])
     client.force_login(cast[who])
     posts = [
@@ -175,36 +175,48 @@ def test_it_removes_a_member_and_unlinks_his_player(client, cast, club):
 # --- invitations ------------------------------------------------------------------------------
 
 
-def test_it_creates_an_invitation_and_shows_its_absolute_link(client, cast, club):
+def invite(club, creator, role=Role.MEMBER, *, days=7, uses=1):
+    """A link made through the service: (invitation, token). The token exists nowhere else."""
+    return services.create_invitation(club, creator, role=Role(role), days=days, uses=uses)
+
+
+def join_path(token):
+    return reverse("club_join", args=[token])
+
+
+def test_it_creates_an_invitation_and_shows_its_absolute_link_once(client, cast, club):
     client.force_login(cast["admin"])
-    response = client.post(reverse("club_invitation_new", args=["les-as"]), {"role": "scorer"})
-    assert response.status_code == 302
+    response = client.post(reverse("club_invitation_new", args=["les-as"]), {"role": "scorer", "days": "7", "uses": "3"})
+    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
     invitation = Invitation.objects.get(club=club)
     assert invitation.role == "scorer" and invitation.created_by == cast["admin"] and invitation.active
-    html = body(client.get(reverse("club_members", args=["les-as"])))
-    assert f'value="http://testserver{reverse("club_join", args=[invitation.token])}"' in html
+    assert invitation.max_uses == 3
+    link = re.search(r'id="new-invitation-link" type="text" readonly value="http://testserver(/join/[^"]+/)"', body(response))
+    assert link and client.get(link.group(1)).status_code == 200
+    assert link.group(1) not in body(client.get(reverse("club_members", args=["les-as"])))  # shown once
 
 
 def test_it_refuses_an_invitation_with_an_unknown_role(client, cast, club):
     client.force_login(cast["admin"])
-    response = client.post(reverse("club_invitation_new", args=["les-as"]), {"role": "king"})
+    response = client.post(reverse("club_invitation_new", args=["les-as"]), {"role": "king", "days": "7", "uses": "1"})
     assert response.status_code == 422
     assert field_errors(body(response), "role")
     assert not Invitation.objects.exists()
 
 
 def test_it_revokes_an_invitation(client, cast, club):
-    invitation = Invitation.objects.create(club=club, created_by=cast["admin"])
+    invitation, token = invite(club, cast["admin"])
     client.force_login(cast["admin"])
     response = client.post(reverse("club_invitation_revoke", args=["les-as", invitation.pk]))
     assert response.status_code == 302
     invitation.refresh_from_db()
     assert invitation.revoked_at is not None
-    assert invitation.token not in body(client.get(reverse("club_members", args=["les-as"])))
+    client.force_login(cast["outsider"])
+    assert client.get(join_path(token)).status_code == 404
 
 
 def test_it_answers_404_when_revoking_another_clubs_invitation(client, cast, club):
-    elsewhere = Invitation.objects.create(club=Membership.objects.get(club__slug="trefle").club)
+    elsewhere, _token = invite(Membership.objects.get(club__slug="trefle").club, cast["other_admin"])
     client.force_login(cast["admin"])
     assert client.post(reverse("club_invitation_revoke", args=["les-as", elsewhere.pk])).status_code == 404
     elsewhere.refresh_from_db()
@@ -216,37 +228,38 @@ def test_it_answers_404_when_revoking_another_clubs_invitation(client, cast, clu
 
 @pytest.fixture
 def invitation(club, admin):
-    return Invitation.objects.create(club=club, role=Role.SCORER, created_by=admin)
+    return invite(club, admin, Role.SCORER)
 
 
 def test_it_sends_an_anonymous_visitor_of_a_join_link_to_the_login(client, invitation):
-    path = reverse("club_join", args=[invitation.token])
+    path = join_path(invitation[1])
     response = client.get(path)
     assert response.status_code == 302 and response.url == f"{reverse('login')}?next={path}"
 
 
 def test_it_shows_the_club_and_the_role_before_joining(client, outsider, invitation):
     client.force_login(outsider)
-    html = body(client.get(reverse("club_join", args=[invitation.token])))
+    html = body(client.get(join_path(invitation[1])))
     assert "Les As" in html and "scorer" in html and "Join the club" in html
-    assert role_of(invitation.club, outsider) is None  # looking is not joining
+    assert role_of(invitation[0].club, outsider) is None  # looking is not joining
 
 
 def test_it_joins_with_the_invitations_role(client, outsider, invitation):
     client.force_login(outsider)
-    response = client.post(reverse("club_join", args=[invitation.token]))
+    response = client.post(join_path(invitation[1]))
     assert response.status_code == 302 and response.url == reverse("club", args=["les-as"])
-    assert role_of(invitation.club, outsider) == "scorer"
+    assert role_of(invitation[0].club, outsider) == "scorer"
     assert client.get(reverse("club", args=["les-as"])).status_code == 200
 
 
-def test_it_lets_the_link_be_used_again_until_revoked(client, outsider, make_user, invitation):
+def test_it_lets_the_link_be_used_as_many_times_as_allowed(client, club, admin, outsider, make_user):
+    _invitation, token = invite(club, admin, uses=2)
+    for name in ("paul", "pia"):
+        client.force_login(make_user(name))
+        assert client.post(join_path(token)).status_code == 302
     client.force_login(outsider)
-    client.post(reverse("club_join", args=[invitation.token]))
-    other = make_user("paul")
-    client.force_login(other)
-    client.post(reverse("club_join", args=[invitation.token]))
-    assert role_of(invitation.club, other) == "scorer"
+    assert client.post(join_path(token)).status_code == 404
+    assert role_of(club, outsider) is None
 
 
 @pytest.mark.parametrize(
@@ -255,39 +268,39 @@ def test_it_lets_the_link_be_used_again_until_revoked(client, outsider, make_use
 )
 def test_it_keeps_the_higher_role_of_an_existing_member(client, club, cast, current, offered, after):
     Membership.objects.filter(club=club, user=cast["member"]).update(role=current)
-    invitation = Invitation.objects.create(club=club, role=offered)
+    _invitation, token = invite(club, cast["admin"], offered)
     client.force_login(cast["member"])
-    assert client.post(reverse("club_join", args=[invitation.token])).status_code == 302
+    assert client.post(join_path(token)).status_code == 302
     assert role_of(club, cast["member"]) == after
     assert Membership.objects.filter(club=club, user=cast["member"]).count() == 1
 
 
 def test_it_offers_no_join_button_to_a_member_who_would_gain_nothing(client, club, cast):
-    invitation = Invitation.objects.create(club=club, role=Role.MEMBER)
+    _invitation, token = invite(club, cast["admin"], Role.MEMBER)
     client.force_login(cast["scorer"])
-    html = body(client.get(reverse("club_join", args=[invitation.token])))
+    html = body(client.get(join_path(token)))
     card = html.split('class="card join-card')[1].split("</div>")[0]
     assert "You already are scorer" in card and "<form" not in card
 
 
 def test_it_answers_404_for_a_revoked_token(client, outsider, invitation):
-    services.revoke(invitation)
+    services.revoke(invitation[0])
     client.force_login(outsider)
-    path = reverse("club_join", args=[invitation.token])
+    path = join_path(invitation[1])
     assert client.get(path).status_code == 404
     assert client.post(path).status_code == 404
-    assert role_of(invitation.club, outsider) is None
+    assert role_of(invitation[0].club, outsider) is None
 
 
 def test_it_answers_404_for_an_unknown_token(client, outsider, invitation):
     client.force_login(outsider)
-    assert client.get(reverse("club_join", args=["not-a-token"])).status_code == 404
-    assert client.post(reverse("club_join", args=[invitation.token + "x"])).status_code == 404
+    assert client.get(join_path("not-a-token")).status_code == 404
+    assert client.post(join_path(invitation[1] + "x")).status_code == 404
 
 
 def test_it_escapes_the_club_name_on_the_join_page(client, outsider, invitation):
-    invitation.club.name = "<script>alert(1)</script>"
-    invitation.club.save()
+    invitation[0].club.name = "<script>alert(1)</script>"
+    invitation[0].club.save()
     client.force_login(outsider)
-    html = body(client.get(reverse("club_join", args=[invitation.token])))
+    html = body(client.get(join_path(invitation[1])))
     assert "<script>alert" not in html and "&lt;script&gt;" in html

@@ -1,8 +1,10 @@
+import hashlib
 import secrets
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -46,6 +48,10 @@ class Membership(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(_("role"), max_length=10, choices=Role, default=Role.MEMBER)
     joined_at = models.DateTimeField(auto_now_add=True)
+    invitation = models.ForeignKey(
+        "Invitation", null=True, blank=True, on_delete=models.SET_NULL, related_name="memberships",
+        help_text="The link this member joined (or took his role) with: revoked when he is removed or demoted.",
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["club", "user"], name="membership_unique")]
@@ -58,18 +64,32 @@ def new_invitation_token() -> str:
     return secrets.token_urlsafe(24)  # 192 random bits
 
 
+def token_digest(token: str) -> str:
+    """What is stored of a secret link: its SHA-256 (the token has 192 random bits: no salt needed)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 class Invitation(models.Model):
-    """A link that lets whoever has it join the club with a role, until an admin revokes it."""
+    """A link that lets whoever has it join the club with a role: a limited number of times,
+    until it expires or is revoked. Only its digest is stored: the link is shown once, when made."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
-    token = models.CharField(max_length=64, unique=True, default=new_invitation_token)
+    token_hash = models.CharField(max_length=64, unique=True)
     role = models.CharField(_("role"), max_length=10, choices=Role, default=Role.MEMBER)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    max_uses = models.PositiveSmallIntegerField(default=1)
+    uses = models.PositiveSmallIntegerField(default=0)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
     @property
     def active(self) -> bool:
-        return self.revoked_at is None
+        return self.revoked_at is None and self.uses < self.max_uses and timezone.now() < self.expires_at
+
+    @classmethod
+    def usable(cls):
+        """The invitations that still let someone join (the creator's role is checked on joining)."""
+        return cls.objects.filter(revoked_at__isnull=True, uses__lt=models.F("max_uses"), expires_at__gt=timezone.now())

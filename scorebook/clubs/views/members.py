@@ -24,8 +24,17 @@ def _row_id(membership) -> str:
     return f"id_m{membership.pk}_%s"
 
 
-def _members_page(request, club, *, failed=None, role_form=None, error="", invitation_form=None, status=200):
-    """The members page; ``failed`` is the membership whose change was refused (its row shows why)."""
+def _grantable(request, club) -> list[Role]:
+    """The roles this user's invitations may give: none above his own (staff act as admins)."""
+    mine = services.RANK[role_in(request.user, club) or Role.ADMIN]
+    return [role for role in Role if services.RANK[role] <= mine]
+
+
+def _members_page(
+    request, club, *, failed=None, role_form=None, error="", invitation_form=None, new_link="", status=200
+):
+    """The members page; ``failed`` is the membership whose change was refused (its row shows why).
+    ``new_link``: the invitation link just made, shown this once (only its digest is stored)."""
     memberships = list(Membership.objects.filter(club=club).select_related("user__profile"))
     memberships.sort(key=lambda m: (-services.RANK[Role(m.role)], display_name(m.user).casefold()))
     rows = []
@@ -42,20 +51,19 @@ def _members_page(request, club, *, failed=None, role_form=None, error="", invit
             }
         )
     invitations = [
-        {
-            "invitation": inv,
-            "link": request.build_absolute_uri(reverse("club_join", args=[inv.token])),
-            "by": display_name(inv.created_by),
-        }
-        for inv in club.invitations.filter(revoked_at__isnull=True).select_related("created_by__profile").order_by("-created_at")
+        {"invitation": inv, "by": display_name(inv.created_by)}
+        for inv in Invitation.usable().filter(club=club).select_related("created_by__profile").order_by("-created_at")
     ]
     context = {
         "club": club,
         "rows": rows,
         "invitations": invitations,
-        "invitation_form": invitation_form or InvitationForm(),
+        "invitation_form": invitation_form or InvitationForm(grantable=_grantable(request, club)),
+        "new_link": new_link,
     }
-    return render(request, "clubs/members/list.html", context, status=status)
+    response = render(request, "clubs/members/list.html", context, status=status)
+    response["Cache-Control"] = "no-store"  # a new link is a secret: no cache keeps it
+    return response
 
 
 @login_required
@@ -128,12 +136,19 @@ def _remove_confirmation(request, club, membership):
 @require_POST
 def invitation_new(request, slug):
     club, _role = club_for_user(request, slug, Role.ADMIN)
-    form = InvitationForm(request.POST)
+    form = InvitationForm(request.POST, grantable=_grantable(request, club))
     if not form.is_valid():
         return _members_page(request, club, invitation_form=form, status=INVALID)
-    Invitation.objects.create(club=club, role=form.cleaned_data["role"], created_by=request.user)
-    messages.success(request, _("A new invitation link is ready: send it to the people who may join."))
-    return redirect(f"{reverse('club_members', args=[club.slug])}#invitations")
+    try:
+        _invitation, token = services.create_invitation(
+            club, request.user, role=Role(form.cleaned_data["role"]), days=form.cleaned_data["days"],
+            uses=form.cleaned_data["uses"],
+        )
+    except services.Refused as refused:
+        form.add_error("role", refused.message)
+        return _members_page(request, club, invitation_form=form, status=INVALID)
+    link = request.build_absolute_uri(reverse("club_join", args=[token]))
+    return _members_page(request, club, new_link=link)  # shown once: the page is not redirected to
 
 
 @login_required
@@ -148,12 +163,14 @@ def invitation_revoke(request, slug, invitation):
 
 @login_required
 def join(request, token):
-    invitation = get_object_or_404(Invitation.objects.select_related("club"), token=token, revoked_at__isnull=True)
+    invitation = services.invitation_for_token(token)
+    if invitation is None:
+        raise Http404("No such invitation, or it no longer works")
     club = invitation.club
     if request.method == "POST":
         try:
             membership, changed = services.join(invitation, request.user)
-        except Invitation.DoesNotExist:  # revoked in the meantime
+        except Invitation.DoesNotExist:  # revoked, used up or expired in the meantime
             raise Http404("No such invitation") from None
         role = Role(membership.role)
         if changed:
