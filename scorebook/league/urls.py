@@ -1,13 +1,13 @@
 from django.urls import path
 
-from .views import club, ledger, roster, seasons
+from .views import club, ledger, player, roster, seasons
 
 urlpatterns = [
     path("c/<slug:slug>/", club.club, name="club"),
     path("c/<slug:slug>/evenings/", seasons.club_evenings, name="club_evenings"),
     # the roster
     path("c/<slug:slug>/players/", roster.player_list, name="club_players"),
-    path("c/<slug:slug>/players/<id:player>/", seasons.player_page, name="club_player"),
+    path("c/<slug:slug>/players/<id:player>/", player.player_page, name="club_player"),
     path("c/<slug:slug>/players/<id:player>/link/", roster.player_link, name="club_player_link"),
     path("c/<slug:slug>/players/<id:player>/merge/", roster.player_merge, name="club_player_merge"),
     path("c/<slug:slug>/players/<id:player>/rename/", roster.player_rename, name="club_player_rename"),

@@ -133,6 +133,8 @@ def _money(cents: int) -> Decimal:
 
 
 def _cents(text) -> int | None:
+    if isinstance(text, str) and len(text) > 3 and text[-3] == "." and text.replace(".", "", 1).isdigit():
+        return int(text.replace(".", "", 1)) or None  # "1.40", as summaries write amounts
     amount = _amount(text)
     return int(amount * 100) if amount is not None else None
 

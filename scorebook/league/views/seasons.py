@@ -1,4 +1,4 @@
-"""Seasons and standings, the club's past evenings, and a player's page.
+"""Seasons and standings, and the club's past evenings (a player's page: ``player.py``).
 
 Every figure comes from ``Evening.summary`` (the computation is in
 ``scorebook.league.standings``, plain Python): no deal is scored again, and the number
@@ -32,14 +32,11 @@ from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Ranking, Role, Season, TieBreak
 from scorebook.clubs.season_forms import EveningFilterForm, SeasonForm
 from scorebook.core import spreadsheet
-from scorebook.core.formatting import decimal_text, lang, money_text, signed_points, tone
-from scorebook.evenings import charts
-from scorebook.evenings.models import Evening, Seat
-from scorebook.rules import registry
-from scorebook.rules.model import RulesError
+from scorebook.core.formatting import decimal_text, money_text, signed_points, tone
+from scorebook.evenings.models import Evening
 
 from .. import standings as st
-from .ledger import open_ledger, variant_name
+from .ledger import variant_name
 
 INVALID = 422
 PER_PAGE = 30
@@ -447,7 +444,9 @@ def season_archive(request, slug, pk):
 
 def _evening_row(pk, day, ruleset, status, summary) -> dict:
     summary = summary or {}
-    entries = [(e.get("name", ""), int(e.get("points") or 0)) for e in summary.get("players") or ()]
+    seats = summary.get("players") or ()
+    # a player who took no part did not play the evening: no total, never a 0 among the others
+    entries = [(e.get("name", ""), int(e.get("points") or 0)) for e in seats if st.took_part(e)]
     deals = int(summary.get("deals") or 0)
     top = max((points for _name, points in entries), default=0)
     winners = [name for name, points in entries if points == top] if deals else []
@@ -459,6 +458,7 @@ def _evening_row(pk, day, ruleset, status, summary) -> dict:
         "open": status == Evening.Status.OPEN,
         "deals": deals,
         "players": [name for name, _points in entries],
+        "absent": [e.get("name", "") for e in seats if not st.took_part(e)],
         "winners": winners,
         "totals": [
             {"name": name, "text": signed_points(points), "tone": tone(points), "winner": name in winners}
@@ -483,7 +483,7 @@ def club_evenings(request, slug):
     if chosen_season is not None:
         evenings = season_evenings(chosen_season)
     if data.get("player"):
-        evenings = evenings.filter(seats__player_id=data["player"])
+        evenings = evenings.filter(seats__player_id=data["player"], seats__took_part=True)  # his evenings only
     if data.get("date_from"):
         evenings = evenings.filter(date__gte=data["date_from"])
     if data.get("date_to"):
@@ -511,112 +511,3 @@ def club_evenings(request, slug):
         "archived_query": urlencode({k: v for k, v in params.items() if k in form.fields} | {"archived": "1"}),
     }
     return render(request, "league/evenings.html", context, status=200 if valid else INVALID)
-
-
-# --- a player's page ---------------------------------------------------------------------------
-
-
-def _player_evenings(club, player: Player) -> list[st.EveningSummary]:
-    """The player's evenings in the club, with their summaries: one query."""
-    out = []
-    for name, pk, day, ruleset, currency, summary in (
-        Seat.objects.filter(player=player, evening__club=club)
-        .order_by("evening__date", "evening__created_at", "evening_id")
-        .values_list("name", "evening_id", "evening__date", "evening__ruleset", "evening__currency", "evening__summary")
-    ):
-        summary = dict(summary or {})
-        summary["players"] = [
-            {**e, "player": player.pk} if e.get("name") == name else e for e in summary.get("players") or ()
-        ]
-        out.append(st.EveningSummary(day, summary, id=pk, ruleset=ruleset, currency=currency))
-    return out
-
-
-def _in_season(evening: st.EveningSummary, season: Season) -> bool:
-    return season.start <= evening.date <= season.end and evening.ruleset == season.ruleset
-
-
-def contract_name(ruleset: str, key: str) -> str:
-    try:
-        contracts = getattr(registry.get(ruleset), "contracts", {})
-    except RulesError:
-        return key
-    contract = contracts.get(key)
-    return contract.names.get(lang()) if contract is not None else key
-
-
-def _mark(mark: st.Mark | None) -> dict | None:
-    if mark is None:
-        return None
-    return {"text": signed_points(mark.value), "tone": tone(mark.value), "date": mark.date, "pk": mark.evening}
-
-
-@require_safe
-@login_required
-def player_page(request, slug, player):
-    club, role = club_for_user(request, slug)
-    player = get_object_or_404(Player, pk=player, club=club)
-    seasons = list(club.seasons.all())
-    evenings = _player_evenings(club, player)
-    played = [e for e in evenings if e.counts]
-
-    wanted = request.GET.get("season", "")
-    chosen = None
-    if wanted == "all":
-        chosen = None
-    elif wanted.isdigit():
-        chosen = next((s for s in seasons if s.pk == int(wanted)), None)
-    else:  # the latest season the player played in
-        chosen = next((s for s in seasons if any(_in_season(e, s) for e in played)), None)
-    selected = [e for e in evenings if _in_season(e, chosen)] if chosen else evenings
-    stats = st.player_stats(selected, player.pk)
-
-    contracts = [
-        {
-            "name": contract_name(c.ruleset, c.contract),
-            "variant": variant_name(c.ruleset),
-            "declared": c.declared,
-            "made": c.made,
-            "failed": c.declared - c.made,
-            "percent": c.percent,
-        }
-        for c in stats.contracts
-    ]
-    several_variants = len({c.ruleset for c in stats.contracts}) > 1
-    chart = charts.build(
-        [player.name], [{player.name: s.cumulative} for s in stats.steps], 360, 240, ident="season-chart"
-    )
-    ledger = open_ledger(club, player)
-    unpaid = ledger.balance_of(player.pk)
-    context = {
-        "club": club,
-        "role": role,
-        "player": player,
-        "seasons": seasons,
-        "season": chosen,
-        "choice": str(chosen.pk) if chosen else "all",
-        "stats": stats,
-        "average_text": decimal_text(stats.average),
-        "points_text": signed_points(stats.points),
-        "points_tone": tone(stats.points),
-        "contracts": contracts,
-        "several_variants": several_variants,
-        "records": [
-            (_("Biggest win over an evening"), _mark(stats.best_evening), "win"),
-            (_("Biggest loss over an evening"), _mark(stats.worst_evening), "loss"),
-            (_("Biggest win in one deal"), _mark(stats.best_deal), "win"),
-            (_("Biggest loss in one deal"), _mark(stats.worst_deal), "loss"),
-        ],
-        "money_text": purse_text(stats.money) if stats.money else "",
-        "money_tone": purse_tone(stats.money) if stats.money else "zero",
-        "unpaid": unpaid,
-        "unpaid_transfers": [t for t in ledger.transfers if player.pk in (t.payer_key, t.payee_key)],
-        "chart": chart,
-        "steps": stats.steps,
-        "step_rows": [
-            {"pk": s.evening, "date": s.date, "points": signed_points(s.points), "tone": tone(s.points),
-             "cumulative": signed_points(s.cumulative)}
-            for s in stats.steps
-        ],
-    }
-    return render(request, "league/player.html", context)
