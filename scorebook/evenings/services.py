@@ -24,6 +24,7 @@ from scorebook.clubs.models import Player
 from scorebook.rules import evening_file, registry, settlement
 from scorebook.rules.deals import Evening as EngineEvening
 from scorebook.rules.evening_file import FileError
+from scorebook.rules.messages import gettext_noop
 from scorebook.rules.model import to_dict
 from scorebook.rules.scoring import DealError, DealResult, EveningResult, Scorer, score, scorer
 
@@ -135,8 +136,26 @@ def _locked(evening: Evening) -> Evening:
     return locked
 
 
+MONEY_LIMIT = Decimal("9999999999.99")  # the most Payment.amount holds (12 digits, 2 decimals)
+
+
+def _check_money(evening: Evening, s: Scored) -> None:
+    """Refuse a change that would take a player's money (and so a transfer, a payment, a ledger
+    line) beyond what the database stores: where deals, adjustments and the stake meet."""
+    if evening.stake is None:
+        return
+    money = s.result.money(evening.stake)
+    if any(abs(amount) > MONEY_LIMIT for amount in money.values()):
+        raise DealError(
+            len(s.result.deals),
+            gettext_noop("this would take a player's money beyond %(limit)s: check the points and the stake"),
+            limit=f"{MONEY_LIMIT:,}",
+        )
+
+
 def _saved(evening: Evening, s: Scored) -> None:
     """A deal changed: a new version, and the summary rebuilt from ``s``, in the transaction."""
+    _check_money(evening, s)
     evening.version += 1
     evening.updated_at = timezone.now()
     before = evening.summary
@@ -542,7 +561,9 @@ def create_evening(
             Deal(evening=evening, number=number, data=deal, recorded_by=_user(user))
             for number, deal in enumerate(deals, start=1)
         )
-        evening.summary = summarize(evening, scored(evening))
+        s = scored(evening)
+        _check_money(evening, s)
+        evening.summary = summarize(evening, s)
         evening.save(update_fields=["summary"])
         _keep_seats(evening)
     return evening
