@@ -72,6 +72,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "scorebook.core.middleware.RequestSizeLimitMiddleware",  # 413 before a large body is read
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Compresses the pages (static files are already served compressed by WhiteNoise, above it,
@@ -216,6 +217,9 @@ AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password"]
 # The reverse proxies in front of the site that set X-Forwarded-For (README: deployment). 0: none,
 # the client's address is REMOTE_ADDR. Never more than there are: the client writes the rest.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+# No request body larger than this is read at all (the largest upload, an evening file, is 1 MB);
+# the reverse proxy's client_max_body_size should match it (README: deployment).
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 3 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # Django's default, stated: a request body larger than 2.5 MB is refused
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_048_576
 
