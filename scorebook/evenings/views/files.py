@@ -10,9 +10,12 @@ from django.shortcuts import redirect, render
 from django.template.defaultfilters import filesizeformat
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
+from scorebook.clubs.models import Club, Player
+from scorebook.clubs.models.club import SCORING_ROLES
+from scorebook.rules import evening_file
 from scorebook.rules.model import RulesError
 
 from .. import services
@@ -23,6 +26,20 @@ MAX_FILE_BYTES = 1024 * 1024  # 1 MB: a long evening is a few tens of kilobytes
 
 
 class ImportForm(forms.Form):
+    club = forms.ModelChoiceField(
+        label=gettext_lazy("Table book"),
+        queryset=None,
+        required=False,
+        empty_label=gettext_lazy("My private table book"),
+        help_text=gettext_lazy(
+            "In a club, the evening joins the club's seasons and ledger, and its players are those of the "
+            "club's roster with the same names."
+        ),
+    )
+    add_players = forms.BooleanField(
+        label=gettext_lazy("Add the players who are not on the club's roster yet"),
+        required=False,
+    )
     file = forms.FileField(
         label=gettext_lazy("Evening file"),
         required=False,
@@ -37,6 +54,13 @@ class ImportForm(forms.Form):
             attrs={"rows": 10, "maxlength": MAX_FILE_BYTES, "spellcheck": "false", "autocomplete": "off"}
         ),
     )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        # the clubs where this user records deals (as for a new evening)
+        self.fields["club"].queryset = Club.objects.filter(
+            memberships__user=user, memberships__role__in=SCORING_ROLES
+        ).order_by("name")
 
     def clean_file(self):
         upload = self.cleaned_data.get("file")
@@ -81,20 +105,59 @@ def _problem(exc: Exception) -> str:
     return message
 
 
+def _roster_problems(form: ImportForm, club: Club, names: list[str]) -> bool:
+    """The file's players against the club's roster: the same name is the same player; a name
+    the roster writes otherwise (another case) is never merged silently; new names are added
+    only when the form says so. False (with the errors on the form) when the import must wait."""
+    roster = {name.casefold(): name for name in Player.objects.filter(club=club).values_list("name", flat=True)}
+    spelled = [(n, roster[n.casefold()]) for n in names if n.casefold() in roster and roster[n.casefold()] != n]
+    new = [n for n in names if n.casefold() not in roster]
+    for name, theirs in spelled:
+        form.add_error(
+            "club",
+            _("%(name)s is written %(roster)s on the club's roster: correct the name in the file, or import it "
+              "into your private table book.") % {"name": name, "roster": theirs},
+        )
+    if new and not form.cleaned_data.get("add_players"):
+        form.add_error(
+            "add_players",
+            ngettext(
+                "%(names)s is not on the club's roster: tick the box to add this player.",
+                "%(names)s are not on the club's roster: tick the box to add these players.",
+                len(new),
+            )
+            % {"names": ", ".join(new)},
+        )
+    return not spelled and (not new or form.cleaned_data.get("add_players"))
+
+
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def evening_import(request):
-    form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES, user=request.user)
+    else:
+        form = ImportForm(user=request.user)
     if form.is_bound and form.is_valid():
         field, content = form.source()
+        club = form.cleaned_data.get("club")
         try:
-            evening = services.import_evening(content, request.user)
+            players = list(evening_file.loads(content).players) if club is not None else []
+            if club is None or _roster_problems(form, club, players):
+                evening = services.import_evening(content, request.user, club=club)
+            else:
+                evening = None
+                if field == "file":  # keep what was sent: the next submit does not need the file again
+                    data = form.data.copy()
+                    data["text"] = content.decode("utf-8", "replace") if isinstance(content, bytes) else content
+                    form.data = data
         except (services.FileError, services.DealError, RulesError) as exc:
             form.add_error(field, _problem(exc))
         else:
-            count = evening.deals.count()
-            messages.success(request, _("Evening imported with %(count)s deals.") % {"count": count})
-            return redirect("evening", evening.pk)
+            if evening is not None:
+                count = evening.deals.count()
+                messages.success(request, _("Evening imported with %(count)s deals.") % {"count": count})
+                return redirect("evening", evening.pk)
     status = 422 if form.is_bound else 200
     context = {"form": form, "max_size": filesizeformat(MAX_FILE_BYTES)}
     return render(request, "evenings/files/import.html", context, status=status)

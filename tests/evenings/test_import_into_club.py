@@ -1,0 +1,98 @@
+"""Importing an evening file into a club: the form offers the clubs where the user scores (the private
+table book by default), the evening joins the club's seasons and ledger, and its players are the
+roster's players of the same names; a new name is added only when asked, a name the roster writes
+otherwise is never merged silently.
+
+Marie is an admin of De Troef (roster: Anne, Bert, Carl, Dina); Mia is only a member of Le Trèfle.
+The file, by hand (kleurenwiezen): samen 9 by Anne and Carl with 10 tricks, one over: Anne +14,
+Carl +14, Bert -14, Dina -14; stake 0.10: Bert pays Anne 1.40, Dina pays Carl 1.40.
+"""
+
+import json
+import re
+from datetime import date
+
+import pytest
+from django.urls import reverse
+
+from pages import body
+from scorebook.clubs.models import Club, Membership, Player, Role, Season
+from scorebook.evenings.models import Evening
+
+pytestmark = pytest.mark.django_db
+
+
+def evening_file(players=("Anne", "Bert", "Carl", "Dina")):
+    return json.dumps({
+        "format": "scorebook-evening/1", "ruleset": "kleurenwiezen", "date": "2026-09-10",
+        "players": list(players), "first_dealer": players[0], "stake": "0.10", "currency": "EUR",
+        "deals": [{"contract": "samen-9", "declarers": [players[0], players[2]], "tricks": 10}],
+    })
+
+
+@pytest.fixture
+def club(scorer, make_user):
+    club = Club.objects.create(name="De Troef", slug="de-troef")
+    Membership.objects.create(club=club, user=scorer, role=Role.ADMIN)
+    for name in ("Anne", "Bert", "Carl", "Dina"):
+        Player.objects.create(club=club, name=name)
+    other = Club.objects.create(name="Le Trèfle", slug="trefle")
+    Membership.objects.create(club=other, user=scorer, role=Role.MEMBER)
+    return club
+
+
+def post(client, **data):
+    return client.post(reverse("evening_import"), data)
+
+
+def test_it_offers_the_clubs_where_the_user_scores_and_the_private_book_first(scorer_client, club):
+    html = body(scorer_client.get(reverse("evening_import")))
+    options = re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', html)
+    assert options == [("", "My private table book"), (str(club.pk), "De Troef")]  # not Le Trèfle: a member only
+
+
+def test_it_imports_into_the_club_and_the_evening_counts_in_its_standings(scorer_client, club):
+    response = post(scorer_client, club=club.pk, text=evening_file())
+    assert response.status_code == 302
+    evening = Evening.objects.get()
+    assert evening.club == club
+    assert [seat.player for seat in evening.seats.all()] == [Player.objects.get(club=club, name=n) for n in ("Anne", "Bert", "Carl", "Dina")]
+    assert Player.objects.filter(club=club).count() == 4  # nobody added, nobody doubled
+    season = Season.objects.create(club=club, name="Autumn", start=date(2026, 9, 1), end=date(2026, 12, 31),
+                                   ruleset="kleurenwiezen")
+    csv = scorer_client.get(reverse("season_csv", args=[club.slug, season.pk])).content.decode("utf-8-sig")
+    assert [line.split(",")[2:4] for line in csv.splitlines()[1:]] == [
+        ["Anne", "14"], ["Carl", "14"], ["Bert", "-14"], ["Dina", "-14"],
+    ]
+    ledger = body(scorer_client.get(reverse("club_ledger", args=[club.slug])))
+    assert "Bert pays Anne" in re.sub(r"<[^>]+>|\s+", " ", ledger).replace("  ", " ")
+
+
+def test_it_asks_before_adding_a_new_name_to_the_roster(scorer_client, club):
+    text = evening_file(("Anne", "Bert", "Carl", "Eric"))
+    response = post(scorer_client, club=club.pk, text=text)
+    assert response.status_code == 422
+    assert "Eric is not on the club&#x27;s roster" in body(response) or "Eric is not on the club's roster" in body(response)
+    assert not Evening.objects.exists() and not Player.objects.filter(name="Eric").exists()
+    assert post(scorer_client, club=club.pk, text=text, add_players="on").status_code == 302
+    assert Evening.objects.get().club == club
+    assert Player.objects.filter(club=club, name="Eric").count() == 1
+
+
+def test_it_never_merges_a_name_the_roster_writes_otherwise(scorer_client, club):
+    response = post(scorer_client, club=club.pk, text=evening_file(("anne", "Bert", "Carl", "Dina")), add_players="on")
+    assert response.status_code == 422
+    assert "anne is written Anne on the club" in body(response)
+    assert not Evening.objects.exists()
+
+
+def test_it_keeps_the_private_book_by_default(scorer_client, club, scorer):
+    assert post(scorer_client, text=evening_file()).status_code == 302
+    evening = Evening.objects.get()
+    assert evening.club is None and evening.owner == scorer
+
+
+def test_it_refuses_a_club_where_the_user_does_not_score(scorer_client, club):
+    other = Club.objects.get(slug="trefle")
+    assert post(scorer_client, club=other.pk, text=evening_file()).status_code == 422
+    assert not Evening.objects.exists()
