@@ -185,6 +185,40 @@ if _MAIL_BACKEND.endswith("smtp.EmailBackend"):
         "use_tls": env_bool("EMAIL_USE_TLS", True),
     }
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "scorebook@localhost")
+SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+
+
+def env_addresses(name: str) -> list[str]:
+    addresses = env_list(name, "")
+    for address in addresses:
+        if "@" not in address or " " in address:
+            raise ImproperlyConfigured(f"{name}: {address!r} is not an e-mail address (list them separated by commas).")
+    return addresses
+
+
+# Who gets the traceback of a server error by mail (with DEBUG=false): ADMINS=ops@example.org,...
+ADMINS = env_addresses("ADMINS")
+
+# Every log line goes to standard error (gunicorn and the service manager keep it); a server
+# error's traceback also goes to ADMINS by mail when DEBUG is false.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name} {message}", "style": "{"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "plain"},
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django": {"handlers": ["stderr", "mail_admins"], "level": env_str("LOG_LEVEL", "INFO"), "propagate": False},
+    },
+}
 
 # --- security -------------------------------------------------------------------------
 # No inline scripts or styles anywhere: every script and stylesheet is a static file.
