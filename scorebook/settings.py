@@ -217,6 +217,7 @@ LOGGING = {
     "root": {"handlers": ["stderr"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "django": {"handlers": ["stderr", "mail_admins"], "level": env_str("LOG_LEVEL", "INFO"), "propagate": False},
+        "axes": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},  # lockouts, not every start
     },
 }
 
