@@ -12,6 +12,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scorebook.clubs.urls")),
     path("", include("scorebook.evenings.urls")),
+    path("", include("scorebook.nights.urls")),
     path("", include("scorebook.league.urls")),
     path("", include("scorebook.core.urls")),
 ]

@@ -16,6 +16,7 @@ from django.urls import URLResolver, get_resolver, reverse
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, Membership, PlayerClaim, Role, Season
 from scorebook.evenings import services
+from scorebook.nights import services as nights
 from scorebook.clubs.models import Player
 
 ROLES = ("anonymous", "outsider", "other_admin", "member", "scorer", "admin")
@@ -64,9 +65,15 @@ def world(make_user):
     season = Season.objects.create(
         club=club, name="2026", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
     )
+    night = nights.create_night(
+        club=club, user=users["scorer"], name="Kaartavond", date=date(2026, 11, 21), ruleset="kleurenwiezen",
+        sessions=2, deals_per_session=8, ranking="total", place_points=[], stake=None, currency="EUR",
+        players=["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"],
+    )
     return {
         "users": users,
         "club": club,
+        "night": night,
         "kw": kw,
         "classic": classic,
         "private": private,
@@ -164,6 +171,27 @@ def _lines(w):
         ("evening_delete", [kw.pk], "post", {}, _writes(CLUB_SCORE)),  # it has deals: refused on the page
         ("evening_public", [kw.share_token], "get", None, PUBLIC),
         ("evening_public_live", [kw.share_token], "get", None, PUBLIC),
+        # club nights: the director's pages (admins and scorers), the table links, the public ranking
+        ("night_list", [slug], "get", None, CLUB_READ),
+        ("night_new", [slug], "get", None, CLUB_SCORE),
+        ("night_new", [slug], "post", {}, _writes(CLUB_SCORE)),
+        ("night", [w["night"].pk], "get", None, CLUB_SCORE),
+        ("night_progress", [w["night"].pk], "get", None, CLUB_SCORE),
+        ("night_plan", [w["night"].pk], "get", None, CLUB_SCORE),
+        ("night_cards", [w["night"].pk], "post", {"session": "2"}, _writes(CLUB_SCORE)),
+        ("night_substitute", [w["night"].pk], "post", {}, _writes(CLUB_SCORE)),
+        ("night_late", [w["night"].pk], "post", {}, _writes(CLUB_SCORE)),
+        ("night_session_close", [w["night"].pk, 2], "post", {}, _writes(CLUB_SCORE)),
+        ("night_session_reopen", [w["night"].pk, 2], "get", None, CLUB_SCORE),
+        ("night_session_reopen", [w["night"].pk, 2], "post", {}, _writes(CLUB_SCORE)),
+        ("night_table_link", [w["night"].pk, w["night"].night_sessions.get(number=1).tables.first().pk], "post", {}, _writes(CLUB_SCORE)),
+        ("night_table_revoke", [w["night"].pk, w["night"].night_sessions.get(number=1).tables.first().pk], "post", {}, _writes(CLUB_SCORE)),
+        ("night_ranking", [w["night"].ranking_token], "get", None, PUBLIC),
+        ("night_ranking_live", [w["night"].ranking_token], "get", None, PUBLIC),
+        ("night_ranking_csv", [w["night"].ranking_token], "get", None, PUBLIC),
+        ("night_line", [w["night"].ranking_token, 1], "get", None, PUBLIC),
+        ("night_session_results", [w["night"].ranking_token, 1], "get", None, PUBLIC),
+        ("scoring_link", ["an-unknown-table-link-0000"], "get", None, dict.fromkeys(ROLES, {404})),
         # a private evening: its owner only
         ("evening", [w["private"].pk], "get", None, PRIVATE),
         ("settlement", [w["private"].pk], "get", None, PRIVATE),

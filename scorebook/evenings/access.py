@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404
 from scorebook.clubs.models import Membership, Role
 from scorebook.clubs.models.club import SCORING_ROLES
 
+from . import links
 from .models import Evening
 
 # Ids beyond a 64-bit integer are no evening's (and SQLite would fail on them).
@@ -50,6 +51,8 @@ def evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
     if evening is None:
         raise Http404("No such evening")
     may_view, may_score = evening_rights(request.user, evening)
+    if not may_score and links.grants(request, evening.pk):  # a scoring link: this evening only
+        may_view = may_score = True
     if not may_view:
         raise Http404("No such evening")
     if write and not may_score:

@@ -1,5 +1,6 @@
 """Evenings at the table. Deals are the source of truth; totals are derived by the engine."""
 
+import hashlib
 import secrets
 
 from django.conf import settings
@@ -152,3 +153,48 @@ class Payment(models.Model):
 
     class Meta:
         ordering = ["marked_at", "pk"]
+
+
+def new_link_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 random bits; only its hash is stored
+
+
+def link_token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class ScoringLinkQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(revoked_at__isnull=True)
+
+
+class ScoringLink(models.Model):
+    """A link that lets whoever holds it record and correct the deals of one evening, without an
+    account, while the evening is open. Only the token's hash is kept: the link is shown once, when
+    it is made; revoking it (or making a new one) stops it for good."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="scoring_links")
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ScoringLinkQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self):
+        return f"scoring link {self.pk} of evening {self.evening_id}"
+
+
+class LinkAttempt(models.Model):
+    """An unknown or revoked scoring link tried from an address (the limit on guessing)."""
+
+    address = models.CharField(max_length=45)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["address", "at"], name="link_attempt_address")]
+
+    def __str__(self):
+        return f"{self.address} at {self.at}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import chart, files, manage, scoring, settle, share
+from .views import chart, files, links, manage, scoring, settle, share
 
 urlpatterns = [
     path("evenings/", scoring.evening_list, name="evening_list"),
@@ -26,4 +26,5 @@ urlpatterns = [
     path("e/<id:pk>/share/new/", share.share_reset, name="evening_share_reset"),
     path("s/<str:token>/", share.public, name="evening_public"),
     path("s/<str:token>/live/", share.public_live, name="evening_public_live"),
+    path("t/<str:token>/", links.scoring_link, name="scoring_link"),
 ]

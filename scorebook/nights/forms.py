@@ -1,0 +1,121 @@
+"""The director's forms. Every error is shown next to its field."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scorebook.core.formatting import lang
+from scorebook.rules import registry
+
+from . import seating
+from .models import Night
+
+
+class NightForm(forms.Form):
+    name = forms.CharField(label=_("Name of the night"), max_length=80)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    ruleset = forms.ChoiceField(label=_("Variant"))
+    sessions = forms.IntegerField(label=_("Sessions"), min_value=1, max_value=seating.MAX_SESSIONS, initial=5)
+    deals_per_session = forms.IntegerField(
+        label=_("Deals per session"),
+        min_value=1,
+        max_value=99,
+        initial=8,
+        required=False,
+        help_text=_("Empty: until the director closes the session."),
+    )
+    ranking = forms.ChoiceField(label=_("Ranking"), choices=Night.Ranking.choices, initial=Night.Ranking.TOTAL)
+    place_points = forms.CharField(
+        label=_("Place points"),
+        initial="4, 3, 2, 1, 0",
+        required=False,
+        max_length=60,
+        help_text=_("For the 1st, 2nd... place at a table, separated by commas (place points only)."),
+    )
+    stake = forms.DecimalField(
+        label=_("Stake per point"), required=False, min_value=0, max_value=10_000, max_digits=9, decimal_places=4
+    )
+    currency = forms.RegexField(
+        r"^[A-Z]{3}\Z",
+        label=_("Currency"),
+        max_length=3,
+        initial="EUR",
+        error_messages={"invalid": _("Three capital letters (ISO 4217), such as EUR.")},
+    )
+    roster = forms.MultipleChoiceField(
+        label=_("Players of the roster"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    guests = forms.CharField(
+        label=_("Guests"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("One name a line: players who are not in the roster."),
+    )
+
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["date"].initial = timezone.localdate
+        self.fields["ruleset"].choices = [
+            (key, name) for key, name in registry.choices(lang()) if registry.get(key).max_players >= 5
+        ]
+        self.fields["ruleset"].initial = "kleurenwiezen"
+        self.fields["roster"].choices = [(p.name, p.name) for p in club.players.order_by("name")]
+
+    def clean_place_points(self):
+        raw = self.cleaned_data.get("place_points") or ""
+        try:
+            points = [Decimal(x.strip()) for x in raw.split(",") if x.strip()]
+        except InvalidOperation:
+            raise forms.ValidationError(_("Numbers separated by commas, such as 4, 3, 2, 1.")) from None
+        if len(points) > 5 or any(abs(p) > 1000 for p in points):
+            raise forms.ValidationError(_("At most five numbers, one per place at a table."))
+        return [int(p) if p == p.to_integral_value() else float(p) for p in points]
+
+    def clean(self):
+        data = super().clean()
+        names = list(data.get("roster") or [])
+        for line in (data.get("guests") or "").splitlines():
+            name = " ".join(line.split())
+            if not name:
+                continue
+            if len(name) > 40:
+                self.add_error("guests", _("A name has at most 40 characters: %(name)s") % {"name": name[:40]})
+            names.append(name)
+        seen = set()
+        for name in names:
+            if name.casefold() in seen:
+                self.add_error("guests", _("%(name)s is listed twice.") % {"name": name})
+            seen.add(name.casefold())
+        try:
+            seating.table_sizes(len(names))
+        except seating.PlanError:
+            self.add_error(
+                "guests",
+                _("%(n)s players cannot sit at tables of four and five: at least 4, and not 6, 7 or 11.")
+                % {"n": len(names)},
+            )
+        if data.get("ranking") == Night.Ranking.PLACES and not data.get("place_points"):
+            self.add_error("place_points", _("Give the points of each place."))
+        data["players"] = names
+        return data
+
+
+class ReopenForm(forms.Form):
+    reason = forms.CharField(label=_("Why reopen it"), max_length=200)
+
+
+class SubstituteForm(forms.Form):
+    leaving = forms.TypedChoiceField(label=_("Who leaves"), coerce=int)
+    name = forms.CharField(label=_("Substitute"), max_length=40)
+
+    def __init__(self, *args, participants, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["leaving"].choices = [(p.number, f"{p.number}. {p.name}") for p in participants]
+
+
+class LateForm(forms.Form):
+    name = forms.CharField(label=_("Late arrival"), max_length=40)

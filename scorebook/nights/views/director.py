@@ -1,0 +1,303 @@
+"""The director's pages: a new night, the night's page (every table's progress, closing and
+reopening sessions, substitutes and late arrivals), the table cards and the plan.
+
+Every write posts a form to its own view, which calls one service function and redirects
+back to the night (post, redirect, get); an invalid form shows the night's page again with
+the errors next to the field (422). The progress region follows the tables every few
+seconds (htmx), answering 304 while nothing changed.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import condition, require_POST
+
+from scorebook.clubs.access import club_for_user
+from scorebook.clubs.models.club import SCORING_ROLES
+
+from .. import results, services
+from ..access import MAX_ID, night_for_director
+from ..forms import LateForm, NightForm, ReopenForm, SubstituteForm
+from ..models import Night, NightSession, NightTable
+
+INVALID = 422
+QR_DARK, QR_LIGHT = "#111418", "#ffffff"
+
+
+def qr_svg(url: str, title: str) -> str:
+    return segno.make(url, error="m").svg_inline(
+        scale=1, border=4, dark=QR_DARK, light=QR_LIGHT, omitsize=True, svgclass="qr-code", title=title
+    )
+
+
+@login_required
+def night_list(request, slug):
+    club, role = club_for_user(request, slug)
+    nights = Night.objects.filter(club=club)
+    return render(request, "nights/list.html", {"club": club, "nights": nights, "can_direct": role in SCORING_ROLES})
+
+
+@login_required
+def night_new(request, slug):
+    club, _role = club_for_user(request, slug, *SCORING_ROLES)
+    form = NightForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        c = form.cleaned_data
+        night = services.create_night(
+            club=club,
+            user=request.user,
+            name=c["name"],
+            date=c["date"],
+            ruleset=c["ruleset"],
+            sessions=c["sessions"],
+            deals_per_session=c["deals_per_session"],
+            ranking=c["ranking"],
+            place_points=c["place_points"],
+            stake=c["stake"],
+            currency=c["currency"],
+            players=c["players"],
+            seed=secrets.randbelow(2**31),
+        )
+        messages.success(request, _("The night is ready: print the table cards, then play."))
+        return redirect(night)
+    status = INVALID if form.is_bound else 200
+    return render(request, "nights/new.html", {"club": club, "form": form}, status=status)
+
+
+# --- the night's page ----------------------------------------------------------------------
+
+
+def _progress(night: Night) -> dict:
+    """Every table of every session: deals done and to play, last activity, late or not."""
+    rows = (
+        NightTable.objects.filter(session__night=night)
+        .order_by("session__number", "number")
+        .values_list(
+            "pk",
+            "session__number",
+            "session__status",
+            "number",
+            "evening_id",
+            "evening__summary",
+            "evening__updated_at",
+            "evening__status",
+        )
+    )
+    sessions: dict[int, dict] = {}
+    for pk, s, s_status, number, evening, summary, updated, status in rows:
+        session = sessions.setdefault(s, {"number": s, "open": s_status == NightSession.Status.OPEN, "tables": []})
+        summary = summary or {}
+        session["tables"].append(
+            {
+                "pk": pk,
+                "number": number,
+                "evening": evening,
+                "players": [p.get("name") for p in summary.get("players") or []],
+                "deals": int(summary.get("deals") or 0),
+                "updated": updated,
+                "open": status == "open",
+            }
+        )
+    target = night.deals_per_session
+    for session in sessions.values():
+        tables = session["tables"]
+        leader = max((t["deals"] for t in tables), default=0)
+        session["done"] = sum(t["deals"] for t in tables)
+        session["finished"] = sum(1 for t in tables if target and t["deals"] >= target)
+        for t in tables:
+            behind = leader - t["deals"] >= 2
+            others_done = bool(target) and leader >= target and t["deals"] < target
+            t["late"] = session["open"] and t["open"] and leader > 0 and (behind or others_done)
+            t["to_play"] = max(target - t["deals"], 0) if target else None
+        session["late"] = sum(1 for t in tables if t["late"])
+    current = next((s for s in sessions.values() if s["open"]), None)
+    return {"sessions": list(sessions.values()), "current": current["number"] if current else None}
+
+
+def _night_context(request, night: Night, **forms) -> dict:
+    participants = list(night.participants.all())
+    playing = [p for p in participants if p.last_session is None]
+    ranking_url = request.build_absolute_uri(reverse("night_ranking", args=[night.ranking_token]))
+    return {
+        "night": night,
+        "club": night.club,
+        "participants": participants,
+        "progress": _progress(night),
+        "events": list(night.events.select_related("by")[:20]),
+        "substitute_form": forms.get("substitute_form") or SubstituteForm(participants=playing),
+        "late_form": forms.get("late_form") or LateForm(),
+        "ranking_url": ranking_url,
+        "ranking_qr": qr_svg(ranking_url, _("QR code of the live ranking")),
+        "next_unplayed": services.next_unplayed(night),
+    }
+
+
+@login_required
+def night(request, pk):
+    night = night_for_director(request, pk)
+    return render(request, "nights/night.html", _night_context(request, night))
+
+
+def _progress_etag(request, pk):
+    tag = results.fingerprint(pk) if 0 < pk <= MAX_ID else None
+    return f"p-{tag}" if tag else None
+
+
+@login_required
+@never_cache
+@condition(etag_func=_progress_etag)
+def night_progress(request, pk):
+    night = night_for_director(request, pk)
+    return render(request, "nights/night.html#progress", {"night": night, "progress": _progress(night)})
+
+
+def _session_or_404(night: Night, number: int) -> NightSession:
+    session = night.night_sessions.filter(number=number).first() if 0 < number <= 100 else None
+    if session is None:
+        raise Http404("No such session")
+    return session
+
+
+@login_required
+@require_POST
+def session_close(request, pk, number):
+    night = night_for_director(request, pk)
+    _session_or_404(night, number)
+    services.close_session(night, number, request.user)
+    messages.success(request, _("Session %(n)s is closed: its tables can no longer change a deal.") % {"n": number})
+    return redirect(night)
+
+
+@login_required
+def session_reopen(request, pk, number):
+    night = night_for_director(request, pk)
+    session = _session_or_404(night, number)
+    form = ReopenForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        services.reopen_session(night, number, form.cleaned_data["reason"], request.user)
+        messages.success(request, _("Session %(n)s is open again.") % {"n": number})
+        return redirect(night)
+    status = INVALID if form.is_bound else 200
+    return render(request, "nights/reopen.html", {"night": night, "session": session, "form": form}, status=status)
+
+
+@login_required
+@require_POST
+def night_substitute(request, pk):
+    night = night_for_director(request, pk)
+    playing = [p for p in night.participants.all() if p.last_session is None]
+    form = SubstituteForm(request.POST, participants=playing)
+    if form.is_valid():
+        leaving = next(p for p in playing if p.number == form.cleaned_data["leaving"])
+        try:
+            sub = services.substitute(night, leaving, form.cleaned_data["name"], request.user)
+        except services.NightError as error:
+            form.add_error("name", str(error))
+        else:
+            messages.success(
+                request,
+                _("%(sub)s takes the place of %(left)s (number %(n)s).")
+                % {"sub": sub.name, "left": leaving.name, "n": sub.number},
+            )
+            return redirect(night)
+    return render(request, "nights/night.html", _night_context(request, night, substitute_form=form), status=INVALID)
+
+
+@login_required
+@require_POST
+def night_late(request, pk):
+    night = night_for_director(request, pk)
+    form = LateForm(request.POST)
+    if form.is_valid():
+        try:
+            late = services.late_arrival(night, form.cleaned_data["name"], request.user)
+        except services.NightError as error:
+            form.add_error("name", str(error))
+        else:
+            messages.success(
+                request,
+                _("%(name)s plays from session %(s)s with number %(n)s: the plan of the sessions left is redrawn.")
+                % {"name": late.name, "s": late.first_session, "n": late.number},
+            )
+            return redirect(night)
+    return render(request, "nights/night.html", _night_context(request, night, late_form=form), status=INVALID)
+
+
+# --- table cards, links, the plan --------------------------------------------------------------
+
+
+def _cards(request, night: Night, tokens: dict[int, str]):
+    tables = NightTable.objects.filter(evening_id__in=list(tokens)).select_related("session", "evening")
+    tables = tables.order_by("session__number", "number").prefetch_related("evening__seats")
+    cards = []
+    for t in tables:
+        url = request.build_absolute_uri(reverse("scoring_link", args=[tokens[t.evening_id]]))
+        cards.append(
+            {
+                "session": t.session.number,
+                "table": t.number,
+                "seats": [s.name for s in t.evening.seats.all()],
+                "url": url,
+                "qr": qr_svg(url, _("QR code of the table's scoring link")),
+            }
+        )
+    response = render(request, "nights/cards.html", {"night": night, "cards": cards})
+    response["Cache-Control"] = "no-store"  # the links are shown once
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@login_required
+@require_POST
+def night_cards(request, pk):
+    """New links for every table (of one session when asked) and their cards, to print.
+    The cards printed before stop working."""
+    night = night_for_director(request, pk)
+    raw = request.POST.get("session", "")
+    session = int(raw) if raw.isdigit() and len(raw) < 4 else None
+    return _cards(request, night, services.table_links(night, session))
+
+
+def _table_or_404(night: Night, table: int) -> NightTable:
+    found = NightTable.objects.filter(pk=table, session__night=night).select_related("evening").first()
+    if found is None or not 0 < table <= MAX_ID:
+        raise Http404("No such table")
+    return found
+
+
+@login_required
+@require_POST
+def table_link(request, pk, table):
+    night = night_for_director(request, pk)
+    t = _table_or_404(night, table)
+    return _cards(request, night, {t.evening_id: services.table_link(t)})
+
+
+@login_required
+@require_POST
+def table_revoke(request, pk, table):
+    night = night_for_director(request, pk)
+    t = _table_or_404(night, table)
+    services.revoke_table_link(t)
+    messages.success(request, _("The link of table %(t)s is revoked: its phone can no longer score.") % {"t": t.number})
+    return redirect(night)
+
+
+@login_required
+def night_plan(request, pk):
+    night = night_for_director(request, pk)
+    names = {p.number: p.name for p in night.participants.all()}
+    sessions = [
+        {"number": i, "tables": [[(n, names.get(n, "?")) for n in t] for t in s["tables"]]}
+        for i, s in enumerate(night.plan.get("sessions", []), start=1)
+    ]
+    return render(request, "nights/plan.html", {"night": night, "sessions": sessions})

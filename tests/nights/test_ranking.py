@@ -1,0 +1,133 @@
+"""The night's live ranking: read-only, from the tables' summaries, 304 while unchanged, final
+once every session is closed."""
+
+import csv
+import io
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from night_builders import deal, tables
+from scorebook.evenings import services as evenings
+from scorebook.nights import ranking
+from scorebook.nights.models import Night
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def follower(client):
+    """Someone in the hall with the ranking's link on his phone: no account."""
+    return client
+
+
+def live(client, night, **headers):
+    return client.get(reverse("night_ranking_live", args=[night.ranking_token]), **headers)
+
+
+def names_at(table):
+    return [s.name for s in table.evening.seats.all()]
+
+
+def test_it_ranks_by_total_points_over_the_night_with_each_players_line(follower, make_night, director):
+    night = make_night(players=8)
+    t1 = tables(night)[0]
+    evenings.record_deal(t1.evening, deal(t1.evening), director)  # seats 2 and 4 make samen-9: +11 each (kleurenwiezen)
+    html = follower.get(reverse("night_ranking", args=[night.ranking_token])).content.decode()
+    winners = names_at(t1)[1], names_at(t1)[3]
+    assert html.index(winners[0]) < html.index(names_at(t1)[0])
+    assert "Provisional" in html
+    number = night.participants.get(name=winners[0]).number
+    line = follower.get(reverse("night_line", args=[night.ranking_token, number])).content.decode()
+    assert (
+        "table 1" in line
+        and names_at(t1)[0] in line
+        and "did not play" not in line.split("Session 1")[1].split("Session 2")[0]
+    )
+
+
+def test_it_shares_the_place_points_between_tied_players():
+    def place(k):
+        return [Decimal(4), Decimal(3), Decimal(2), Decimal(1)][k - 1]
+
+    summary = {
+        "deals": 3,
+        "players": [
+            {"player": 1, "name": "A", "points": 10},
+            {"player": 2, "name": "B", "points": 10},
+            {"player": 3, "name": "C", "points": -5},
+            {"player": 4, "name": "D", "points": -15},
+        ],
+    }
+    numbers = {i: (i, n) for i, n in enumerate("ABCD", start=1)}
+    t = ranking.table_result(1, 1, summary, True, numbers, place)
+    assert [(p["name"], p["place"], p["place_points"]) for p in t.players] == [
+        ("A", 1, Decimal("3.5")),
+        ("B", 1, Decimal("3.5")),
+        ("C", 3, Decimal(2)),
+        ("D", 4, Decimal(1)),
+    ]
+    rows = ranking.rank([(i, i, n) for i, n in enumerate("ABCD", start=1)], [t], places=True)
+    assert [(r.rank, r.name) for r in rows] == [(1, "A"), (1, "B"), (3, "C"), (4, "D")]
+
+
+def test_it_ranks_by_place_points_when_the_night_says_so(follower, make_night, director):
+    night = make_night(players=8, ranking=Night.Ranking.PLACES)
+    for t in tables(night):
+        evenings.record_deal(t.evening, deal(t.evening), director)
+    rows = list(
+        csv.reader(io.StringIO(follower.get(reverse("night_ranking_csv", args=[night.ranking_token])).content.decode()))
+    )
+    assert rows[0] == ["rank", "number", "name", "session 1", "session 2", "points", "place points"]
+    top = rows[1:5]
+    assert {r[0] for r in top} == {"1"} and {r[-1] for r in top} == {"3.5"}
+
+
+def test_it_answers_304_while_no_table_changed_and_stops_polling_once_final(follower, make_night, director):
+    night = make_night(players=8)
+    first = live(follower, night)
+    assert first.status_code == 200 and "<html" not in first.content.decode()
+    assert live(follower, night, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    t = tables(night)[0]
+    evenings.record_deal(t.evening, deal(t.evening), director)
+    changed = live(follower, night, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    from scorebook.nights import services
+
+    services.close_session(night, 1, director)
+    services.close_session(night, 2, director)
+    final = live(follower, night, HTTP_IF_NONE_MATCH=changed["ETag"])
+    assert final.status_code == 286  # htmx: stop polling
+    assert "Final ranking" in final.content.decode()
+
+
+def test_its_cost_does_not_grow_with_the_deals_played(follower, make_night, director, django_assert_max_num_queries):
+    night = make_night(players=16)
+
+    def count():
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as q:
+            assert live(follower, night).status_code == 200
+        return len(q)
+
+    before = count()
+    for t in tables(night):
+        for _ in range(6):
+            evenings.record_deal(t.evening, deal(t.evening), director)
+    assert count() == before <= 5
+
+
+def test_it_shows_each_sessions_tables_with_their_results(follower, make_night, director):
+    night = make_night(players=8)
+    t = tables(night)[1]
+    evenings.record_deal(t.evening, deal(t.evening), director)
+    html = follower.get(reverse("night_session_results", args=[night.ranking_token, 1])).content.decode()
+    assert "Table 1" in html and "Table 2" in html and "+11" in html
+
+
+def test_it_answers_404_for_an_unknown_ranking_link(follower):
+    assert follower.get(reverse("night_ranking", args=["no-such-night-link"])).status_code == 404
+    assert follower.get(reverse("night_ranking_live", args=["no-such-night-link"])).status_code == 404
