@@ -167,7 +167,7 @@ def rotation(state, result: EveningResult) -> dict:
     players = list(result.players)
     start = players.index(nxt.dealer)
     order = players[start:] + players[:start]
-    data = {"number": len(result.deals) + 1, "turns": [], "redeal": False, "pass_multiplier": 1}
+    data = {"number": len(result.deals) + 1, "turns": [], "redeal": False, "pass_multiplier": 1, "multiplier": nxt.multiplier}
     if nxt.robre is not None:  # classic: the players of the robre deal in turn
         data["turns"] = [{"dealer": p, "out": list(nxt.sitting_out)} for p in order if p in nxt.playing]
         return data

@@ -269,7 +269,7 @@
     var rotation = readRotation();
     var number = rotation ? rotation.number : 1;
     var turn = 0;
-    var multiplier = 1;
+    var multiplier = rotation ? rotation.multiplier : 1;
     entries.forEach(function (entry) {
       if (list && template) {
         var li = template.content.firstElementChild.cloneNode(true);
@@ -318,7 +318,7 @@
       queueNote.hidden = entries.length === 0;
       queueNote.classList.toggle("error", refused);
     }
-    if (rotation && entries.length) showNext(rotation, number, turn, multiplier);
+    if (rotation) showNext(rotation, number, turn, entries.length ? multiplier : rotation.multiplier);
   }
 
   function readRotation() {
@@ -343,7 +343,10 @@
     out.textContent = t.out.length ? next.dataset.out.replace("__NAMES__", t.out.join(", ")) : "";
     out.hidden = !t.out.length;
     var badge = $(".badge", next);
-    if (badge) badge.hidden = multiplier <= 1;
+    if (badge) {
+      badge.hidden = multiplier <= 1;
+      $(".mult", badge).textContent = String(multiplier);
+    }
     $all("#record .declarers label.tap.person").forEach(function (label) {
       var input = $("input", label);
       label.classList.toggle("out", t.out.indexOf(input.value) !== -1);

@@ -40,6 +40,7 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 640}
 TIMEOUT_MS = 8_000
 TAPS_FILE = ARTIFACTS / "taps.json"
 IN_VIEW_JS = """el => {
@@ -274,6 +275,11 @@ class Phone:
             rows[name] = (points, parse_money(money.inner_text()) if money.count() else None)
         return rows
 
+    def deals_stored(self, pk: int) -> int:
+        from scorebook.evenings.models import Deal
+
+        return Deal.objects.filter(evening_id=pk).count()
+
     @staticmethod
     def log_taps(kind: str, taps: int) -> None:
         """Keep the measured tap counts in artifacts/browser/taps.json (for the report)."""
@@ -305,8 +311,10 @@ def parse_points(text: str) -> int:
 def phone(new_context, live_server, artifacts, request):
     """phone(width=390, name=None) -> a Phone on a new context of the live server."""
 
-    def make(width: int = PHONE["width"], name: str | None = None) -> Phone:
-        page = new_context(width=width).new_page()
+    def make(width: int = PHONE["width"], name: str | None = None, height: int | None = None) -> Phone:
+        if height is None:
+            height = PHONE["height"] if width == PHONE["width"] else SMALL_PHONE["height"]
+        page = new_context(width=width, height=height).new_page()
         return Phone(page, live_server.url, name or request.node.name.removeprefix("test_"))
 
     return make
