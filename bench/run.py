@@ -943,6 +943,7 @@ def first_paint(tmp: Path, data: Data) -> None:
     server = Server(tmp, "gunicorn-paint")
     paints: list[float] = []
     requests: list[int] = []
+    after_load: list[str] = []
     try:
         server.start()
         url = f"{server.base}/e/{data.e20.pk}/"
@@ -964,7 +965,7 @@ def first_paint(tmp: Path, data: Data) -> None:
                 ],
             )
             try:
-                for _ in range(PAINT_RUNS):
+                for run in range(PAINT_RUNS):
                     context = browser.new_context(
                         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
                     )
@@ -972,6 +973,8 @@ def first_paint(tmp: Path, data: Data) -> None:
                     page = context.new_page()
                     seen: list[str] = []
                     page.on("request", lambda r, seen=seen: seen.append(r.url))
+                    everything: list = []  # the context's: a service worker's own requests too
+                    context.on("request", lambda r, everything=everything: everything.append(r))
                     cdp = context.new_cdp_session(page)
                     cdp.send("Network.enable")
                     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
@@ -984,6 +987,15 @@ def first_paint(tmp: Path, data: Data) -> None:
                     )
                     paints.append(page.evaluate("performance.getEntriesByName('first-contentful-paint')[0].startTime"))
                     requests.append(len(seen))
+                    if run == PAINT_RUNS - 1:
+                        # what the first visit fetches after its load: a service worker installing
+                        # (its script, what it keeps), the manifest...; up to 10 s for the worker
+                        page.evaluate(
+                            "() => Promise.race([navigator.serviceWorker ? navigator.serviceWorker.ready"
+                            " : Promise.resolve(), new Promise(r => setTimeout(r, 10000))])"
+                        )
+                        page.wait_for_timeout(1500)
+                        after_load = [r.url for r in everything if r.url not in seen]
                     context.close()
             finally:
                 browser.close()
@@ -995,6 +1007,9 @@ def first_paint(tmp: Path, data: Data) -> None:
     figure("first_paint_slow4g_ms", statistics.median(paints), "{:.0f}")
     figure("first_paint_slow4g_runs_ms", " ".join(f"{p:.0f}" for p in paints))
     figure("first_paint_browser_requests", max(requests))
+    figure("first_visit_requests_after_load", len(after_load))  # no target: not before the first paint
+    if after_load:
+        figure("first_visit_after_load", " ".join(sorted({urllib.parse.urlsplit(u).path for u in after_load})))
 
 
 # --- two instances on one PostgreSQL database ----------------------------------------------------------
