@@ -30,6 +30,7 @@ from scorebook.clubs.models import Player, Season
 from scorebook.core.formatting import decimal_text, lang, signed_points, tone
 from scorebook.evenings import charts
 from scorebook.evenings.models import Payment, Seat
+from scorebook.nights import results as night_results
 from scorebook.rules import registry
 from scorebook.rules.model import RulesError
 
@@ -248,5 +249,6 @@ def player_page(request, slug, player):
         "unpaid_tone": purse_tone(unpaid) if unpaid else "zero",
         "unpaid_transfers": found.unpaid_transfers,
         "unpaid_hidden": found.unpaid_count - len(found.unpaid_transfers),
+        "player_nights": night_results.nights_of(player),
     }
     return render(request, "league/player.html", context)

@@ -34,6 +34,7 @@ from scorebook.clubs.season_forms import EveningFilterForm, SeasonForm
 from scorebook.core import spreadsheet
 from scorebook.core.formatting import decimal_text, money_text, signed_points, tone
 from scorebook.evenings.models import Evening
+from scorebook.nights import results as night_results
 
 from .. import standings as st
 from .ledger import variant_name
@@ -59,12 +60,21 @@ def summaries(evenings) -> list[st.EveningSummary]:
     A summary names each seat's player (``services.summarize``); merging two players
     rebuilds the summaries of the evenings concerned, so the ids are current.
     """
-    return [
-        st.EveningSummary(day, summary or {}, id=pk, ruleset=ruleset, currency=currency)
-        for pk, day, ruleset, currency, summary in evenings.order_by("date", "created_at", "pk").values_list(
-            "id", "date", "ruleset", "currency", "summary"
-        )
-    ]
+    out, nights = [], {}
+    for pk, day, ruleset, currency, summary, night in evenings.order_by("date", "created_at", "pk").values_list(
+        "id", "date", "ruleset", "currency", "summary", "night_table__session__night_id"
+    ):
+        if night is None:
+            out.append(st.EveningSummary(day, summary or {}, id=pk, ruleset=ruleset, currency=currency))
+        elif night not in nights:  # a club night's tables count as one result per player
+            nights[night] = (len(out), [summary or {}])
+            out.append(st.EveningSummary(day, {}, id=pk, ruleset=ruleset, currency=currency))
+        else:
+            nights[night][1].append(summary or {})
+    for index, tables in nights.values():
+        e = out[index]
+        out[index] = st.EveningSummary(e.date, night_results.one_result(tables), e.id, e.ruleset, e.currency)
+    return out
 
 
 def player_names(club) -> dict[int, str]:
@@ -128,6 +138,7 @@ def rule_sentences(season: Season) -> list[str]:
         % {"rule": TieBreak(season.tie_break).label}
     )
     out.append(_("Evenings without any deal played are not counted."))
+    out.append(_("A club night counts as one evening: each player's points at its tables add up to one result."))
     return out
 
 

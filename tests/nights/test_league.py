@@ -1,0 +1,83 @@
+"""A club night in the club's season: one result per player for the night."""
+
+from datetime import date
+
+import pytest
+from django.urls import reverse
+
+from night_builders import deal, tables
+from scorebook.clubs.models import Season
+from scorebook.evenings import services as evenings
+from scorebook.league import standings as st
+from scorebook.league.views.seasons import rules_of, season_evenings, summaries
+from scorebook.nights.results import one_result
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def season(club):
+    return Season.objects.create(
+        club=club, name="Spring 2026", start=date(2026, 1, 1), end=date(2026, 6, 30), ruleset="kleurenwiezen"
+    )
+
+
+def test_it_counts_a_night_as_one_result_per_player_in_the_season(make_night, director, season):
+    night = make_night(players=8, sessions=2)
+    for session in (1, 2):
+        for t in tables(night, session):
+            evenings.record_deal(t.evening, deal(t.evening), director)
+    table = st.standings(rules_of(season), summaries(season_evenings(season)))
+    assert table.evenings == 1
+    assert len(table.rows) == 8 and all(row.evenings == 1 for row in table.rows)
+    expected = {}
+    for session in (1, 2):
+        for t in tables(night, session):
+            t.evening.refresh_from_db()
+            for e in t.evening.summary["players"]:
+                expected[e["player"]] = expected.get(e["player"], 0) + e["points"]
+    assert {row.key: row.points for row in table.rows} == expected
+
+
+def test_it_says_so_on_the_standings_rule_sentences(director_client, season):
+    html = director_client.get(reverse("season", args=[season.club.slug, season.pk])).content.decode()
+    assert "A club night counts as one evening" in html
+
+
+def test_it_adds_up_each_players_tables_into_one_summary():
+    a = {
+        "deals": 8,
+        "players": [{"player": 1, "name": "A", "points": 5, "money": "0.50", "took_part": True, "played": 8}],
+    }
+    b = {
+        "deals": 8,
+        "players": [{"player": 1, "name": "A", "points": -2, "money": "-0.20", "took_part": True, "played": 6}],
+    }
+    merged = one_result([a, b])
+    assert merged["deals"] == 16
+    assert merged["players"] == [
+        {
+            "player": 1,
+            "name": "A",
+            "points": 3,
+            "money": "0.30",
+            "took_part": True,
+            "played": 14,
+            "sat_out": 0,
+            "best": None,
+            "worst": None,
+            "declared": {},
+        }
+    ]
+
+
+def test_it_lists_the_players_nights_on_his_player_page(director_client, make_night, club):
+    night = make_night(players=8)
+    player = night.participants.get(number=3).player
+    html = director_client.get(reverse("club_player", args=[club.slug, player.pk])).content.decode()
+    assert "Club nights" in html and reverse("night_line", args=[night.ranking_token, 3]) in html
+
+
+def test_it_links_the_club_page_to_its_nights(director_client, club):
+    html = director_client.get(reverse("club", args=[club.slug])).content.decode()
+    assert reverse("night_list", args=[club.slug]) in html
