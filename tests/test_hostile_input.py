@@ -66,6 +66,7 @@ def test_it_shows_a_player_called_script_as_text_on_every_page(scorer_client, ad
         club=admin_club, name=SCRIPT, start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
     )
     player = Player.objects.get(club=admin_club, name=SCRIPT)
+    evening.share_token = services.new_share_link(evening)
     pages = [
         reverse("evening", args=[evening.pk]),
         reverse("evening_public", args=[evening.share_token]),

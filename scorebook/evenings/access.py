@@ -7,6 +7,8 @@ private evening (no club) belongs to its owner. Anything the user may not see an
 
 from __future__ import annotations
 
+import hmac
+
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Q, Subquery
 from django.http import Http404
@@ -16,7 +18,7 @@ from scorebook.clubs.models import Membership, Role
 from scorebook.clubs.models.club import SCORING_ROLES
 
 from . import links
-from .models import Evening
+from .models import Evening, link_token_hash
 
 # Ids beyond a 64-bit integer are no evening's (and SQLite would fail on them).
 MAX_ID = 2**63 - 1
@@ -62,8 +64,13 @@ def evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
 
 
 def evening_for_token(token: str) -> Evening:
-    """The read-only link: the token is the only key, and it never allows writing."""
-    return get_object_or_404(Evening, share_token=token)
+    """The read-only link: the token is the only key, and it never allows writing.
+    ``<share_id>.<secret>``: the id finds the evening, the secret must match its stored digest."""
+    share_id, _dot, secret = token.partition(".")
+    evening = Evening.objects.filter(share_id=share_id).first() if share_id and secret and len(token) <= 100 else None
+    if evening is None or not hmac.compare_digest(evening.share_hash, link_token_hash(secret)):
+        raise Http404("No such link")
+    return evening
 
 
 def visible_evenings(user):

@@ -13,6 +13,7 @@ from scorebook.rules import registry
 
 
 def new_share_token() -> str:
+    """(Kept for the first migration.) A read-only link is now made by services.new_share_link."""
     return secrets.token_urlsafe(24)  # 192 random bits
 
 
@@ -28,7 +29,10 @@ class Evening(models.Model):
     currency = models.CharField(_("currency"), max_length=8, default="EUR")
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"), default=0, help_text=_("Seat number"))
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.OPEN)
-    share_token = models.CharField(max_length=64, unique=True, default=new_share_token)
+    # the read-only link is /s/<share_id>.<secret>/: the id finds the evening, the secret's digest
+    # proves the link; the secret is stored nowhere (the link is shown once, when it is made)
+    share_id = models.CharField(max_length=16, unique=True, null=True, blank=True)
+    share_hash = models.CharField(max_length=64, blank=True, default="")
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="evenings"
     )

@@ -11,6 +11,7 @@ evening, kept by the same transaction and rebuilt from the deals when it disagre
 from __future__ import annotations
 
 import json
+import secrets
 from datetime import date as date_cls
 from decimal import Decimal
 from functools import cached_property
@@ -28,7 +29,7 @@ from scorebook.rules.messages import gettext_noop
 from scorebook.rules.model import to_dict
 from scorebook.rules.scoring import DealError, DealResult, EveningResult, Scorer, score, scorer
 
-from .models import Deal, DealRevision, Evening, Payment, Seat
+from .models import Deal, DealRevision, Evening, Payment, Seat, link_token_hash, new_link_token
 
 
 class StaleDeal(Exception):
@@ -567,6 +568,15 @@ def create_evening(
         evening.save(update_fields=["summary"])
         _keep_seats(evening)
     return evening
+
+
+def new_share_link(evening: Evening) -> str:
+    """A new read-only link for the evening (the old one stops working); returns its token,
+    ``<public id>.<secret>``, of which only the secret's digest is stored."""
+    share_id, secret = secrets.token_urlsafe(9), new_link_token()
+    Evening.objects.filter(pk=evening.pk).update(share_id=share_id, share_hash=link_token_hash(secret))
+    evening.share_id, evening.share_hash = share_id, link_token_hash(secret)
+    return f"{share_id}.{secret}"
 
 
 def import_evening(text: str | bytes, user, club=None) -> Evening:

@@ -39,25 +39,31 @@ def main_of(response) -> str:
 # --- the share page ------------------------------------------------------------------
 
 
+def make_link(client, evening):
+    """The owner makes the read-only link: the page that answers is the only one that shows it."""
+    return client.post(reverse("evening_share_reset", args=[evening.pk]))
+
+
 def test_it_shows_the_owner_the_absolute_link_a_copy_field_and_an_inline_qr_code(scorer_client, make_evening):
     evening = make_evening()
-    response = scorer_client.get(reverse("evening_share", args=[evening.pk]))
+    response = make_link(scorer_client, evening)
     assert response.status_code == 200
     html = response.content.decode()
-    link = f"http://testserver/s/{evening.share_token}/"
-    assert response.context["url"] == link
+    link = response.context["url"]
+    assert re.fullmatch(r"http://testserver/s/[\w-]+\.[\w-]{32}/", link)
     assert re.search(rf'<input[^>]*id="share-url"[^>]*value="{re.escape(link)}"[^>]*readonly', html)
     assert re.search(r'<button[^>]*data-copy-target="share-url"[^>]*hidden', html)  # shown by the script
     assert re.search(r'<svg viewBox="0 0 \d+ \d+" class="qr-code">', html)
     assert "<img" not in html
+    assert scorer_client.get(link).status_code == 200
 
 
 def test_it_encodes_the_link_in_the_qr_code(scorer_client, make_evening):
     import segno
 
     evening = make_evening()
-    response = scorer_client.get(reverse("evening_share", args=[evening.pk]))
-    expected = segno.make(f"http://testserver/s/{evening.share_token}/", error="m")
+    response = make_link(scorer_client, evening)
+    expected = segno.make(response.context["url"], error="m")
     rows = re.search(r'viewBox="0 0 (\d+) \d+"', response.content.decode()).group(1)
     assert int(rows) == expected.symbol_size(scale=1, border=4)[0]
     assert response.context["qr"] == expected.svg_inline(
@@ -366,12 +372,12 @@ def test_it_revokes_the_read_only_link_with_a_new_one(scorer_client, make_evenin
     evening = make_evening("kleurenwiezen")
     old = evening.share_token
     assert scorer_client.get(f"/s/{old}/").status_code == 200
-    response = scorer_client.post(reverse("evening_share_reset", args=[evening.pk]))
-    assert response.status_code == 302
-    evening.refresh_from_db()
-    assert evening.share_token != old and len(evening.share_token) >= 22  # at least 128 random bits
+    response = make_link(scorer_client, evening)
+    assert response.status_code == 200
+    new = response.context["url"].split("/s/")[1].rstrip("/")
+    assert new != old and len(new.split(".")[1]) >= 22  # at least 128 random bits
     assert scorer_client.get(f"/s/{old}/").status_code == 404
-    assert scorer_client.get(f"/s/{evening.share_token}/").status_code == 200
+    assert scorer_client.get(f"/s/{new}/").status_code == 200
 
 
 @pytest.mark.django_db

@@ -7,6 +7,7 @@ an unchanged evening is never scored again for a poll.
 
 from __future__ import annotations
 
+import hmac
 from functools import wraps
 
 import segno
@@ -26,7 +27,7 @@ from scorebook.rules.model import ClassicRules
 
 from .. import display, services
 from ..access import evening_for_token, evening_for_user
-from ..models import Evening, new_share_token
+from ..models import Evening, link_token_hash
 
 LAST_DEALS = 10  # deals listed on the public page, newest first
 QR_DARK, QR_LIGHT = "#111418", "#ffffff"  # dark on white in both themes: phones scan it best
@@ -35,9 +36,24 @@ QR_DARK, QR_LIGHT = "#111418", "#ffffff"  # dark on white in both themes: phones
 @login_required
 @require_safe
 def share(request, pk):
+    """Whether the evening has a read-only link, and the button that makes one: a link is shown
+    only once, when it is made (its secret is stored as a digest)."""
     evening = evening_for_user(request, pk)
-    url = request.build_absolute_uri(reverse("evening_public", args=[evening.share_token]))
-    qr = segno.make(url, error="m").svg_inline(
+    return _share_page(request, evening)
+
+
+def _share_page(request, evening, token: str = ""):
+    context = {"evening": evening, "variant": registry.get(evening.ruleset).names.get(lang()), "has_link": bool(evening.share_id)}
+    if token:
+        url = request.build_absolute_uri(reverse("evening_public", args=[token]))
+        context |= {"url": url, "qr": _qr(url)}
+    response = render(request, "evenings/share/share.html", context)
+    response["Cache-Control"] = "no-store"  # the link is a secret: no cache keeps it
+    return response
+
+
+def _qr(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(
         scale=1,  # the SVG has a viewBox; CSS gives it its size
         border=4,  # the quiet zone scanners need
         dark=QR_DARK,
@@ -46,8 +62,6 @@ def share(request, pk):
         svgclass="qr-code",
         title=_("QR code of the read-only link"),
     )
-    variant = registry.get(evening.ruleset).names.get(lang())
-    return render(request, "evenings/share/share.html", {"evening": evening, "variant": variant, "url": url, "qr": qr})
 
 
 def _public_headers(view):
@@ -67,17 +81,18 @@ def _public_headers(view):
 @cache_control(no_cache=True)
 def public(request, token):
     evening = evening_for_token(token)
-    return render(request, "evenings/share/public.html", _board(evening))
+    return render(request, "evenings/share/public.html", _board(evening) | {"token": token})
 
 
 def _live_etag(request, token):
     """The version alone says whether the score changed: one small query, no scoring.
     None (no 304) when the evening is unknown (the view answers 404) or closed (its final
     score is sent once more with the order to stop polling)."""
-    row = Evening.objects.filter(share_token=token).values_list("pk", "version", "status").first()
-    if row is None or row[2] != Evening.Status.OPEN:
+    share_id, _dot, secret = token.partition(".")
+    row = Evening.objects.filter(share_id=share_id).values_list("pk", "version", "status", "share_hash").first()
+    if row is None or row[2] != Evening.Status.OPEN or not hmac.compare_digest(row[3], link_token_hash(secret)):
         return None
-    pk, version, status = row
+    pk, version, status, _digest = row
     return f"{pk}-{version}-{status}-{translation.get_language()}"
 
 
@@ -87,7 +102,7 @@ def _live_etag(request, token):
 @condition(etag_func=_live_etag)
 def public_live(request, token):
     evening = evening_for_token(token)
-    response = render(request, "evenings/share/_live.html", _board(evening))
+    response = render(request, "evenings/share/_live.html", _board(evening) | {"token": token})
     if not evening.is_open:  # the final score: the page stops asking
         return HttpResponseStopPolling(response.content)
     return response
@@ -148,8 +163,10 @@ def _robre(robre, rules: ClassicRules, finished: int) -> dict:
 @login_required
 @require_POST
 def share_reset(request, pk):
-    """Revoke the read-only link: a new token, and the old link answers 404 from now on."""
+    """Make the read-only link (a former one answers 404 from now on); it is shown this once."""
     evening = evening_for_user(request, pk, write=True)
-    Evening.objects.filter(pk=evening.pk).update(share_token=new_share_token())
-    messages.success(request, _("A new link was made: the old one no longer works."))
-    return redirect("evening_share", pk=evening.pk)
+    had_link = bool(evening.share_id)
+    token = services.new_share_link(evening)
+    if had_link:
+        messages.success(request, _("A new link was made: the old one no longer works."))
+    return _share_page(request, evening, token)
