@@ -17,3 +17,9 @@ def signed(value):
 def tone(value):
     """The colour class of a figure: pos, neg or zero."""
     return formatting.tone(value)
+
+
+@register.filter
+def in_language(names):
+    """A variant's or contract's name in the active language: ``{{ preset.names|in_language }}``."""
+    return names.get(formatting.lang())

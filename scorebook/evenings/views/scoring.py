@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scorebook.core.engine_messages import localized
+from scorebook.rules import registry
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import ClassicRules
 from scorebook.rules.scoring import DealError
@@ -44,7 +45,10 @@ def evening_list(request):
 
 @login_required
 def evening_new(request):
-    form = NewEveningForm(request.POST or None, user=request.user, initial={"club": request.GET.get("club", "")})
+    initial = {"club": request.GET.get("club", "")}
+    if request.GET.get("ruleset") in registry.keys():  # the home page's link to a variant
+        initial["ruleset"] = request.GET["ruleset"]
+    form = NewEveningForm(request.POST or None, user=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         c = form.cleaned_data
         evening = services.create_evening(
