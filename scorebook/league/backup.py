@@ -1,5 +1,6 @@
-"""A club as one JSON document: members, players, house rules, seasons, and every evening as an
-evening file (shared/evening-format.md). ``import_club`` restores it into a database without that club.
+"""A club as one JSON document: members, players, house rules, seasons, every evening as an
+evening file (shared/evening-format.md), and its club nights (their tables are evenings of the list).
+``import_club`` restores it into a database without that club.
 
 What a backup holds of the accounts is their names; their password hashes and e-mail addresses
 only when asked for (``export_club --with-secrets``). It never holds a live link: invitations
@@ -29,6 +30,7 @@ from scorebook.accounts.models import Profile
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Ranking, Role, Season, TieBreak
 from scorebook.evenings import services
 from scorebook.evenings.models import Deal, Evening, Payment, Seat
+from scorebook.nights import backup as night_backup
 from scorebook.rules import evening_file, registry
 from scorebook.rules.model import RulesError
 from scorebook.rules.model import to_dict as rules_to_dict
@@ -89,7 +91,13 @@ def export_club(club: Club, *, with_secrets: bool = False) -> dict[str, Any]:
             for s in club.seasons.order_by("start", "pk")
         ],
         "evenings": [_export_evening(e) for e in evenings],
-    }
+    } | _nights(club, evenings)
+
+
+def _nights(club: Club, evenings: list[Evening]) -> dict[str, Any]:
+    """The club's nights (only when it has some): their tables point at the evenings by their place."""
+    nights = night_backup.export_nights(club, {e.pk: i for i, e in enumerate(evenings)})
+    return {"nights": nights} if nights else {}
 
 
 def _export_evening(evening: Evening) -> dict[str, Any]:
@@ -214,7 +222,7 @@ def check(data: Any, *, account_map: dict[str, str] | None = None) -> dict[str, 
     """Every field of the backup checked; returns what import_club writes. Raises BackupError."""
     account_map = dict(account_map or {})
     data = _obj(data, "the backup", {"format", "club", "accounts", "members", "invitations", "players",
-                                     "house_rules", "seasons", "evenings"},
+                                     "house_rules", "seasons", "evenings", "nights"},
                 {"format", "club", "accounts", "members", "players", "house_rules", "seasons", "evenings"})
     if data["format"] != FORMAT:
         _fail("format", f"not a club backup ({FORMAT!r} expected)")
@@ -340,8 +348,12 @@ def check(data: Any, *, account_map: dict[str, str] | None = None) -> dict[str, 
             payments.append({"from": p["from"], "to": p["to"], "amount": _amount(p["amount"], f"{where}: payments[{k}]")})
         evenings.append({"engine": engine, "file": e["file"], "seats": seats, "status": e["status"],
                          "version": e["version"], "owner": e["owner"], "payments": payments})
+    try:
+        nights = night_backup.check_nights(data.get("nights", []), player_ids, evenings)
+    except night_backup.NightBackupError as exc:
+        raise BackupError(str(exc)) from None
     return {"club": club, "accounts": accounts, "account_map": account_map, "members": members, "players": players,
-            "house_rules": house_rules, "seasons": seasons, "evenings": evenings}
+            "house_rules": house_rules, "seasons": seasons, "evenings": evenings, "nights": nights}
 
 
 # --- restoring ------------------------------------------------------------------------------------
@@ -379,8 +391,8 @@ def import_club(data: dict[str, Any], *, account_map: dict[str, str] | None = No
             HouseRules.objects.create(club=club, ruleset=h["ruleset"], overrides=h["overrides"])
         for s in checked["seasons"]:
             Season.objects.create(club=club, **s)
-        for e in checked["evenings"]:
-            _import_evening(club, e, players, accounts)
+        restored = [_import_evening(club, e, players, accounts) for e in checked["evenings"]]
+        night_backup.import_nights(club, checked["nights"], players, restored)
     return club
 
 
