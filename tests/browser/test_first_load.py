@@ -1,0 +1,27 @@
+"""First paint of the scoring page: at most 4 requests (the page, the stylesheet, htmx, the
+page's own script), the scripts deferred so that they do not block it. The service worker
+the page registers after its load fetches for itself and is not counted."""
+
+import pytest
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.mark.browser
+def test_it_loads_the_scoring_page_with_four_requests(phone, new_context, scorer, make_evening):
+    evening = make_evening("kleurenwiezen", ["Anne", "Bert", "Carl", "Dina", "Eric"])
+    p = phone(name="first-load")
+    p.login(scorer.username)
+    cookies = p.page.context.cookies()
+    context = new_context()  # an empty cache, the same session
+    context.add_cookies(cookies)
+    page = context.new_page()
+    seen = []
+    page.on("request", lambda r: seen.append((r.resource_type, r.url.removeprefix(p.base_url))))
+    page.goto(p.url(f"/e/{evening.pk}/"))
+    page.wait_for_load_state("networkidle")
+    counted = [(kind, url) for kind, url in seen if url not in ("/sw.js",)]
+    assert len(counted) <= 4, counted
+    assert [kind for kind, _url in counted] == ["document", "stylesheet", "script", "script"], counted
+    assert page.eval_on_selector_all("script[src]", "s => s.every(e => e.defer)")
+    assert page.evaluate("() => document.documentElement.classList.contains('js')")
