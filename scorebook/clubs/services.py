@@ -162,7 +162,7 @@ def join(invitation: Invitation, user) -> tuple[Membership, bool]:
     and the invitation's. Returns (membership, changed); Invitation.DoesNotExist when the link
     stopped working in the meantime."""
     with transaction.atomic():
-        invitation = Invitation.objects.select_for_update().select_related("club", "created_by").get(pk=invitation.pk)
+        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
         if not invitation.active or not _creator_may_grant(invitation):
             raise Invitation.DoesNotExist
         membership = Membership.objects.select_for_update().filter(club_id=invitation.club_id, user=user).first()

@@ -18,7 +18,7 @@ from datetime import date as date_cls
 from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
-from django.db.models import Exists, F, IntegerField, OuterRef, Q
+from django.db.models import BigIntegerField, Exists, F, OuterRef, Q
 from django.db.models.functions import Cast, Round
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
@@ -193,7 +193,7 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
     paid: dict[int, list[tuple[str, str, int]]] = defaultdict(list)
     for evening_id, payer, payee, cents in (
         Payment.objects.filter(evening__in=[r[0] for r in rows])
-        .annotate(cents=Cast(Round(F("amount") * 100), IntegerField()))  # whole cents, no Decimal per row
+        .annotate(cents=Cast(Round(F("amount") * 100), BigIntegerField()))  # whole cents (beyond 32 bits), no Decimal per row
         .values_list("evening_id", "payer", "payee", "cents")
     ):
         paid[evening_id].append((payer, payee, cents))
