@@ -81,3 +81,14 @@ def test_it_lists_the_players_nights_on_his_player_page(director_client, make_ni
 def test_it_links_the_club_page_to_its_nights(director_client, club):
     html = director_client.get(reverse("club", args=[club.slug])).content.decode()
     assert reverse("night_list", args=[club.slug]) in html
+
+
+def test_it_puts_a_night_played_for_money_in_the_clubs_ledger(director_client, make_night, director, club):
+    from decimal import Decimal
+
+    night = make_night(players=8, stake=Decimal("0.10"))
+    t = tables(night)[0]
+    evenings.record_deal(t.evening, deal(t.evening), director)
+    html = director_client.get(reverse("club_ledger", args=[club.slug])).content.decode()
+    losers = [s.name for s in t.evening.seats.all()][0::2]
+    assert all(name in html for name in losers) and "€1.10" in html.replace("\xa0", "")
