@@ -56,7 +56,7 @@ def totals(html: str) -> dict[str, int]:
         r'<span class="chip-total[^"]*">(-?\d+)</span>',
         html,
     )
-    return {name: int(total) for name, total in chips if name != "bête"}
+    return {name: int(total) for name, total in chips if name not in ("bête", "pot")}
 
 
 def every_error(html: str) -> str:

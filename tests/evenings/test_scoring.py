@@ -42,11 +42,11 @@ def totals(html: str) -> dict[str, int]:
         r'<span class="chip-total[^"]*">(-?\d+)</span>',
         html,
     )
-    return {name: int(total) for name, total in chips if name != "bête"}
+    return {name: int(total) for name, total in chips if name not in ("bête", "pot")}
 
 
 def bete(html: str) -> int | None:
-    match = re.search(r'<span class="chip-name">bête</span><span class="chip-total">(-?\d+)</span>', html)
+    match = re.search(r'<div class="chip pot"><span class="chip-name">[^<]+</span><span class="chip-total">(-?\d+)</span>', html)  # "pot" in English
     return int(match.group(1)) if match else None
 
 
