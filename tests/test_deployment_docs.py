@@ -8,12 +8,17 @@ from pathlib import Path
 from django.conf import settings
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-DEPLOYMENT = README[README.index("## Running it for a club"):]
+DEPLOYMENT = README[README.index("## Running it for a club") :]
 
 
 def test_it_puts_a_buffering_proxy_in_front_of_gunicorn_and_says_why():
     assert "buffering reverse proxy" in DEPLOYMENT and "not only for TLS" in DEPLOYMENT
-    for directive in ("proxy_request_buffering on", "proxy_buffering on", "client_body_timeout", "client_header_timeout"):
+    for directive in (
+        "proxy_request_buffering on",
+        "proxy_buffering on",
+        "client_body_timeout",
+        "client_header_timeout",
+    ):
         assert directive in DEPLOYMENT, directive
     assert "--bind 127.0.0.1:8000" in DEPLOYMENT  # nothing reaches gunicorn around the proxy
 

@@ -33,8 +33,11 @@ def test_it_mails_the_traceback_of_a_server_error_to_the_admins(client, settings
 
 def test_it_writes_the_traceback_of_a_server_error_to_standard_error():
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"} | {
-        "DJANGO_SETTINGS_MODULE": "scorebook.settings", "DEBUG": "false", "SECRET_KEY": "x" * 60,
-        "ALLOWED_HOSTS": "testserver", "PYTHONPATH": str(ROOT / "tests"),
+        "DJANGO_SETTINGS_MODULE": "scorebook.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": "x" * 60,
+        "ALLOWED_HOSTS": "testserver",
+        "PYTHONPATH": str(ROOT / "tests"),
         "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",  # no collectstatic here
     }
     code = (
@@ -48,10 +51,19 @@ def test_it_writes_the_traceback_of_a_server_error_to_standard_error():
 
 
 def test_it_reads_the_admins_from_the_environment_and_refuses_a_bad_one():
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"} | {"DJANGO_SETTINGS_MODULE": "scorebook.settings"}
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"} | {
+        "DJANGO_SETTINGS_MODULE": "scorebook.settings"
+    }
     code = "import django; django.setup(); from django.conf import settings; print(settings.ADMINS)"
-    good = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          env=env | {"ADMINS": "ops@example.org, boss@example.org"})
+    good = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env | {"ADMINS": "ops@example.org, boss@example.org"},
+    )
     assert good.stdout.strip() == "['ops@example.org', 'boss@example.org']", good.stderr
-    bad = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=env | {"ADMINS": "nobody"})
+    bad = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=env | {"ADMINS": "nobody"}
+    )
     assert bad.returncode != 0 and "ADMINS" in bad.stderr

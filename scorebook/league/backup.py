@@ -184,8 +184,12 @@ def _username(value, where: str) -> str:
 
 
 def _account(a, where: str) -> dict:
-    a = _obj(a, where, {"username", "first_name", "display_name", "is_active", "password", "email"},
-             {"username", "first_name", "display_name", "is_active"})
+    a = _obj(
+        a,
+        where,
+        {"username", "first_name", "display_name", "is_active", "password", "email"},
+        {"username", "first_name", "display_name", "is_active"},
+    )
     _username(a["username"], f"{where}: username")
     _text(a["first_name"], f"{where}: first_name", 150, empty=True)
     _text(a["display_name"], f"{where}: display_name", Profile._meta.get_field("display_name").max_length, empty=True)
@@ -213,7 +217,12 @@ def _amount(value, where: str) -> Decimal:
         amount = Decimal(value) if isinstance(value, str) else None
     except InvalidOperation:
         amount = None
-    if amount is None or not amount.is_finite() or not Decimal("0.01") <= amount <= PAYMENT_LIMIT or amount != amount.quantize(Decimal("0.01")):
+    if (
+        amount is None
+        or not amount.is_finite()
+        or not Decimal("0.01") <= amount <= PAYMENT_LIMIT
+        or amount != amount.quantize(Decimal("0.01"))
+    ):
         _fail(where, f"an amount from 0.01 to {PAYMENT_LIMIT} with at most two decimals is expected")
     return amount
 
@@ -221,9 +230,23 @@ def _amount(value, where: str) -> Decimal:
 def check(data: Any, *, account_map: dict[str, str] | None = None) -> dict[str, Any]:
     """Every field of the backup checked; returns what import_club writes. Raises BackupError."""
     account_map = dict(account_map or {})
-    data = _obj(data, "the backup", {"format", "club", "accounts", "members", "invitations", "players",
-                                     "house_rules", "seasons", "evenings", "nights"},
-                {"format", "club", "accounts", "members", "players", "house_rules", "seasons", "evenings"})
+    data = _obj(
+        data,
+        "the backup",
+        {
+            "format",
+            "club",
+            "accounts",
+            "members",
+            "invitations",
+            "players",
+            "house_rules",
+            "seasons",
+            "evenings",
+            "nights",
+        },
+        {"format", "club", "accounts", "members", "players", "house_rules", "seasons", "evenings"},
+    )
     if data["format"] != FORMAT:
         _fail("format", f"not a club backup ({FORMAT!r} expected)")
     club = _obj(data["club"], "club", {"name", "slug"}, {"name", "slug"})
@@ -301,13 +324,23 @@ def check(data: Any, *, account_map: dict[str, str] | None = None) -> dict[str, 
     seasons = []
     for i, s in enumerate(_list(data["seasons"], "seasons")):
         where = f"seasons[{i}]"
-        keys = {"name", "start", "end", "ruleset", "ranking", "min_evenings", "league_points", "drop_worst", "tie_break"}
+        keys = {
+            "name",
+            "start",
+            "end",
+            "ruleset",
+            "ranking",
+            "min_evenings",
+            "league_points",
+            "drop_worst",
+            "tie_break",
+        }
         s = _obj(s, where, keys, keys)
         _text(s["name"], f"{where}: name", Season._meta.get_field("name").max_length)
         start, end = _day(s["start"], f"{where}: start"), _day(s["end"], f"{where}: end")
         if end < start:
             _fail(where, "its last day comes before its first")
-        if s["ruleset"] not in registry.keys():
+        if s["ruleset"] not in set(registry.keys()):
             _fail(f"{where}: ruleset", f"unknown variant {s['ruleset']!r}")
         _choice(s["ranking"], f"{where}: ranking", Ranking)
         _choice(s["tie_break"], f"{where}: tie_break", TieBreak)
@@ -324,8 +357,12 @@ def check(data: Any, *, account_map: dict[str, str] | None = None) -> dict[str, 
     evenings = []
     for i, e in enumerate(_list(data["evenings"], "evenings")):
         where = f"evenings[{i}]"
-        e = _obj(e, where, {"file", "seats", "status", "version", "share_token", "owner", "payments"},
-                 {"file", "seats", "status", "version", "owner", "payments"})
+        e = _obj(
+            e,
+            where,
+            {"file", "seats", "status", "version", "share_token", "owner", "payments"},
+            {"file", "seats", "status", "version", "owner", "payments"},
+        )
         try:
             engine = evening_file.from_dict(e["file"])  # validated like any evening file
             score(engine)
@@ -334,7 +371,11 @@ def check(data: Any, *, account_map: dict[str, str] | None = None) -> dict[str, 
         if engine.date is None:
             _fail(f"{where}: file", "the evening has no date")
         seats = _list(e["seats"], f"{where}: seats")
-        if len(seats) != len(engine.players) or any(s not in player_ids for s in seats) or len(set(seats)) != len(seats):
+        if (
+            len(seats) != len(engine.players)
+            or any(s not in player_ids for s in seats)
+            or len(set(seats)) != len(seats)
+        ):
             _fail(f"{where}: seats", "one player of the backup per seat is expected")
         _choice(e["status"], f"{where}: status", Evening.Status)
         _int(e["version"], f"{where}: version", 0, 2**31 - 1)
@@ -345,15 +386,35 @@ def check(data: Any, *, account_map: dict[str, str] | None = None) -> dict[str, 
             p = _obj(p, f"{where}: payments[{k}]", {"from", "to", "amount"}, {"from", "to", "amount"})
             if p["from"] not in engine.players or p["to"] not in engine.players or p["from"] == p["to"]:
                 _fail(f"{where}: payments[{k}]", "two different players of the evening are expected")
-            payments.append({"from": p["from"], "to": p["to"], "amount": _amount(p["amount"], f"{where}: payments[{k}]")})
-        evenings.append({"engine": engine, "file": e["file"], "seats": seats, "status": e["status"],
-                         "version": e["version"], "owner": e["owner"], "payments": payments})
+            payments.append(
+                {"from": p["from"], "to": p["to"], "amount": _amount(p["amount"], f"{where}: payments[{k}]")}
+            )
+        evenings.append(
+            {
+                "engine": engine,
+                "file": e["file"],
+                "seats": seats,
+                "status": e["status"],
+                "version": e["version"],
+                "owner": e["owner"],
+                "payments": payments,
+            }
+        )
     try:
         nights = night_backup.check_nights(data.get("nights", []), player_ids, evenings)
     except night_backup.NightBackupError as exc:
         raise BackupError(str(exc)) from None
-    return {"club": club, "accounts": accounts, "account_map": account_map, "members": members, "players": players,
-            "house_rules": house_rules, "seasons": seasons, "evenings": evenings, "nights": nights}
+    return {
+        "club": club,
+        "accounts": accounts,
+        "account_map": account_map,
+        "members": members,
+        "players": players,
+        "house_rules": house_rules,
+        "seasons": seasons,
+        "evenings": evenings,
+        "nights": nights,
+    }
 
 
 # --- restoring ------------------------------------------------------------------------------------
@@ -372,7 +433,9 @@ def import_club(data: dict[str, Any], *, account_map: dict[str, str] | None = No
             if target is not None:
                 accounts[a["username"]] = User.objects.get(username=target)
                 continue
-            user = User(username=a["username"], email=a.get("email", ""), first_name=a["first_name"], is_active=a["is_active"])
+            user = User(
+                username=a["username"], email=a.get("email", ""), first_name=a["first_name"], is_active=a["is_active"]
+            )
             if a.get("password"):
                 user.password = a["password"]
             else:

@@ -22,7 +22,9 @@ def bea_member(make_user):
 
 
 def log_in(client, username, password, *, client_address="203.0.113.7", path=None, via_proxy=False):
-    meta = {"REMOTE_ADDR": PROXY, "HTTP_X_FORWARDED_FOR": client_address} if via_proxy else {"REMOTE_ADDR": client_address}
+    meta = (
+        {"REMOTE_ADDR": PROXY, "HTTP_X_FORWARDED_FOR": client_address} if via_proxy else {"REMOTE_ADDR": client_address}
+    )
     client.logout()
     return client.post(path or reverse("login"), {"username": username, "password": password}, **meta)
 
@@ -85,8 +87,12 @@ def test_it_believes_no_forwarded_address_without_a_trusted_proxy(client, bea_me
     settings.TRUSTED_PROXY_COUNT = 0
     for i in range(5):
         client.logout()
-        client.post(reverse("login"), {"username": "b_member", "password": "wrong"},
-                    REMOTE_ADDR="198.51.100.66", HTTP_X_FORWARDED_FOR=f"192.0.2.{i}")
+        client.post(
+            reverse("login"),
+            {"username": "b_member", "password": "wrong"},
+            REMOTE_ADDR="198.51.100.66",
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{i}",
+        )
     assert log_in(client, "b_member", PASSWORD, client_address="198.51.100.66").status_code == 429
 
 

@@ -29,7 +29,9 @@ def ada_admin(make_user):
     return user
 
 
-@pytest.mark.parametrize("lookalike", ["а_admin", "A_ADMIN", "ａ_admin", "a_admіn"])  # Cyrillic а, capitals, full width, Ukrainian і
+@pytest.mark.parametrize(
+    "lookalike", ["а_admin", "A_ADMIN", "ａ_admin", "a_admіn"]
+)  # Cyrillic а, capitals, full width, Ukrainian і
 def test_it_refuses_a_user_name_that_looks_like_an_existing_one(client, ada_admin, lookalike):
     response = signup(client, username=lookalike)
     assert "looks just like it" in errors(response, "username") or "already exists" in errors(response, "username")

@@ -2,9 +2,9 @@
 mail is rendered and sent once the answer has gone out, when the server closes the response."""
 
 import pytest
+from django.contrib.sessions.middleware import SessionMiddleware
 from django.core import mail
 from django.test import RequestFactory
-from django.contrib.sessions.middleware import SessionMiddleware
 
 from scorebook.accounts.views.login import password_reset
 

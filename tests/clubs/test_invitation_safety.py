@@ -92,5 +92,7 @@ def test_it_stores_no_link_and_shows_none_to_the_other_admins(client, club, ada_
 
 
 def test_it_offers_only_the_roles_up_to_the_creators_own(client, club, ada_admin, make_user):
-    form = client.force_login(ada_admin) or client.get(reverse("club_members", args=["les-as"])).context["invitation_form"]
+    form = (
+        client.force_login(ada_admin) or client.get(reverse("club_members", args=["les-as"])).context["invitation_form"]
+    )
     assert [value for value, _label in form.fields["role"].choices] == ["admin", "scorer", "member"]

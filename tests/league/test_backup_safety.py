@@ -32,8 +32,14 @@ def club(make_user):
     Membership.objects.create(club=club, user=mia_member, role=Role.MEMBER)
     clubs.create_invitation(club, ada_admin, role=Role.ADMIN, days=7, uses=5)
     evening = services.create_evening(
-        ruleset="kleurenwiezen", players=["Anne", "Bert", "Carl", "Dina"], first_dealer=0, stake=Decimal("0.10"),
-        currency="EUR", date=date(2026, 11, 6), user=ada_admin, club=club,
+        ruleset="kleurenwiezen",
+        players=["Anne", "Bert", "Carl", "Dina"],
+        first_dealer=0,
+        stake=Decimal("0.10"),
+        currency="EUR",
+        date=date(2026, 11, 6),
+        user=ada_admin,
+        club=club,
     )
     services.record_deal(evening, {"contract": "samen-9", "declarers": ["Bert", "Dina"], "tricks": 10}, ada_admin)
     return club
@@ -87,19 +93,41 @@ def backup(tmp_path):
     return json.loads(export(tmp_path).read_text())
 
 
-@pytest.mark.parametrize("change, words", [
-    (lambda d: d["members"][0].update(role="owner"), "members[0]: role: 'owner' is not one of admin, scorer, member"),
-    (lambda d: d["evenings"][0].update(status="lost"), "evenings[0]: status: 'lost' is not one of open, closed"),
-    (lambda d: d["players"][0].update(name="An\x00ne"), "players[0]: name: it holds control characters"),
-    (lambda d: d["club"].update(name="Club\x00"), "club: name: it holds control characters"),
-    (lambda d: d["accounts"][0].update(username="a b\x00"), "accounts[0]: username"),
-    (lambda d: d["accounts"][0].update(password="x"), "accounts[0]: password: not a password hash"),
-    (lambda d: d["evenings"][0]["payments"].append({"from": "Anne", "to": "Bert", "amount": "1e30"}), "payments[0]: an amount"),
-    (lambda d: d["seasons"].append({"name": "S", "start": "2026-13-01", "end": "2026-12-01", "ruleset": "gand",
-                                    "ranking": "total", "min_evenings": 0, "league_points": [], "drop_worst": 0,
-                                    "tie_break": "evenings-won"}), "seasons[0]: start"),
-    (lambda d: d.update(surprise=1), "unknown key 'surprise'"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (
+            lambda d: d["members"][0].update(role="owner"),
+            "members[0]: role: 'owner' is not one of admin, scorer, member",
+        ),
+        (lambda d: d["evenings"][0].update(status="lost"), "evenings[0]: status: 'lost' is not one of open, closed"),
+        (lambda d: d["players"][0].update(name="An\x00ne"), "players[0]: name: it holds control characters"),
+        (lambda d: d["club"].update(name="Club\x00"), "club: name: it holds control characters"),
+        (lambda d: d["accounts"][0].update(username="a b\x00"), "accounts[0]: username"),
+        (lambda d: d["accounts"][0].update(password="x"), "accounts[0]: password: not a password hash"),
+        (
+            lambda d: d["evenings"][0]["payments"].append({"from": "Anne", "to": "Bert", "amount": "1e30"}),
+            "payments[0]: an amount",
+        ),
+        (
+            lambda d: d["seasons"].append(
+                {
+                    "name": "S",
+                    "start": "2026-13-01",
+                    "end": "2026-12-01",
+                    "ruleset": "gand",
+                    "ranking": "total",
+                    "min_evenings": 0,
+                    "league_points": [],
+                    "drop_worst": 0,
+                    "tie_break": "evenings-won",
+                }
+            ),
+            "seasons[0]: start",
+        ),
+        (lambda d: d.update(surprise=1), "unknown key 'surprise'"),
+    ],
+)
 def test_it_refuses_a_hostile_field_with_a_sentence_and_writes_nothing(club, tmp_path, change, words):
     data = backup(tmp_path)
     change(data)
@@ -134,7 +162,10 @@ def test_it_attaches_an_existing_account_when_told_which(club, tmp_path, make_us
     wipe()
     restore(tmp_path, data, "--account", "ada_admin=ada_admin", "--account", "mia_member=mia_member")
     restored = Club.objects.get(slug="klaverboer")
-    assert sorted(restored.memberships.values_list("user__username", "role")) == [("ada_admin", "admin"), ("mia_member", "member")]
+    assert sorted(restored.memberships.values_list("user__username", "role")) == [
+        ("ada_admin", "admin"),
+        ("mia_member", "member"),
+    ]
 
 
 def test_it_gives_restored_accounts_without_a_hash_no_usable_password(club, tmp_path):

@@ -17,10 +17,22 @@ pytestmark = pytest.mark.django_db
 NAMES = ['=HYPERLINK("http://evil.example","x")', "+SUM(A1)", "-2+3", "@cmd", "Bert"]
 
 
-@pytest.mark.parametrize("value, written", [
-    ("=1+1", "'=1+1"), ("+1+1", "'+1+1"), ("-A1", "'-A1"), ("@SUM(1)", "'@SUM(1)"), ("\t=1", "'\t=1"),
-    ("-3", "-3"), ("+1", "+1"), ("-0.80", "-0.80"), ("=", "="), ("Anne", "Anne"), (7, "7"),
-])
+@pytest.mark.parametrize(
+    "value, written",
+    [
+        ("=1+1", "'=1+1"),
+        ("+1+1", "'+1+1"),
+        ("-A1", "'-A1"),
+        ("@SUM(1)", "'@SUM(1)"),
+        ("\t=1", "'\t=1"),
+        ("-3", "-3"),
+        ("+1", "+1"),
+        ("-0.80", "-0.80"),
+        ("=", "="),
+        ("Anne", "Anne"),
+        (7, "7"),
+    ],
+)
 def test_it_writes_a_cell_a_spreadsheet_would_run_as_text(value, written):
     assert safe_cell(value) == written
 
@@ -31,8 +43,14 @@ def test_it_escapes_a_player_named_like_a_formula_in_the_standings_csv(client, m
     mia_member = make_user("mia_member")
     Membership.objects.create(club=club, user=mia_member, role=Role.MEMBER)
     evening = evenings.create_evening(
-        ruleset="kleurenwiezen", players=NAMES, first_dealer=0, stake=None, currency="EUR",
-        date=date(2026, 10, 1), user=ada_admin, club=club,
+        ruleset="kleurenwiezen",
+        players=NAMES,
+        first_dealer=0,
+        stake=None,
+        currency="EUR",
+        date=date(2026, 10, 1),
+        user=ada_admin,
+        club=club,
     )
     evenings.record_deal(evening, {"contract": "samen-8", "declarers": [NAMES[1], NAMES[3]], "tricks": 9}, ada_admin)
     evenings.record_deal(evening, {"contract": "samen-8", "declarers": [NAMES[0], NAMES[2]], "tricks": 8}, ada_admin)

@@ -5,8 +5,8 @@ refuse them with a sentence, never a traceback, and write nothing."""
 import json
 
 import pytest
-from rules.test_commands import evening, manage, write
 
+from rules.test_commands import evening, manage, write
 from scorebook.evenings.models import Evening
 from scorebook.rules.evening_file import FileError, loads
 

@@ -35,7 +35,9 @@ def locked_out(request, original_response=None, credentials=None):
     """AXES_LOCKOUT_CALLABLE: the login page again, saying what happened and what lifts it
     (for the admin's login page too)."""
     wanted = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if not url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         wanted = ""
     if not wanted and request.path.startswith(reverse("admin:login")):
         wanted = reverse("admin:index")
@@ -114,4 +116,4 @@ password_change = PasswordChangeView.as_view()
 password_reset = PasswordResetView.as_view()
 password_reset_confirm = PasswordResetConfirmView.as_view()
 
-__all__ = ["login", "locked_out", "password_change", "password_reset", "password_reset_confirm"]
+__all__ = ["locked_out", "login", "password_change", "password_reset", "password_reset_confirm"]

@@ -11,7 +11,6 @@ def drop_clear_links(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("clubs", "0002_season_archived_formerslug_playerclaim"),
     ]
