@@ -13,6 +13,7 @@ from functools import wraps
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
@@ -20,7 +21,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from .. import results
 from ..access import night_for_token
-from ..models import Night
+from ..models import Night, RankingSnapshot
 
 POLL_SECONDS = 4
 
@@ -55,10 +56,15 @@ def ranking_page(request, token):
     return render(request, "nights/ranking.html", _context(night))
 
 
-def _live_etag(request, token):
+def _live_key(token) -> str | None:
     pk = Night.objects.filter(ranking_token=token).values_list("pk", flat=True).first() if len(token) < 100 else None
     tag = results.fingerprint(pk) if pk else None
     return f"r-{tag}-{translation.get_language()}" if tag else None
+
+
+def _live_etag(request, token):
+    request.live_key = _live_key(token)  # the view serves the snapshot of the same state
+    return request.live_key
 
 
 @require_safe
@@ -66,12 +72,25 @@ def _live_etag(request, token):
 @cache_control(no_cache=True)
 @condition(etag_func=_live_etag)
 def ranking_live(request, token):
-    night = night_for_token(token)
-    context = _context(night)
-    response = render(request, "nights/ranking.html#live", context)
-    if context["results"].final:
-        return HttpResponseStopPolling(response.content)
-    return response
+    """The ranking region: rendered once per state of the tables and language, and kept
+    (RankingSnapshot) for every other follower asking for the same state."""
+    key = getattr(request, "live_key", None)
+    language = translation.get_language()
+    snapshot = RankingSnapshot.objects.filter(night__ranking_token=token, language=language, key=key).first()
+    if snapshot is not None:
+        html, final = snapshot.html, snapshot.final
+    else:
+        night = night_for_token(token)
+        context = _context(night)
+        html = render_to_string("nights/ranking.html#live", context, request)
+        final = context["results"].final
+        if key:
+            RankingSnapshot.objects.update_or_create(
+                night=night, language=language, defaults={"key": key, "html": html, "final": final}
+            )
+    if final:
+        return HttpResponseStopPolling(html)
+    return HttpResponse(html)
 
 
 @require_safe
