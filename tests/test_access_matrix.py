@@ -96,6 +96,8 @@ def _lines(w):
     paid = {"payer": transfer["from"], "payee": transfer["to"], "amount": transfer["amount"]}
     return [
         ("home", [], "get", None, PUBLIC),
+        ("manifest", [], "get", None, PUBLIC),
+        ("service_worker", [], "get", None, PUBLIC),
         ("login", [], "get", None, PUBLIC),
         ("signup", [], "get", None, {"anonymous": OK} | dict.fromkeys(ROLES[1:], {302})),
         ("password_reset", [], "get", None, PUBLIC),

@@ -288,7 +288,7 @@ def test_it_polls_the_live_region_every_four_seconds(client, make_evening):
     region = re.search(r'<div id="live"[^>]*>', html).group(0)
     assert f'hx-get="{live_url(evening)}"' in region
     assert 'hx-trigger="every 4s"' in region
-    assert re.search(r'<script src="/static/js/htmx\.min\.js"', html)
+    assert re.search(r'<script src="/static/js/htmx-[\d.]+\.min\.js"', html)
     assert f'href="{public_url(evening)}"' in html and "Refresh" in html  # for a phone without JS
     assert "http-equiv" not in html  # no meta refresh fighting htmx
 

@@ -489,7 +489,7 @@ def test_it_rejects_a_bad_stake(stake, fragment) -> None:
 
 
 def test_it_rejects_a_bad_currency() -> None:
-    rejected(evening_text(stake="0.05", currency=""), 0, "currency must be a short code")
+    rejected(evening_text(stake="0.05", currency=""), 0, "currency must be three capital letters (ISO 4217)")
 
 
 def test_it_rejects_duplicate_player_names() -> None:
