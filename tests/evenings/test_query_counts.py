@@ -20,10 +20,10 @@ def _queries(client, method, url, data=None):
 
 # session, user, the evening with the user's role, its seats, its deals, the corrections
 SCORING_PAGE = 6
-# session, user, the evening with the user's role, its seats and deals (for the form), then in a
-# transaction (a savepoint inside the test's): the evening locked, its seats, the request key, its
-# deals, the deal inserted, the evening updated; then the corrections for the board
-RECORD = 14
+# session, user, the evening with the user's role, its seats (the form is checked against the
+# table), then in a transaction (a savepoint inside the test's): the evening locked, its seats,
+# the request key, its deals, the deal inserted, the evening updated; the corrections for the board
+RECORD = 13
 
 
 @pytest.mark.django_db

@@ -70,27 +70,32 @@ def evening_new(request):
 # --- the forms of the page -------------------------------------------------------------------
 
 
-def _deal_form(scored, data=None):
-    rules = scored.engine.rules
-    cls = deal_form_class(rules)
-    kwargs = {"rules": rules, "players": scored.engine.players}
-    if cls is ClassicDealForm:
-        kwargs["teams"] = scored.result.next.robre.teams
+# Each takes the table (``table.rules``, ``table.players``: an engine evening, with or without its
+# deals): a posted form is checked against the table alone, the engine then judges the deal.
+# ``robre``: the robre under way, for what the page shows (team names, the current partnerships).
+
+
+def _deal_form(table, data=None, robre=None):
+    cls = deal_form_class(table.rules)
+    kwargs = {"rules": table.rules, "players": table.players}
+    if cls is ClassicDealForm and robre is not None:
+        kwargs["teams"] = robre.teams
     return cls(data, **kwargs)
 
 
-def _adjustment_form(scored, data=None):
-    return AdjustmentForm(data, players=scored.engine.players, prefix="adj")
+def _adjustment_form(table, data=None, robre=None):
+    return AdjustmentForm(data, players=table.players, prefix="adj")
 
 
-def _robre_form(scored, data=None):
+def _robre_form(table, data=None, robre=None):
     """The partnerships form of classic games; offered before the first deal of a robre."""
-    rules = scored.engine.rules
+    rules = table.rules
     if not isinstance(rules, ClassicRules):
         raise Http404("Only classic games have robres")
-    robre = scored.result.next.robre
-    initial = {"choice": robre.dummy_partner if rules.dummy else "\x1f".join(robre.teams[0] + robre.teams[1])}
-    return RobreForm(data, players=list(scored.engine.players), dummy=rules.dummy, prefix="robre", initial=initial)
+    initial = None
+    if robre is not None:
+        initial = {"choice": robre.dummy_partner if rules.dummy else "\x1f".join(robre.teams[0] + robre.teams[1])}
+    return RobreForm(data, players=list(table.players), dummy=rules.dummy, prefix="robre", initial=initial)
 
 
 # --- the board -------------------------------------------------------------------------------
@@ -127,8 +132,8 @@ def _board(request, evening, scored, *, status=200, **forms):
         "hidden_deals": len(result.deals) - len(rows),
         "revisions": revisions,
         "undo": undo,
-        "form": forms.get("form") or _deal_form(scored),
-        "adjustment_form": forms.get("adjustment_form") or _adjustment_form(scored),
+        "form": forms.get("form") or _deal_form(scored.engine, robre=robre),
+        "adjustment_form": forms.get("adjustment_form") or _adjustment_form(scored.engine),
         "choices": None if classic else display.contract_choices(rules, display.played_contracts(result)),
         "rotation": display.rotation(scored.state, result),
         "undo_dealer": _dealer_of(result, undo.number) if undo is not None else None,
@@ -138,7 +143,7 @@ def _board(request, evening, scored, *, status=200, **forms):
         context["claim_teams"] = [
             side for side in (0, 1) if rules.claim_at is not None and robre.points[side] == rules.claim_at
         ]
-        context["robre_form"] = forms.get("robre_form") or (None if robre.deals else _robre_form(scored))
+        context["robre_form"] = forms.get("robre_form") or (None if robre.deals else _robre_form(scored.engine, robre=robre))
     template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
     return render(request, template, context, status=status)
 
@@ -192,12 +197,12 @@ def _after_write(request, evening, scored=None):
 
 
 def _record(request, pk, build_form, form_name: str):
-    """Record one line from a posted form: the deal form, an adjustment, or a new robre."""
+    """Record one line from a posted form: the deal form, an adjustment, or a new robre. The form
+    is checked against the table; the service scores the deal on the evening's deals."""
     evening = evening_for_user(request, pk, write=True)
     if not evening.is_open:
         return _closed(request, evening)
-    scored = services.scored(evening)
-    form = build_form(scored, request.POST)
+    form = build_form(services.engine_evening(evening, []), request.POST)
     if form.is_valid():
         try:
             key = form.cleaned_data.get("request_key") or ""
@@ -209,7 +214,7 @@ def _record(request, pk, build_form, form_name: str):
             return _closed(request, evening)
         else:
             return _after_write(request, evening, recorded.scored)
-    return _board(request, evening, scored, status=INVALID, **{form_name: form})
+    return _board(request, evening, services.scored(evening), status=INVALID, **{form_name: form})
 
 
 @login_or_link
