@@ -132,6 +132,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": env_str("SQLITE_TEST_DB", str(Path(tempfile.gettempdir()) / f"scorebook-test-{os.getpid()}.sqlite3"))
     }
+# Two pages keep what they computed from many evenings (a season's standings, a player's
+# figures) under a key that changes with those evenings, so an entry is never stale. The cache
+# lives in the database by default: the processes keep nothing, and every instance serving the
+# site shares it (its table is made by the core app's migration). CACHE_BACKEND and
+# CACHE_LOCATION name another (e.g. django.core.cache.backends.redis.RedisCache and its URL).
+CACHES = {
+    "default": {
+        "BACKEND": env_str("CACHE_BACKEND", "django.core.cache.backends.db.DatabaseCache"),
+        "LOCATION": env_str("CACHE_LOCATION", "scorebook_cache"),
+    }
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
