@@ -11,7 +11,16 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
+
+from django.http import HttpResponse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+
+from .formatting import lang
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
@@ -40,3 +49,57 @@ class SafeWriter:
 
 def writer(stream, **options) -> SafeWriter:
     return SafeWriter(stream, **options)
+
+
+# --- in the reader's language ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Format:
+    """How a spreadsheet of the language reads a CSV file: Belgian and French Excel split
+    columns on ``;`` and read ``1,50`` as a number; English ones use ``,`` and ``1.50``."""
+
+    delimiter: str
+    decimal: str
+
+
+LOCAL_FORMATS = {"fr": Format(";", ","), "nl": Format(";", ",")}
+ENGLISH = Format(",", ".")
+
+
+def local_format(code: str | None = None) -> Format:
+    return LOCAL_FORMATS.get(code or lang(), ENGLISH)
+
+
+def number(value: Decimal | Fraction | int | None, places: int | None = None, fmt: Format | None = None) -> str:
+    """A number as the language's spreadsheet reads it: ``-1.5`` -> ``-1,50`` in French and Dutch
+    (no grouping, a plain minus: the cell stays a number). ``places`` None: as it is."""
+    if value is None:
+        return ""
+    fmt = fmt or local_format()
+    if isinstance(value, Fraction):
+        value = Decimal(value.numerator) / Decimal(value.denominator)
+    if places is not None:
+        value = round(Decimal(value), places)
+    text = format(value, "f") if isinstance(value, Decimal) else str(value)
+    return text.replace(".", fmt.decimal)
+
+
+def csv_download(filename: str, header: Iterable[Any], rows: Iterable[Iterable[Any]], fmt: Format | None = None):
+    """A CSV attachment in the language's format, with a byte order mark (spreadsheets then read
+    UTF-8 names right), never a formula (``safe_cell``), never kept by a cache."""
+    fmt = fmt or local_format()
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
+    response["Cache-Control"] = "private, no-store"
+    response.write("\ufeff")
+    out = writer(response, delimiter=fmt.delimiter)
+    out.writerow(header)
+    out.writerows(rows)
+    return response
+
+
+def file_name(*parts: str, extension: str = "csv") -> str:
+    """``de-troef``, ``Saison 2026``, ``klassement`` -> ``de-troef-saison-2026-klassement.csv``."""
+    words = [slugify(p) for p in parts if p and slugify(p)]
+    return "-".join(words) + "." + extension

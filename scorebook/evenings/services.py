@@ -461,7 +461,8 @@ def settlement_due(evening: Evening) -> list[settlement.Transfer]:
 
 
 def payments_made(evening: Evening) -> list[Payment]:
-    return list(evening.payments.all())
+    """The evening's payments in the order they were made, with who marked them."""
+    return list(evening.payments.select_related("marked_by__profile"))
 
 
 def still_due(evening: Evening, payments: list[Payment] | None = None) -> list[settlement.Transfer]:
@@ -497,12 +498,24 @@ def record_payment(
     return payment, True
 
 
-def cancel_payment(evening: Evening, payer: str, payee: str, amount: Decimal) -> bool:
-    """Take back the latest payment of ``payer`` to ``payee`` of ``amount`` (marked by mistake);
-    False when there is none (a repeated request). ``EveningClosed`` on a closed evening."""
+def cancel_payment(
+    evening: Evening, payer: str, payee: str, amount: Decimal, *, closed_too: bool = False, payment_id: int | None = None
+) -> bool:
+    """Take back the latest payment of ``payer`` to ``payee`` of ``amount`` (marked by mistake), or
+    the payment ``payment_id`` of the evening when given; False when there is none (a repeated
+    request). ``EveningClosed`` on a closed evening unless ``closed_too``: payments of a closed
+    evening are settled (and undone) like those of an open one, its deals alone are frozen."""
     with transaction.atomic():
-        locked = _locked(evening)
-        payment = locked.payments.filter(payer=payer, payee=payee, amount=amount).order_by("-pk").first()
+        if closed_too:
+            locked = Evening.objects.select_for_update().get(pk=evening.pk)
+        else:
+            locked = _locked(evening)
+        payments = locked.payments.all()
+        if payment_id is not None:
+            payments = payments.filter(pk=payment_id)
+        else:
+            payments = payments.filter(payer=payer, payee=payee, amount=amount)
+        payment = payments.order_by("-pk").first()
         if payment is None:
             return False
         payment.delete()

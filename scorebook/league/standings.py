@@ -24,7 +24,8 @@ The rules, in words (the view states them on the page):
 * ``drop_worst``: each player's N worst evenings (by the ranking's measure) are left
   out, but at least one evening always counts.
 * Equal scores are ordered by the tie-break (most evenings won, most points in all,
-  or fewer evenings played), then by name.
+  or fewer evenings played). Players the tie-break cannot separate share the place
+  ("2.", "2.", then "4."); within a shared place they are listed by name.
 * The movement compares each rank with the standings before the last date played.
 """
 
@@ -183,7 +184,8 @@ class Row:
     qualified: bool = True  # False: under the minimum of evenings, listed apart
     rank: int | None = None
     previous_rank: int | None = None
-    tied: bool = False  # same score as another ranked player: the tie-break (or the name) decided
+    tied: bool = False  # same score as another ranked player: the tie-break decided, or the place is shared
+    shared: bool = False  # the tie-break could not separate him from another: same rank
 
     @property
     def dropped(self) -> int:
@@ -293,7 +295,7 @@ def _rank(rules: Rules, rows: dict[Key, Row]) -> tuple[list[Row], list[Row]]:
     """Score every row, then order and rank them: the qualified ones, and the ones listed apart."""
     for row in rows.values():
         _score(rules, row)
-        row.rank, row.tied = None, False
+        row.rank, row.tied, row.shared = None, False, False
     ranked = _order(rules, (r for r in rows.values() if r.qualified))
     apart = _order(rules, (r for r in rows.values() if not r.qualified))
     for i, row in enumerate(ranked, start=1):
@@ -301,6 +303,9 @@ def _rank(rules: Rules, rows: dict[Key, Row]) -> tuple[list[Row], list[Row]]:
     for a, b in pairwise(ranked):
         if a.score == b.score:
             a.tied = b.tied = True
+            if _tie_value(rules, a) == _tie_value(rules, b):  # the tie-break cannot separate them
+                b.rank = a.rank
+                a.shared = b.shared = True
     return ranked, apart
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import club, ledger, player, roster, seasons
+from .views import club, downloads, ledger, player, roster, seasons
 
 urlpatterns = [
     path("c/<slug:slug>/", club.club, name="club"),
@@ -20,7 +20,13 @@ urlpatterns = [
     path("c/<slug:slug>/seasons/<id:pk>/delete/", seasons.season_delete, name="season_delete"),
     path("c/<slug:slug>/seasons/<id:pk>/archive/", seasons.season_archive, name="season_archive"),
     path("c/<slug:slug>/seasons/<id:pk>/standings.csv", seasons.season_csv, name="season_csv"),
+    path("c/<slug:slug>/seasons/<id:pk>/print/", seasons.season_print, name="season_print"),
     # money left unpaid
     path("c/<slug:slug>/ledger/", ledger.ledger, name="club_ledger"),
     path("c/<slug:slug>/ledger/paid/", ledger.ledger_paid, name="club_ledger_paid"),
+    path("c/<slug:slug>/ledger/undo/", ledger.ledger_undo, name="club_ledger_undo"),
+    # downloads: the ledger and the roster for a spreadsheet, the club's backup (admins)
+    path("c/<slug:slug>/ledger.csv", downloads.ledger_csv, name="club_ledger_csv"),
+    path("c/<slug:slug>/players.csv", downloads.roster_csv, name="club_players_csv"),
+    path("c/<slug:slug>/backup/", downloads.club_backup, name="club_backup"),
 ]

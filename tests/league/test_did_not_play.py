@@ -80,18 +80,19 @@ def apart(rows, column):
 # --- the ranking rules, by hand --------------------------------------------------------------------
 
 TOTAL_BY_HAND = {
-    # Carl and Eric tie at 12: both won 2 evenings, same points; with fewer evenings Eric (3) comes before Carl (4)
-    "evenings-won": [("1", "Carl", "12"), ("2", "Eric", "12"), ("3", "Bert", "0"), ("4", "Anne", "-3"), ("5", "Dina", "-21")],
-    "total-points": [("1", "Carl", "12"), ("2", "Eric", "12"), ("3", "Bert", "0"), ("4", "Anne", "-3"), ("5", "Dina", "-21")],
+    # Carl and Eric tie at 12: both won 2 evenings, same points (a shared 1st place, listed by name);
+    # with fewer evenings Eric (3) comes before Carl (4)
+    "evenings-won": [("1", "Carl", "12"), ("1", "Eric", "12"), ("3", "Bert", "0"), ("4", "Anne", "-3"), ("5", "Dina", "-21")],
+    "total-points": [("1", "Carl", "12"), ("1", "Eric", "12"), ("3", "Bert", "0"), ("4", "Anne", "-3"), ("5", "Dina", "-21")],
     "fewer-evenings": [("1", "Eric", "12"), ("2", "Carl", "12"), ("3", "Bert", "0"), ("4", "Anne", "-3"), ("5", "Dina", "-21")],
 }
 
 # two worst evenings dropped: Anne keeps 8; Bert 8; Carl 8 + 15 = 23; Dina -5; Eric 9 (he has no 0 evening to drop)
 # Anne and Bert tie at 8: 1 evening won each, points -3 and 0, 3 evenings each
 TOTAL_DROP_BY_HAND = {
-    "evenings-won": [("1", "Carl", "23"), ("2", "Eric", "9"), ("3", "Anne", "8"), ("4", "Bert", "8"), ("5", "Dina", "-5")],
+    "evenings-won": [("1", "Carl", "23"), ("2", "Eric", "9"), ("3", "Anne", "8"), ("3", "Bert", "8"), ("5", "Dina", "-5")],
     "total-points": [("1", "Carl", "23"), ("2", "Eric", "9"), ("3", "Bert", "8"), ("4", "Anne", "8"), ("5", "Dina", "-5")],
-    "fewer-evenings": [("1", "Carl", "23"), ("2", "Eric", "9"), ("3", "Anne", "8"), ("4", "Bert", "8"), ("5", "Dina", "-5")],
+    "fewer-evenings": [("1", "Carl", "23"), ("2", "Eric", "9"), ("3", "Anne", "8"), ("3", "Bert", "8"), ("5", "Dina", "-5")],
 }
 
 # league points 5, 3, 2, 1: Carl 15, Eric 13, Bert 11, Anne 10, Dina 7 (no tie)
@@ -100,9 +101,9 @@ LEAGUE_BY_HAND = [("1", "Carl", "15"), ("2", "Eric", "13"), ("3", "Bert", "11"),
 # two worst dropped: Anne keeps 5; Bert 5; Carl 5 + 5 = 10; Dina 3; Eric 5. Anne, Bert and Eric tie at 5:
 # won 1, 1, 2; points -3, 0, 12; evenings 3 each
 LEAGUE_DROP_BY_HAND = {
-    "evenings-won": [("1", "Carl", "10"), ("2", "Eric", "5"), ("3", "Anne", "5"), ("4", "Bert", "5"), ("5", "Dina", "3")],
+    "evenings-won": [("1", "Carl", "10"), ("2", "Eric", "5"), ("3", "Anne", "5"), ("3", "Bert", "5"), ("5", "Dina", "3")],
     "total-points": [("1", "Carl", "10"), ("2", "Eric", "5"), ("3", "Bert", "5"), ("4", "Anne", "5"), ("5", "Dina", "3")],
-    "fewer-evenings": [("1", "Carl", "10"), ("2", "Anne", "5"), ("3", "Bert", "5"), ("4", "Eric", "5"), ("5", "Dina", "3")],
+    "fewer-evenings": [("1", "Carl", "10"), ("2", "Anne", "5"), ("2", "Bert", "5"), ("2", "Eric", "5"), ("5", "Dina", "3")],
 }
 
 TIE_BREAKS = ("evenings-won", "total-points", "fewer-evenings")
@@ -137,7 +138,7 @@ def test_it_averages_the_evenings_counted_after_the_worst_are_dropped(scorer_cli
     # two worst dropped: Anne 8/1, Bert 8/1, Carl (8 + 15)/2 = 11.5, Dina -5/1, Eric 9/1 (not (9 + 8)/2)
     rows = table(scorer_client, club, season, ranking="average", min_evenings=3, drop_worst=2, tie_break=tie_break)
     anne_bert = [("3", "Bert", "8.00"), ("4", "Anne", "8.00")] if tie_break == "total-points" else [
-        ("3", "Anne", "8.00"), ("4", "Bert", "8.00")]
+        ("3", "Anne", "8.00"), ("3", "Bert", "8.00")]  # the tie-break cannot separate them: a shared 3rd place
     assert ranked(rows, "Counted average") == [("1", "Carl", "11.50"), ("2", "Eric", "9.00"), *anne_bert, ("5", "Dina", "-5.00")]
 
 
@@ -157,10 +158,10 @@ def test_it_drops_league_points_of_evenings_played_only(scorer_client, club, sea
 
 def test_it_measures_the_movement_from_the_standings_he_played_in(scorer_client, club, season):
     # before 24 Sept: Eric 17 (2 evenings), Bert 5 (2), Anne -3 (3), Carl -3 (3), Dina -16 (2);
-    # Anne and Carl tie: fewer evenings, 3 each, then the name: Eric 1, Bert 2, Anne 3, Carl 4, Dina 5.
+    # Anne and Carl tie: fewer evenings, 3 each, a shared place: Eric 1, Bert 2, Anne 3, Carl 3, Dina 5.
     # after: Eric 1, Carl 2, Bert 3, Anne 4, Dina 5
     rows = table(scorer_client, club, season, ranking="total", tie_break="fewer-evenings")
-    assert {r["Player"]: r["Movement"] for r in rows} == {"Eric": "=", "Carl": "+2", "Bert": "-1", "Anne": "-1", "Dina": "="}
+    assert {r["Player"]: r["Movement"] for r in rows} == {"Eric": "=", "Carl": "+1", "Bert": "-1", "Anne": "-1", "Dina": "="}
 
 
 # --- his page and the club's list of evenings -----------------------------------------------------

@@ -64,7 +64,7 @@ def settlement_rows(html):
     rows = []
     for cls, li in re.findall(r'<li class="transfer( is-paid)?">(.*?)</li>', section, re.DOTALL):
         text = clean(re.search(r'<p class="transfer-text">(.*?)</p>', li, re.DOTALL).group(1))
-        text = re.sub(r" paid on .*$", "", text)
+        text = re.sub(r" (marked )?paid on .*$", "", text)
         rows.append((text, "paid" if cls else "due"))
     return rows
 

@@ -7,7 +7,7 @@ Kleurenwiezen, four players, everybody plays, stake 0.10 EUR:
   Evening of 10 Sept (four deals, see KLEUREN_DEALS): Anne +2, Bert -10, Carl +2, Dina +6.
   Evening of 17 Sept (samen 9, Anne & Carl, 10 tricks): Anne +14, Carl +14, Bert -14, Dina -14.
   Season total: Anne 16, Carl 16, Dina -8, Bert -24. Anne and Carl tie on points and on evenings
-  won (one each: Carl shares the first place of 17 Sept); the name puts Anne first.
+  won (one each: Carl shares the first place of 17 Sept): they share the first place, listed by name.
   After 10 Sept the order was Dina, Anne, Carl, Bert: Anne ▲1, Carl ▲1, Dina ▼2, Bert =.
   Money: Anne +1.60, Carl +1.60, Dina -0.80, Bert -2.40.
 """
@@ -217,16 +217,20 @@ def test_the_standings_show_rank_movement_points_average_and_money(client, cast,
     rows = standings_rows(body(response))
     #          rank, movement, name, points, average, evenings, deals, money
     assert rows == [
-        ["1", "▲1 up 1 place", "Anne", "+16*", "+8.0", "2", "5", "+€1.60"],
-        ["2", "▲1 up 1 place", "Carl", "+16*", "+8.0", "2", "5", "+€1.60"],
-        ["3", "▼2 down 2 places", "Dina", "−8", "−4.0", "2", "5", "−€0.80"],
-        ["4", "= no change", "Bert", "−24", "−12.0", "2", "5", "−€2.40"],
+        # Anne and Carl: same points, one evening won each: the tie-break cannot separate them
+        ["1. shared place", "▲1 up 1 place", "Anne", "+16*", "+8.0", "2", "5", "+€1.60"],
+        ["1. shared place", "▲1 up 1 place", "Carl", "+16*", "+8.0", "2", "5", "+€1.60"],
+        ["3.", "▼2 down 2 places", "Dina", "−8", "−4.0", "2", "5", "−€0.80"],
+        ["4.", "= no change", "Bert", "−24", "−12.0", "2", "5", "−€2.40"],
     ]
     html = body(response)
     assert "Emma" not in html and "Frans" not in html  # their evenings are outside the season
     assert "Players are ranked by their points of the season added up." in html
-    assert "Equal scores: most evenings won decides, then the name in alphabetical order." in html
-    assert "* Equal score: the order is decided by most evenings won, then by name." in html
+    assert (
+        "Equal scores: most evenings won decides; players it cannot separate share the place "
+        "(the same number, listed by name) and the next place is skipped." in html
+    )
+    assert "* Equal score: most evenings won decides; players it cannot separate share the place, listed by name." in html
     assert "2 evenings" in html
     assert reverse("club_player", args=[season.club.slug, played[0].summary["players"][0]["player"]]) in html
 
@@ -235,7 +239,7 @@ def test_the_first_evening_makes_everyone_new(client, cast, club, scorer, season
     club_evening(club, scorer, date(2026, 9, 10), KLEUREN_DEALS)
     client.force_login(cast["member"])
     rows = standings_rows(body(client.get(url("season", club, season.pk))))
-    assert [row[:3] for row in rows] == [["1", "new", "Dina"], ["2", "new", "Anne"], ["3", "new", "Carl"], ["4", "new", "Bert"]]
+    assert [row[:3] for row in rows] == [["1.", "new", "Dina"], ["2. shared place", "new", "Anne"], ["2. shared place", "new", "Carl"], ["4.", "new", "Bert"]]
 
 
 def test_league_standings_show_the_league_points_and_the_rule_in_words(client, cast, season, played):
@@ -247,7 +251,7 @@ def test_league_standings_show_the_league_points_and_the_rule_in_words(client, c
     assert [(r[2], r[3]) for r in rows] == [("Anne", "16*"), ("Carl", "16*"), ("Dina", "14"), ("Bert", "6")]
     assert "Each evening gives league points by place: 1st 10, 2nd 6, 3rd 4, 4th 2; the places after get 0." in html
     assert "Players tied in an evening share the better place and each get its points." in html
-    assert "Equal scores: most points in all decides, then the name in alphabetical order." in html
+    assert "Equal scores: most points in all decides; players it cannot separate share the place" in html
     assert 'title="League points"' in html
 
 
@@ -302,7 +306,7 @@ def test_the_csv_has_the_same_columns_and_rows(client, cast, season, played):
     assert rows == [
         ["Rank", "Movement", "Player", "Points", "Average", "Evenings", "Deals played", "Money"],
         ["1", "+1", "Anne", "16", "8.00", "2", "5", "1.60"],
-        ["2", "+1", "Carl", "16", "8.00", "2", "5", "1.60"],
+        ["1", "+1", "Carl", "16", "8.00", "2", "5", "1.60"],
         ["3", "-2", "Dina", "-8", "-4.00", "2", "5", "-0.80"],
         ["4", "=", "Bert", "-24", "-12.00", "2", "5", "-2.40"],
     ]
@@ -316,7 +320,7 @@ def test_the_csv_of_a_league_with_players_apart(client, cast, club, scorer, seas
     assert rows[0] == ["Rank", "Movement", "Player", "Counted average", "Points", "Average", "Evenings", "Deals played", "Money"]
     # Anne: 2, 14, 14 -> the worst (2) dropped -> 14.00; Carl the same; Bert -10, -14, -14 -> -12; Dina 6, -14 -> 6
     assert [r[:4] for r in rows[1:]] == [
-        ["1", "=", "Anne", "14.00"], ["2", "=", "Carl", "14.00"], ["3", "=", "Dina", "6.00"], ["4", "=", "Bert", "-12.00"],
+        ["1", "=", "Anne", "14.00"], ["1", "=", "Carl", "14.00"], ["3", "=", "Dina", "6.00"], ["4", "=", "Bert", "-12.00"],
         ["", "", "Emma", "-14.00"],
     ]
 

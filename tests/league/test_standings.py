@@ -204,10 +204,23 @@ def test_tie_break_most_points_in_all_decides_league_ties():
     assert [r.score for r in table.ranked] == [8, 8]
 
 
-def test_the_name_decides_when_the_tie_break_is_equal_too():
+def test_it_shares_the_place_when_the_tie_break_is_equal_too():
     table = st.standings(st.Rules(tie_break=st.EVENINGS_WON), [evening(0, Dina=0, Carl=0, Anne=0)])
-    assert names(table) == ["Anne", "Carl", "Dina"]
-    assert [r.rank for r in table.ranked] == [1, 2, 3]
+    assert names(table) == ["Anne", "Carl", "Dina"]  # listed by name within the shared place
+    assert [r.rank for r in table.ranked] == [1, 1, 1]
+    assert all(r.shared for r in table.ranked)
+
+
+def test_it_skips_the_places_a_shared_place_takes():
+    # Anne and Bert: 10 points each, one evening won each; Carl 5; Dina -25
+    evenings = [evening(0, Anne=20, Carl=5, Dina=-25), evening(1, Bert=10, Anne=-10)]
+    table = st.standings(st.Rules(tie_break=st.EVENINGS_WON), evenings)
+    assert [(r.rank, r.name, r.shared) for r in table.ranked] == [
+        (1, "Anne", True), (1, "Bert", True), (3, "Carl", False), (4, "Dina", False)
+    ]
+    # the tie-break that can separate them does: Bert played fewer evenings
+    table = st.standings(st.Rules(tie_break=st.FEWER_EVENINGS), evenings)
+    assert [(r.rank, r.name, r.shared, r.tied) for r in table.ranked[:2]] == [(1, "Bert", False, True), (2, "Anne", False, True)]
 
 
 def test_the_name_order_ignores_case():

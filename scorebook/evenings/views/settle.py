@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
+from scorebook.accounts.models import display_name
 from scorebook.core.formatting import lang, money_text, signed_points, stake_text, tone
 from scorebook.rules.model import BeteEnd
 from scorebook.rules.scoring import BETE
@@ -43,6 +44,8 @@ class TransferRow(TransferWords):
     amount_text: str
     paid: bool  # a payment made; otherwise a transfer still due
     paid_at: object = None  # when it was marked paid
+    paid_by: str = ""  # who marked it paid
+    payment_id: int | None = None  # the payment, for its undo
 
 
 def _transfer_rows(evening: Evening) -> list[TransferRow]:
@@ -52,7 +55,10 @@ def _transfer_rows(evening: Evening) -> list[TransferRow]:
         return []
     payments = services.payments_made(evening)
     rows = [
-        TransferRow(p.payer, p.payee, p.amount, money_text(p.amount, evening.currency), True, p.marked_at)
+        TransferRow(
+            p.payer, p.payee, p.amount, money_text(p.amount, evening.currency), True, p.marked_at,
+            display_name(p.marked_by), p.pk,
+        )
         for p in payments
     ]
     rows += [
@@ -162,23 +168,23 @@ def payment_toggle(request, pk):
     if wanted not in (None, "", "0", "1"):
         return HttpResponseBadRequest("paid is 1 or 0")
 
-    if not evening.is_open:
-        messages.warning(request, _("This evening is closed: payments can no longer be changed. Reopen it first."))
-        return HttpResponseClientRefresh() if request.htmx else redirect(_settlement_url(evening))
+    try:
+        payment_id = int(request.POST["payment"]) if request.POST.get("payment") else None
+    except ValueError:
+        return HttpResponseBadRequest("payment must be a payment's number")
 
+    # Payments of a closed evening are settled here as in the club's ledger: closing freezes the deals,
+    # not the money, which is often paid days later.
     existing = Payment.objects.filter(evening=evening, payer=payer, payee=payee, amount=amount)
     mark = (wanted == "1") if wanted in ("0", "1") else not existing.exists()
     try:
         if mark:
-            services.record_payment(evening, payer, payee, amount, request.user)
+            services.record_payment(evening, payer, payee, amount, request.user, closed_too=True)
         else:
-            services.cancel_payment(evening, payer, payee, amount)
+            services.cancel_payment(evening, payer, payee, amount, closed_too=True, payment_id=payment_id)
     except services.NotDue:  # the page was out of date: a deal or a payment changed the settlement since
         messages.warning(request, _("The settlement has changed since the page was shown: check it again."))
         return HttpResponseClientRefresh() if request.htmx else redirect(_settlement_url(evening, "#transfers"))
-    except services.EveningClosed:
-        messages.warning(request, _("This evening is closed: payments can no longer be changed. Reopen it first."))
-        return HttpResponseClientRefresh() if request.htmx else redirect(_settlement_url(evening))
 
     if request.htmx:
         context = _context(evening)

@@ -18,21 +18,22 @@ from datetime import date as date_cls
 from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.db.models import BigIntegerField, Exists, F, OuterRef, Q
 from django.db.models.functions import Cast, Round
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from scorebook.accounts.models import display_name
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Role
 from scorebook.core.formatting import lang, money_text, party_label, tone
 from scorebook.evenings import services
-from scorebook.evenings.models import Evening, Payment, Seat
 from scorebook.evenings.display import TransferWords
+from scorebook.evenings.models import Evening, Payment, Seat
 from scorebook.rules import registry, settlement
 from scorebook.rules.model import RulesError
 
@@ -40,6 +41,7 @@ TEMPLATE = "league/ledger.html"
 CENT = Decimal("0.01")
 MARKERS = (Role.ADMIN, Role.SCORER)
 SHOWN_EVENINGS = 40  # the newest evenings with open transfers; ?all=1 shows every one
+HISTORY = 30  # the latest payments listed, each with its undo
 
 
 def variant_name(ruleset: str) -> str:
@@ -242,6 +244,43 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
     return Ledger(transfers, ordered, made)
 
 
+@dataclass
+class HistoryLine(TransferWords):
+    """A payment as the history lists it: what was paid, for which evening, who marked it and when."""
+
+    pk: int
+    evening: int
+    date: date_cls
+    currency: str
+    payer: str
+    payee: str
+    amount: Decimal
+    marked_by: str
+    marked_at: object
+
+    @property
+    def amount_text(self) -> str:
+        return money_text(self.amount, self.currency)
+
+
+def payment_history(club, limit: int | None = HISTORY) -> list[HistoryLine]:
+    """The club's payments, the latest marked first (one query)."""
+    payments = (
+        Payment.objects.filter(evening__club=club)
+        .select_related("evening", "marked_by__profile")
+        .order_by("-marked_at", "-pk")
+    )
+    if limit is not None:
+        payments = payments[:limit]
+    return [
+        HistoryLine(
+            p.pk, p.evening_id, p.evening.date, p.evening.currency, p.payer, p.payee, p.amount,
+            display_name(p.marked_by), p.marked_at,
+        )
+        for p in payments
+    ]
+
+
 def _context(request, club, role, show_all: bool = False) -> dict:
     ledger = open_ledger(club)
     evenings = _by_evening(ledger.transfers, ledger.paid)
@@ -253,6 +292,7 @@ def _context(request, club, role, show_all: bool = False) -> dict:
         "ledger": ledger,
         "evenings": shown,
         "hidden": len(evenings) - len(shown),
+        "history": payment_history(club),
     }
 
 
@@ -303,3 +343,31 @@ def ledger_paid(request, slug):
     if request.htmx:
         return render(request, TEMPLATE + "#ledger", _context(request, club, role))
     return redirect(reverse("club_ledger", args=[club.slug]) + "#open-transfers")
+
+
+@require_POST
+@login_required
+def ledger_undo(request, slug):
+    """Undo a payment marked by mistake (closed evenings too, as they are marked here): what it
+    paid is open again. A second tap changes nothing."""
+    club, role = club_for_user(request, slug, *MARKERS)
+    try:
+        payment_id = int(request.POST.get("payment") or "")
+    except ValueError:
+        return HttpResponseBadRequest("payment must be a payment's number")
+    payment = Payment.objects.filter(pk=payment_id, evening__club=club).select_related("evening").first()
+    if payment is not None and services.cancel_payment(
+        payment.evening, payment.payer, payment.payee, payment.amount, closed_too=True, payment_id=payment.pk
+    ):
+        messages.success(
+            request,
+            _("Undone: %(payer)s paying %(payee)s %(amount)s is no longer marked; it is open again.")
+            % {
+                "payer": party_label(payment.payer),
+                "payee": party_label(payment.payee),
+                "amount": money_text(payment.amount, payment.evening.currency),
+            },
+        )
+    if request.htmx:
+        return render(request, TEMPLATE + "#ledger", _context(request, club, role))
+    return redirect(reverse("club_ledger", args=[club.slug]) + "#payment-history")

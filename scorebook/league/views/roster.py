@@ -41,6 +41,11 @@ def _roster(club):
     )
 
 
+def roster_rows(club) -> list[list]:
+    """The roster for a spreadsheet: [name, linked account, evenings played] (two queries)."""
+    return [[p.name, display_name(p.user) if p.user_id else "", p.evenings] for p in _roster(club)]
+
+
 def _members(club):
     members = list(Membership.objects.filter(club=club).select_related("user__profile"))
     members.sort(key=lambda m: display_name(m.user).casefold())

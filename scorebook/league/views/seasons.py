@@ -17,14 +17,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Count, Max, Sum
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.formats import number_format
-from django.utils.http import content_disposition_header
-from django.utils.text import slugify
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorebook.clubs import services as club_services
@@ -134,7 +131,10 @@ def rule_sentences(season: Season) -> list[str]:
             % {"n": season.drop_worst}
         )
     out.append(
-        _("Equal scores: %(rule)s decides, then the name in alphabetical order.")
+        _(
+            "Equal scores: %(rule)s decides; players it cannot separate share the place "
+            "(the same number, listed by name) and the next place is skipped."
+        )
         % {"rule": TieBreak(season.tie_break).label}
     )
     out.append(_("Evenings without any deal played are not counted."))
@@ -211,7 +211,10 @@ def ranking_column(season: Season) -> str:
     return "average" if season.ranking == Ranking.AVERAGE else "points"
 
 
-def csv_cell(key: str, row: st.Row, season: Season) -> str:
+def csv_cell(key: str, row: st.Row, season: Season, fmt: spreadsheet.Format | None = None) -> str:
+    """A cell of the standings' CSV, its numbers as the reader's spreadsheet reads them
+    (``1,50`` in French and Dutch)."""
+    fmt = fmt or spreadsheet.local_format()
     if key == "rank":
         return str(row.rank) if row.rank is not None else ""
     if key == "player":
@@ -219,13 +222,13 @@ def csv_cell(key: str, row: st.Row, season: Season) -> str:
     if key in ("evenings", "deals", "points"):
         return str(getattr(row, key))
     if key == "average":
-        return _plain(row.score if ranking_column(season) == "average" else row.average)
+        return spreadsheet.number(row.score if ranking_column(season) == "average" else row.average, 2, fmt)
     if key == "score":
-        return _plain(row.score) if season.ranking == Ranking.AVERAGE else str(int(row.score))
+        return spreadsheet.number(row.score, 2, fmt) if season.ranking == Ranking.AVERAGE else str(int(row.score))
     if key == "money":
         if len(row.money) == 1:
-            return format(next(iter(row.money.values())), "f")
-        return "; ".join(f"{format(a, 'f')} {c}" for c, a in sorted(row.money.items()))
+            return spreadsheet.number(next(iter(row.money.values())), None, fmt)
+        return " · ".join(f"{spreadsheet.number(a, None, fmt)} {c}" for c, a in sorted(row.money.items()))
     if key == "movement":
         if row.rank is None:
             return ""
@@ -233,12 +236,6 @@ def csv_cell(key: str, row: st.Row, season: Season) -> str:
             return _("new")
         return "=" if row.movement == 0 else f"{row.movement:+d}"
     raise KeyError(key)  # pragma: no cover
-
-
-def _plain(value: Fraction | None) -> str:
-    if value is None:
-        return ""
-    return format(round(Decimal(value.numerator) / Decimal(value.denominator), 2), "f")
 
 
 def _movement_class(row: st.Row) -> str:
@@ -338,6 +335,7 @@ def season(request, slug, pk):
         ],
         "rules": rule_sentences(season),
         "any_tied": any(r.tied for r in table.ranked),
+        "any_shared": any(r.shared for r in table.ranked),
         "seasons": list(club.seasons.filter(archived=False).only("id", "name", "start")),
         "tie_break": TieBreak(season.tie_break).label,
     }
@@ -351,21 +349,49 @@ def _player_url(club, key) -> str:
 @require_safe
 @login_required
 def season_csv(request, slug, pk):
+    """The standings as a CSV file in the reader's language: ``;`` and ``1,50`` for French and
+    Dutch (Belgian Excel opens it in columns), ``,`` and ``1.50`` for English; a translated name."""
     club, _role = club_for_user(request, slug)
     season = _season_for(club, pk)
     season.club = club
     table = season_table(season)
     cols = columns(season)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    filename = f"{slugify(club.slug)}-{slugify(season.name) or season.pk}-standings.csv"
-    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
-    response["Cache-Control"] = "private, no-store"
-    response.write("\ufeff")  # spreadsheets read UTF-8 names right with the byte order mark
-    writer = spreadsheet.writer(response)  # a name like =HYPERLINK(…) stays text
-    writer.writerow([header for _key, header, _short in cols])
-    for row in table.rows:
-        writer.writerow([csv_cell(key, row, season) for key, _header, _short in cols])
-    return response
+    fmt = spreadsheet.local_format()
+    filename = spreadsheet.file_name(club.slug, season.name or str(season.pk), pgettext("file name", "standings"))
+    return spreadsheet.csv_download(
+        filename,
+        [header for _key, header, _short in cols],
+        ([csv_cell(key, row, season, fmt) for key, _header, _short in cols] for row in table.rows),
+        fmt,
+    )
+
+
+@require_safe
+@login_required
+def season_print(request, slug, pk):
+    """The standings on paper: every column, the rule in words, no navigation."""
+    club, _role = club_for_user(request, slug)
+    season = _season_for(club, pk)
+    season.club = club
+    table = season_table(season)
+    cols = columns(season)
+    measure = ranking_column(season)
+    context = {
+        "club": club,
+        "season": season,
+        "variant": variant_name(season.ruleset),
+        "table": table,
+        "ranked": [_row_view(r, season, cols, lambda key: "") for r in table.ranked],
+        "apart": [_row_view(r, season, cols, lambda key: "") for r in table.apart],
+        "columns": [
+            {"key": key, "header": header, "short": short, "measure": key == measure}
+            for key, header, short in cols
+            if key not in ("rank", "movement", "player")
+        ],
+        "rules": rule_sentences(season),
+        "printed_at": timezone.localtime(),
+    }
+    return render(request, "league/seasons/print.html", context)
 
 
 def _season_form_page(request, club, role, form, season=None):
