@@ -150,11 +150,17 @@ def _lines(w):
         ("season_delete", [slug, w["season"].pk], "post", {}, _writes(CLUB_ADMIN)),
         ("club_ledger", [slug], "get", None, CLUB_READ),
         ("club_ledger_paid", [slug], "post", paid | {"evening": kw.pk}, _writes(CLUB_SCORE)),
+        ("club_ledger_undo", [slug], "post", {"payment": "1"}, _writes(CLUB_SCORE)),
+        ("club_ledger_csv", [slug], "get", None, CLUB_READ),
+        ("club_players_csv", [slug], "get", None, CLUB_READ),
+        ("club_backup", [slug], "get", None, CLUB_ADMIN),
+        ("season_print", [slug, w["season"].pk], "get", None, CLUB_READ),
         # an evening of the club
         ("evening", [kw.pk], "get", None, CLUB_READ),
         ("evening_chart", [kw.pk], "get", None, CLUB_READ),
         ("settlement", [kw.pk], "get", None, CLUB_READ),
         ("evening_print", [kw.pk], "get", None, CLUB_READ),
+        ("evening_rules", [kw.pk], "get", None, CLUB_READ),
         ("evening_export", [kw.pk], "get", None, CLUB_READ),
         ("evening_share", [kw.pk], "get", None, CLUB_READ),
         ("evening_share_reset", [kw.pk], "post", {}, _writes(CLUB_SCORE)),
@@ -174,6 +180,7 @@ def _lines(w):
         ("evening_delete", [kw.pk], "post", {}, _writes(CLUB_SCORE)),  # it has deals: refused on the page
         ("evening_public", [kw.share_token], "get", None, PUBLIC),
         ("evening_public_live", [kw.share_token], "get", None, PUBLIC),
+        ("evening_public_rules", [kw.share_token], "get", None, PUBLIC),
         # club nights: the director's pages (admins and scorers), the table links, the public ranking
         ("night_list", [slug], "get", None, CLUB_READ),
         ("night_new", [slug], "get", None, CLUB_SCORE),

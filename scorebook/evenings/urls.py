@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import chart, files, links, manage, scoring, settle, share
+from .views import chart, files, links, manage, rules, scoring, settle, share
 
 urlpatterns = [
     path("evenings/", scoring.evening_list, name="evening_list"),
@@ -21,10 +21,12 @@ urlpatterns = [
     path("e/<id:pk>/delete/", manage.evening_delete, name="evening_delete"),
     path("e/<id:pk>/archive/", manage.evening_archive, name="evening_archive"),
     path("e/<id:pk>/print/", settle.evening_print, name="evening_print"),
+    path("e/<id:pk>/rules/", rules.evening_rules, name="evening_rules"),
     path("e/<id:pk>/export/", files.evening_export, name="evening_export"),
     path("e/<id:pk>/share/", share.share, name="evening_share"),
     path("e/<id:pk>/share/new/", share.share_reset, name="evening_share_reset"),
     path("s/<str:token>/", share.public, name="evening_public"),
     path("s/<str:token>/live/", share.public_live, name="evening_public_live"),
+    path("s/<str:token>/rules/", rules.public_rules, name="evening_public_rules"),
     path("t/<str:token>/", links.scoring_link, name="scoring_link"),
 ]

@@ -21,7 +21,7 @@ from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import ClassicRules
 from scorebook.rules.scoring import DealError
 
-from .. import display, services
+from .. import display, rules_display, services
 from ..access import MAX_ID, evening_for_user, visible_evenings
 from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RobreForm, deal_form_class
 from ..links import login_or_link
@@ -138,6 +138,7 @@ def _board(request, evening, scored, *, status=200, **forms):
         "rotation": display.rotation(scored.state, result),
         "undo_dealer": _dealer_of(result, undo.number) if undo is not None else None,
         "refused": status == INVALID,
+        "rules_summary": rules_display.summary(evening.ruleset, rules),
     }
     if classic:
         context["claim_teams"] = [

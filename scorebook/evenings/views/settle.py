@@ -25,7 +25,7 @@ from scorebook.core.formatting import lang, money_text, signed_points, stake_tex
 from scorebook.rules.model import BeteEnd
 from scorebook.rules.scoring import BETE
 
-from .. import display, services
+from .. import display, rules_display, services
 from ..access import evening_for_user
 from ..display import TransferWords
 from ..models import Evening, Payment
@@ -117,6 +117,8 @@ def _context(evening: Evening) -> dict:
         "may_score": getattr(evening, "may_score", False),
         "scored": scored,
         "lang": code,
+        "summary": rules_display.summary(evening.ruleset, rules),
+        "rules_url": reverse("evening_rules", args=[evening.pk]),
     }
 
 

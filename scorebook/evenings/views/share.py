@@ -25,7 +25,7 @@ from scorebook.core.formatting import lang
 from scorebook.rules import registry
 from scorebook.rules.model import ClassicRules
 
-from .. import display, services
+from .. import display, rules_display, services
 from ..access import evening_for_token, evening_for_user
 from ..models import Evening, link_token_hash
 
@@ -81,7 +81,12 @@ def _public_headers(view):
 @cache_control(no_cache=True)
 def public(request, token):
     evening = evening_for_token(token)
-    return render(request, "evenings/share/public.html", _board(evening) | {"token": token})
+    context = _board(evening) | {
+        "token": token,
+        "summary": rules_display.summary(evening.ruleset, services.rules_of(evening)),
+        "rules_url": reverse("evening_public_rules", args=[token]),
+    }
+    return render(request, "evenings/share/public.html", context)
 
 
 def _live_etag(request, token):

@@ -1,0 +1,40 @@
+"""The rules an evening was played with, read-only: its preset, the house-rule differences, and every
+figure of its own copy of the rules (a later change to the club's house rules never shows here)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from .. import rules_display, services
+from ..access import evening_for_token, evening_for_user
+
+TEMPLATE = "evenings/rules.html"
+
+
+def _context(evening) -> dict:
+    rules = services.rules_of(evening)
+    return {
+        "evening": evening,
+        "summary": rules_display.summary(evening.ruleset, rules),
+        "grids": rules_display.contract_grids(evening.ruleset, rules),
+        "figures": rules_display.classic_figures(evening.ruleset, rules),
+        "all_pass": getattr(rules, "all_pass_multiplier", None),
+    }
+
+
+@require_safe
+@login_required
+def evening_rules(request, pk):
+    evening = evening_for_user(request, pk)
+    return render(request, TEMPLATE, _context(evening) | {"back": "evening"})
+
+
+@require_safe
+def public_rules(request, token):
+    """The same page from the read-only link (it opens nothing else)."""
+    evening = evening_for_token(token)
+    response = render(request, TEMPLATE, _context(evening) | {"token": token})
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
