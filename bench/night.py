@@ -4,20 +4,23 @@ while 200 followers poll the live ranking.
 
     .venv/bin/python bench/night.py [--tables 40] [--sessions 5] [--deals 8] [--followers 200]
 
-Each session: the 40 table clients open their card's link and record their deals at once (htmx
-posts with request keys; one post in ten is sent twice, as a phone that lost the answer would);
+Each session: the 40 table clients open their card's link and record their deals (htmx posts with
+request keys, a deal every 0.5-2 s per table, about a hundred times a real table's pace; one post
+in ten is sent twice, as a phone that lost the answer would);
 then the director closes the session. The followers poll every 4 s with the ETag they were given
 (304 while nothing changed), as the page does. Bounded: at most ``--minutes`` in all.
 
 Prints ``night_errors``, ``night_lost_deals`` (a deal answered 200 and not stored),
 ``night_doubled_deals`` (a deal stored twice), the p95 latency of a recorded deal and of a ranking
-poll, and ``night_ranking_growth``: a full ranking answer after session 5 over one after session 1
-(medians; the ranking reads the tables' stored summaries, so it must not grow with the deals).
+poll, and ``night_ranking_growth``: building the ranking after session 5 over building it after
+session 1 (medians; it reads the tables' stored summaries, so it must not grow with the deals);
+a poll is then served the stored render of that state (``RankingSnapshot``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import statistics
@@ -36,10 +39,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.run import Server, configure  # noqa: E402  (the load test's gunicorn and environment)
+from bench.run import Server, _postgres_url, configure  # noqa: E402  (the load test's gunicorn and environment)
 
 POLL_SECONDS = 4
 REPLAY_EVERY = 10
+# Seconds between two deals of a table: a real table takes 2-4 minutes a deal; the benchmark plays
+# about a hundred times faster (some 30 deals a second in the hall) to stay within minutes.
+THINK = (0.5, 2.0)
 
 
 @dataclass
@@ -104,7 +110,7 @@ def table_client(base, token, evening_pk, players, deals, seed, deadline, stats:
         key = f"night-{evening_pk}-{sent}-{rng.getrandbits(32):08x}"
         data = {"contract": "samen-8", "declarers": [a, b], "tricks": str(rng.randint(5, 13)), "request_key": key}
         body = urllib.parse.urlencode(data | {"csrfmiddlewaretoken": form_token}, doseq=True).encode()
-        for _attempt in range(2 if sent % REPLAY_EVERY == REPLAY_EVERY - 1 else 1):
+        for _attempt in range(2 if rng.randrange(REPLAY_EVERY) == 0 else 1):
             headers = {"HX-Request": "true", "Referer": f"{base}/e/{evening_pk}/"}
             t = time.perf_counter()
             try:
@@ -122,7 +128,7 @@ def table_client(base, token, evening_pk, players, deals, seed, deadline, stats:
             with stats.lock:
                 stats.accepted.setdefault(evening_pk, set()).add(key)
         sent += 1
-        time.sleep(rng.uniform(0.05, 0.3))  # the table plays the next deal
+        time.sleep(rng.uniform(*THINK))  # the table plays the next deal
 
 
 def follower(base, token, stop: threading.Event, seed, stats: Stats):
@@ -164,6 +170,21 @@ def ranking_ms(base, token, reps=15) -> float:
     return statistics.median(times)
 
 
+def build_ms(night, reps=9) -> float:
+    """The median time of building the ranking region from the tables' summaries (in this process,
+    as the server does on a poll that misses its snapshot): what could grow with the deals."""
+    from django.template.loader import render_to_string
+
+    from scorebook.nights.views.ranking import _context
+
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        render_to_string("nights/ranking.html#live", _context(night))
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
 def p95(values) -> float:
     return statistics.quantiles(values, n=20)[-1] if len(values) >= 2 else (values[0] if values else 0.0)
 
@@ -175,10 +196,24 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=8)
     parser.add_argument("--followers", type=int, default=200)
     parser.add_argument("--minutes", type=float, default=8)
+    parser.add_argument("--sqlite", action="store_true", help="SQLite instead of a throwaway PostgreSQL database")
     args = parser.parse_args()
     deadline = time.monotonic() + args.minutes * 60
     tmp = Path(tempfile.mkdtemp(prefix="scorebook-night-"))
-    configure(tmp)
+    database_url, dropped = None, None
+    if not args.sqlite:
+        server_url, problem = _postgres_url()
+        if server_url:
+            import psycopg
+
+            name = f"scorebook_night_{os.getpid()}"
+            with psycopg.connect(server_url + "/postgres", autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{name}"')
+            database_url, dropped = f"{server_url}/{name}", (server_url, name)
+        else:
+            print(f"night_database: SQLite ({problem})")
+    configure(tmp, database_url)
+    print(f"night_database: {'PostgreSQL' if database_url else 'SQLite'}, gunicorn 2 workers x 4 threads")
     import django
 
     django.setup()
@@ -217,6 +252,8 @@ def main() -> int:
         for s in night.night_sessions.prefetch_related("tables__evening__seats")
     }
     server = Server(tmp, "gunicorn-night")
+    # run.py's gunicorn (2 workers), each with 4 threads: 240 phones are many more connections than workers
+    os.environ["GUNICORN_CMD_ARGS"] = "--threads 4 --worker-class gthread --backlog 512"
     stats = Stats()
     stop = threading.Event()
     growth = {}
@@ -242,7 +279,7 @@ def main() -> int:
             for c in clients:
                 c.join()
             if number in (1, args.sessions):
-                growth[number] = ranking_ms(base, night.ranking_token)
+                growth[number] = (build_ms(night), ranking_ms(base, night.ranking_token))
             services.close_session(night, number, director)
             print(f"night_session_{number}_done_s: {time.monotonic() - (deadline - args.minutes * 60):.1f}", flush=True)
         stop.wait(POLL_SECONDS + 1)  # the followers see the final ranking
@@ -252,6 +289,7 @@ def main() -> int:
     finally:
         stop.set()
         server.stop()
+        os.environ.pop("GUNICORN_CMD_ARGS", None)
     stored = {}
     for pk, key in Deal.objects.filter(evening__night_table__session__night=night).values_list(
         "evening_id", "request_key"
@@ -266,11 +304,21 @@ def main() -> int:
         print(f"  {e}")
     print(f"night_lost_deals: {lost}")
     print(f"night_doubled_deals: {doubled}")
-    print(f"night_deal_p95_ms: {p95(stats.deal_ms):.0f} ({len(stats.deal_ms)} posts)")
-    print(f"night_poll_p95_ms: {p95(stats.poll_ms):.0f} ({len(stats.poll_ms)} polls)")
-    first, last = growth.get(1, 0.0), growth.get(args.sessions, 0.0)
-    print(f"night_ranking_ms: session 1 {first:.1f}, session {args.sessions} {last:.1f}")
+    for name, values, what in (("deal", stats.deal_ms, "posts"), ("poll", stats.poll_ms, "polls")):
+        median = statistics.median(values or [0])
+        print(f"night_{name}_p95_ms: {p95(values):.0f} (median {median:.0f}, {len(values)} {what})")
+    (first, served1), (last, served5) = growth.get(1, (0.0, 0.0)), growth.get(args.sessions, (0.0, 0.0))
+    print(f"night_ranking_build_ms: after session 1 {first:.1f}, after session {args.sessions} {last:.1f}")
+    print(f"night_ranking_served_ms: after session 1 {served1:.1f}, after session {args.sessions} {served5:.1f}")
     print(f"night_ranking_growth: {last / first if first else 0:.2f}")
+    from django.db import connections
+
+    connections.close_all()
+    if dropped:
+        import psycopg
+
+        with psycopg.connect(dropped[0] + "/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{dropped[1]}" WITH (FORCE)')
     return 0 if not stats.errors and not lost and not doubled else 1
 
 
