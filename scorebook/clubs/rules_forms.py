@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django import forms
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 from scorebook.clubs.models.rules import changed_figures
@@ -98,6 +98,7 @@ class Section:
 class Row:
     tricks: int
     cells: list  # four BoundFields or None: made declarer, made opponent, failed declarer, failed opponent
+    half: bool = False  # one figure of an outcome differs from the preset, the other not: half edited
 
     @property
     def errors(self) -> list:
@@ -115,6 +116,12 @@ class ContractBlock:
     rows: list[Row] = field(default_factory=list)
     changed: int = 0
     open: bool = False
+    schedule: list = field(default_factory=list)  # the schedule's BoundFields
+    unbalanced: bool = False  # not zero-sum where the preset is
+
+    @property
+    def half_rows(self) -> int:
+        return sum(r.half for r in self.rows)
 
     @property
     def bound_fields(self) -> list:
@@ -133,6 +140,78 @@ def _int_or_none(raw: Any) -> int | None:
         return None
 
 
+class DoublingBox(forms.CheckboxInput):
+    """A tick box for a multiplier of 1 or 2: ticked sends 2, unticked 1 (any other figure sent is kept)."""
+
+    def __init__(self):
+        super().__init__(check_test=lambda value: str(value) == "2")
+
+    def format_value(self, value):
+        return "2"
+
+    def value_from_datadict(self, data, files, name):
+        return data.get(name) or "1"
+
+
+def zero_sum(contract: Contract, players: int = 4) -> bool:
+    """Every row pays out exactly what it takes in: the declarers' figures balance the opponents'."""
+    return all(
+        p.declarer * contract.declarers + p.opponent * (players - contract.declarers) == 0
+        for table in (contract.made, contract.failed)
+        for p in table.values()
+    )
+
+
+def _per_opponent(payout) -> int:
+    """The figure a schedule speaks in: what each opponent pays (a pair's declarer wins the same)."""
+    return -payout.opponent
+
+
+@dataclass
+class Schedule:
+    """A contract's figures as its presets declare them (``rules/presets/_build.py``): the value made
+    at the tricks needed and a step per extra trick, the value lost one trick short and a step per
+    trick missing; per opponent (a pair's declarers each win it, a lone declarer three times)."""
+
+    made: int | None
+    made_step: int
+    failed: int | None
+    failed_step: int
+
+    @classmethod
+    def of(cls, contract: Contract) -> Schedule:
+        base = contract.needs * 2 if contract.exact and contract.declarers == 2 else contract.needs
+        made = contract.made.get(base)
+        above = contract.made.get(base + 1)
+        failed = contract.failed.get(base - 1) or next(iter(contract.failed.values()), None)
+        below = contract.failed.get(base - 2)
+        return cls(
+            made=_per_opponent(made) if made else None,
+            made_step=_per_opponent(above) - _per_opponent(made) if made and above and not contract.exact else 0,
+            failed=-_per_opponent(failed) if failed else None,
+            failed_step=(-_per_opponent(below)) - (-_per_opponent(failed))
+            if failed and below and not contract.exact
+            else 0,
+        )
+
+    def cells(self, contract: Contract, layout) -> dict[tuple[str, int], tuple[int, int]]:
+        """(outcome, tricks) -> (declarer, opponent) for every cell of ``layout``."""
+        base = contract.needs * 2 if contract.exact and contract.declarers == 2 else contract.needs
+
+        def side(value: int) -> tuple[int, int]:
+            return (value, -value) if contract.declarers == 2 else (3 * value, -value)
+
+        out = {}
+        for tricks, can_make, can_fail in layout:
+            if can_make and self.made is not None:
+                extra = 0 if contract.exact else max(0, tricks - base)
+                out[("made", tricks)] = side(self.made + self.made_step * extra)
+            if can_fail and self.failed is not None:
+                missing = 0 if contract.exact else max(0, base - 1 - tricks)
+                out[("failed", tricks)] = side(-(self.failed + self.failed_step * missing))
+        return out
+
+
 class HouseRulesForm(forms.Form):
     """Every figure of one variant. ``cleaned_rules`` is the validated ruleset after ``is_valid()``."""
 
@@ -147,6 +226,7 @@ class HouseRulesForm(forms.Form):
         self.editable = editable
         self.open_contract = open_contract
         self.cleaned_rules: Ruleset | None = None
+        self.unbalanced: list[str] = []  # contracts no longer zero-sum where the preset is (to confirm)
         self.is_contract = isinstance(current, ContractRules)
         self._manche_rows: list[int] = []
         if self.is_contract:
@@ -213,14 +293,24 @@ class HouseRulesForm(forms.Form):
                 "a declarer receives the opponent figure once per failed declarer."
             ),
         )
-        self._number(
-            "all_pass_multiplier",
-            _("Multiplier of the deal after an all-pass"),
-            rules.all_pass_multiplier,
-            low=1,
-            high=10,
-            help_text=_("1: no doubling; 2: the next played deal counts double."),
-        )
+        if rules.all_pass_multiplier in (1, 2):
+            # the usual choice is yes or no: a tick box (a club with another multiplier keeps the number)
+            self.fields["all_pass_multiplier"] = forms.IntegerField(
+                label=_("After an all-pass, the next deal counts double"),
+                initial=rules.all_pass_multiplier,
+                min_value=1,
+                max_value=10,
+                widget=DoublingBox(),
+            )
+        else:
+            self._number(
+                "all_pass_multiplier",
+                _("Multiplier of the deal after an all-pass"),
+                rules.all_pass_multiplier,
+                low=1,
+                high=10,
+                help_text=_("1: no doubling; 2: the next played deal counts double."),
+            )
         if rules.bete is not None:
             self.fields["bete.failure_floor"] = forms.BooleanField(
                 label=_("A failure pays at least the contract's value, even into an empty bête"),
@@ -292,6 +382,88 @@ class HouseRulesForm(forms.Form):
                                 "invalid": _("Enter a whole number."),
                             },
                         )
+            self._schedule_fields(key, contract)
+        self.fields["confirm_unbalanced"] = forms.BooleanField(
+            label=_("Yes, save a grid that is not zero-sum: the points of a deal will not add up to 0."),
+            required=False,
+        )
+
+    def _schedule_fields(self, key: str, contract: Contract) -> None:
+        """One value (and a step per trick) that fills the contract's whole grid, or its family's."""
+        schedule = Schedule.of(contract)
+        per = _("each declarer") if contract.declarers == 2 else _("each opponent")
+        specs = [
+            ("made", _("Made: %(who)s, at the tricks needed") % {"who": per}, schedule.made),
+            ("made_step", _("and for each extra trick"), schedule.made_step),
+            ("failed", _("Failed: lost by %(who)s, one trick short") % {"who": per}, schedule.failed),
+            ("failed_step", _("and for each further trick short"), schedule.failed_step),
+        ]
+        if contract.exact:
+            specs = [
+                ("made", _("Made: %(who)s") % {"who": per}, schedule.made),
+                ("failed", _("Failed: lost by %(who)s") % {"who": per}, schedule.failed),
+            ]
+        for name, label, initial in specs:
+            self.fields[f"schedule.{key}.{name}"] = forms.IntegerField(
+                label=label,
+                initial=initial,
+                required=False,
+                min_value=-CELL_LIMIT,
+                max_value=CELL_LIMIT,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                error_messages={"invalid": _("Enter a whole number.")},
+            )
+        family = [c for c in self.current.contracts.values() if self._family(c) == self._family(contract)]
+        choices = [("contract", _("this contract only"))]
+        if len(family) > 1:
+            choices.append(
+                (
+                    "family",
+                    ngettext(
+                        "its family: the %(n)s contract of this kind",
+                        "its family: the %(n)s contracts of this kind",
+                        len(family),
+                    )
+                    % {"n": len(family)},
+                )
+            )
+        self.fields[f"schedule.{key}.scope"] = forms.ChoiceField(
+            label=_("Apply to"), choices=choices, initial="contract", required=False, widget=forms.RadioSelect
+        )
+
+    @staticmethod
+    def _family(contract: Contract) -> tuple:
+        return (contract.kind, contract.declarers)
+
+    def with_schedule(self, key: str) -> tuple[dict, list[str]]:
+        """The submitted figures with the grid of ``key`` (or of its family) filled from its schedule,
+        and the contracts filled: what the preview shows before anything is saved."""
+        data = self.data.copy()
+        rules: ContractRules = self.current  # type: ignore[assignment]
+        source = rules.contracts[key]
+
+        def value(name: str, default: int | None) -> int | None:
+            raw = self.data.get(f"schedule.{key}.{name}")
+            number = _int_or_none(raw)
+            return number if number is not None and abs(number) <= CELL_LIMIT else default
+
+        schedule = Schedule(value("made", None), value("made_step", 0), value("failed", None), value("failed_step", 0))
+        family = self.data.get(f"schedule.{key}.scope") == "family"
+        targets = [
+            k for k, c in rules.contracts.items() if k == key or (family and self._family(c) == self._family(source))
+        ]
+        for target in targets:
+            contract = rules.contracts[target]
+            needs = self._submitted_int(f"contracts.{target}.needs", contract.needs, 0, MAX_TRICKS)
+            contract = replace(contract, needs=needs)
+            for (outcome, tricks), figures in schedule.cells(contract, self._layouts[target]).items():
+                for side, figure in zip(SIDES, figures, strict=True):
+                    data[cell_name(target, outcome, tricks, side)] = str(figure)
+            if family and target != key:
+                for name in ("made", "made_step", "failed", "failed_step"):
+                    if f"schedule.{key}.{name}" in self.data:
+                        data[f"schedule.{target}.{name}"] = self.data[f"schedule.{key}.{name}"]
+        return data, targets
 
     def _classic_fields(self) -> None:
         d = self.current_dict
@@ -403,12 +575,18 @@ class HouseRulesForm(forms.Form):
         preset_contracts = self.preset_dict["contracts"]
         for key, contract in self.current.contracts.items():
             rows = []
+            preset = preset_contracts.get(key) or {}
             for tricks, can_make, can_fail in self._layouts[key]:
                 cells = []
+                half = False
                 for outcome, exists in (("made", can_make), ("failed", can_fail)):
-                    for side in SIDES:
-                        cells.append(self[cell_name(key, outcome, tricks, side)] if exists else None)
-                rows.append(Row(tricks, cells))
+                    pair = [self[cell_name(key, outcome, tricks, side)] if exists else None for side in SIDES]
+                    cells += pair
+                    base = (preset.get(outcome) or {}).get(str(tricks))
+                    if exists and base is not None:
+                        differs = [_int_or_none(f.value()) != b for f, b in zip(pair, base, strict=True)]
+                        half = half or differs[0] != differs[1]
+                rows.append(Row(tricks, cells, half))
             trump = f"contracts.{key}.needs_if_trump_changed"
             blocks.append(
                 ContractBlock(
@@ -420,9 +598,11 @@ class HouseRulesForm(forms.Form):
                     trump_changed=self[trump] if trump in self.fields else None,
                     rows=rows,
                     changed=changed_figures(preset_contracts.get(key), current_contracts[key]),
+                    schedule=[self[name] for name in self.fields if name.startswith(f"schedule.{key}.")],
+                    unbalanced=key in self.unbalanced,
                 )
             )
-        errors = [b for b in blocks if b.has_errors]
+        errors = [b for b in blocks if b.has_errors or b.unbalanced]
         opened = errors[0].key if errors else self.open_contract
         for b in blocks:
             b.open = b.key == opened
@@ -436,7 +616,16 @@ class HouseRulesForm(forms.Form):
 
         if self.is_contract:
             out = [
-                Section(_("Whole game"), [item("field", "misere_combination"), item("field", "all_pass_multiplier")])
+                Section(
+                    _("Whole game"),
+                    [
+                        item("field", "misere_combination"),
+                        item(
+                            "check" if isinstance(self.fields["all_pass_multiplier"].widget, DoublingBox) else "field",
+                            "all_pass_multiplier",
+                        ),
+                    ],
+                )
             ]
             if "bete.ante" in self.fields:
                 out.append(
@@ -532,6 +721,37 @@ class HouseRulesForm(forms.Form):
         except RulesError as exc:
             self.add_rules_error(exc)
             return cleaned
+        if isinstance(rules, ContractRules) and not cleaned.get("confirm_unbalanced"):
+            preset = registry.get(self.key)
+            self.unbalanced = [
+                key
+                for key, contract in rules.contracts.items()
+                if key in preset.contracts and zero_sum(preset.contracts[key]) and not zero_sum(contract)
+            ]
+            for key in self.unbalanced:
+                contract = rules.contracts[key]
+                outcome, tricks, payout = next(
+                    (o, t, p)
+                    for o, table in (("made", contract.made), ("failed", contract.failed))
+                    for t, p in sorted(table.items())
+                    if p.declarer * contract.declarers + p.opponent * (4 - contract.declarers) != 0
+                )
+                won = payout.declarer * contract.declarers
+                paid = -payout.opponent * (4 - contract.declarers)
+                self.add_error(
+                    cell_name(key, outcome, tricks, "declarer"),
+                    _(
+                        "Not zero-sum: with %(tricks)s tricks the declarers get %(won)s in all and the opponents "
+                        "pay %(paid)s in all. The preset balances every row."
+                    )
+                    % {"tricks": tricks, "won": won, "paid": paid},
+                )
+            if self.unbalanced:
+                self.add_error(
+                    "confirm_unbalanced",
+                    _("Correct the figures marked, or tick this box to save the grid as it is."),
+                )
+                return cleaned
         if to_dict(resolved) != to_dict(rules):  # pragma: no cover - diff and merge are each other's inverse
             raise forms.ValidationError(_("These rules cannot be stored as changes to the preset."))
         self.cleaned_rules = rules

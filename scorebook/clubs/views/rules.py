@@ -107,6 +107,10 @@ def _rules_save(request, slug, ruleset):
             messages.info(request, _("These rules were already the preset's."))
         return redirect("club_rules_edit", club.slug, key)
 
+    action = request.POST.get("action", "")
+    if action.startswith("schedule:"):
+        return _schedule_preview(request, club, role, key, action.partition(":")[2])
+
     with transaction.atomic():
         house, current, problem = _current(club, key)
         form = HouseRulesForm(key, current, request.POST, open_contract=request.POST.get("_open", ""))
@@ -154,7 +158,30 @@ def _rules_save(request, slug, ruleset):
     return redirect(target)
 
 
-def _editor(request, club, role, key, form, house, problem, status=200, version=None):
+def _schedule_preview(request, club, role, key, contract):
+    """Fill a contract's grid (or its family's) from one value and a step per trick, and show the
+    result: nothing is saved until the admin saves the page. Not zero-sum where the preset is, or
+    any other problem, is shown next to the figures at once."""
+    house, current, problem = _current(club, key)
+    if contract not in getattr(current, "contracts", {}):
+        raise Http404("No such contract")
+    probe = HouseRulesForm(key, current, request.POST)
+    data, targets = probe.with_schedule(contract)
+    form = HouseRulesForm(key, current, data, open_contract=contract)
+    valid = form.is_valid()
+    names = [current.contracts[k].names.get(_lang()) for k in targets]
+    preview = ngettext(
+        "Preview: the grid of %(names)s is filled in below. Nothing is saved yet: check it, then save.",
+        "Preview: the grids of %(names)s are filled in below. Nothing is saved yet: check them, then save.",
+        len(names),
+    ) % {"names": ", ".join(names)}
+    return _editor(
+        request, club, role, key, form, house, problem,
+        status=200 if valid else INVALID, version=request.POST.get("_version"), preview=preview,
+    )
+
+
+def _editor(request, club, role, key, form, house, problem, status=200, version=None, preview=""):
     preset = registry.get(key)
     context = {
         "club": club,
@@ -168,5 +195,6 @@ def _editor(request, club, role, key, form, house, problem, status=200, version=
         "changed": house.changed_figures() if house is not None and not problem else 0,
         "version": version or rules_version(house.overrides if house else None),
         "classic": preset.family is Family.CLASSIC,
+        "preview": preview,
     }
     return render(request, "clubs/rules/edit.html", context, status=status)
