@@ -6,12 +6,11 @@ Only presentation: the points come from the engine's results.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
-
-from collections.abc import Mapping
 
 from scorebook.core.formatting import lang, party_label
 from scorebook.rules import registry
@@ -195,11 +194,11 @@ def describe(result: DealResult, rules) -> str:
     if isinstance(deal, ClassicDeal):
         teams = result.robre.teams
         t0, t1 = deal.tricks
-        text = f"{team_name(teams[0])} {t0} – {t1} {team_name(teams[1])}"
+        facts = [f"{team_name(teams[0])} {t0} – {t1} {team_name(teams[1])}"]
         for side in (0, 1):
             if rules.honour_score(deal.honours[side]):
-                text += " · " + _("%(n)s honours %(team)s") % {"n": deal.honours[side], "team": team_name(teams[side])}
-        return text
+                facts.append(_("%(n)s honours %(team)s") % {"n": deal.honours[side], "team": team_name(teams[side])})
+        return " · ".join(facts)  # separate facts side by side, each a whole message
     if isinstance(deal, Pass):
         return _("All pass")
     parts = [rules.contracts[deal.contract].names.get(lang())]
@@ -260,10 +259,11 @@ def _classic_state(deal_result: DealResult, manches_before: int) -> str:
         return ""
     if len(robre.manches) > manches_before:
         manche = robre.manches[-1]
-        text = _("manche to %(team)s (%(value)s)") % {"team": team_name(robre.teams[manche.winner]), "value": manche.value}
+        winner = team_name(robre.teams[manche.winner])
+        facts = [_("manche to %(team)s (%(value)s)") % {"team": winner, "value": manche.value}]
         if robre.finished:
-            text += " · " + _("robre %(a)s – %(b)s") % {"a": robre.result[0], "b": robre.result[1]}
-        return text
+            facts.append(_("robre %(a)s – %(b)s") % {"a": robre.result[0], "b": robre.result[1]})
+        return " · ".join(facts)
     return _("manche %(a)s – %(b)s") % {"a": robre.points[0], "b": robre.points[1]}
 
 

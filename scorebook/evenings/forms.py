@@ -11,6 +11,7 @@ from django import forms
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from scorebook.clubs.models import Club, Player
 from scorebook.clubs.models.club import SCORING_ROLES
@@ -21,7 +22,6 @@ from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
 from scorebook.rules.scoring import BETE
 
 from . import display
-
 
 MAX_PLAYERS = 7
 
@@ -360,10 +360,14 @@ class NewEveningForm(forms.Form):
         if key:
             rules = registry.get(key)
             if not rules.min_players <= len(players) <= rules.max_players:
+                low, high = rules.min_players, rules.max_players
                 self.add_error(
                     "player_0",
-                    _("%(variant)s is played by %(low)s to %(high)s players.")
-                    % {"variant": rules.names.get(lang()), "low": rules.min_players, "high": rules.max_players},
+                    ngettext("%(variant)s is played by %(n)s player.", "%(variant)s is played by %(n)s players.", low)
+                    % {"variant": rules.names.get(lang()), "n": low}
+                    if low == high
+                    else _("%(variant)s is played by %(low)s to %(high)s players.")
+                    % {"variant": rules.names.get(lang()), "low": low, "high": high},
                 )
         dealer = cleaned.get("first_dealer")
         if dealer is not None and players:

@@ -149,7 +149,7 @@ def test_it_refuses_too_many_players_for_the_variant(scorer_client):
 
 def test_it_refuses_four_players_for_whist_with_a_dummy(scorer_client):
     response = scorer_client.post(NEW, form_data(ruleset="mort", players=("Anne", "Bert", "Carl", "Dina")))
-    assert_refused(response, "player_0", "3 to 3 players")
+    assert_refused(response, "player_0", "is played by 3 players.")
 
 
 def test_it_refuses_an_evening_without_players(scorer_client):

@@ -14,6 +14,7 @@ from django.db.models.functions import Lower
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scorebook.accounts.models import display_name
@@ -245,7 +246,11 @@ def player_merge(request, slug, player):
             else:
                 messages.success(
                     request,
-                    _("%(drop)s and %(keep)s are one player now: %(keep)s (%(count)s evenings moved).")
+                    ngettext(
+                        "%(drop)s and %(keep)s are one player now: %(keep)s (%(count)s evening moved).",
+                        "%(drop)s and %(keep)s are one player now: %(keep)s (%(count)s evenings moved).",
+                        moved,
+                    )
                     % {"drop": drop.name, "keep": keep.name, "count": moved},
                 )
                 return redirect("club_players", club.slug)
