@@ -14,7 +14,7 @@ Prints ``night_errors``, ``night_lost_deals`` (a deal answered 200 and not store
 ``night_doubled_deals`` (a deal stored twice), the p95 latency of a recorded deal and of a ranking
 poll, and ``night_ranking_growth``: building the ranking after session 5 over building it after
 session 1 (medians; it reads the tables' stored summaries, so it must not grow with the deals);
-a poll is then served the stored render of that state (``RankingSnapshot``).
+a poll is then served the render of that state kept in the cache (settings.CACHES, in the database).
 """
 
 from __future__ import annotations

@@ -150,21 +150,3 @@ class NightEvent(models.Model):
 
     def __str__(self):
         return f"{self.kind} (session {self.session})"
-
-
-class RankingSnapshot(models.Model):
-    """The live ranking as last rendered, per language, with the fingerprint of the tables it was
-    rendered from: every follower polling the same state is served these bytes (one query)
-    instead of the ranking being built again for each of them."""
-
-    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="snapshots")
-    language = models.CharField(max_length=8)
-    key = models.CharField(max_length=100)
-    html = models.TextField()
-    final = models.BooleanField(default=False)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["night", "language"], name="ranking_snapshot_unique")]
-
-    def __str__(self):
-        return f"ranking of night {self.night_id} ({self.language})"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 from functools import wraps
 
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -21,7 +22,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from .. import results
 from ..access import night_for_token
-from ..models import Night, RankingSnapshot
+from ..models import Night
 
 POLL_SECONDS = 4
 
@@ -63,7 +64,7 @@ def _live_key(token) -> str | None:
 
 
 def _live_etag(request, token):
-    request.live_key = _live_key(token)  # the view serves the snapshot of the same state
+    request.live_key = _live_key(token)  # the view serves what was rendered for the same state
     return request.live_key
 
 
@@ -72,22 +73,20 @@ def _live_etag(request, token):
 @cache_control(no_cache=True)
 @condition(etag_func=_live_etag)
 def ranking_live(request, token):
-    """The ranking region: rendered once per state of the tables and language, and kept
-    (RankingSnapshot) for every other follower asking for the same state."""
+    """The ranking region: rendered once per state of the tables and language, and kept in the
+    cache (settings.CACHES, shared by every instance) for every other follower asking for the same
+    state; the key holds the tables' fingerprint, so an entry is never stale."""
     key = getattr(request, "live_key", None)
-    language = translation.get_language()
-    snapshot = RankingSnapshot.objects.filter(night__ranking_token=token, language=language, key=key).first()
-    if snapshot is not None:
-        html, final = snapshot.html, snapshot.final
+    kept = cache.get(f"night-ranking:{token}:{key}") if key else None
+    if kept is not None:
+        html, final = kept
     else:
         night = night_for_token(token)
         context = _context(night)
         html = render_to_string("nights/ranking.html#live", context, request)
         final = context["results"].final
         if key:
-            RankingSnapshot.objects.update_or_create(
-                night=night, language=language, defaults={"key": key, "html": html, "final": final}
-            )
+            cache.set(f"night-ranking:{token}:{key}", (html, final), timeout=3600)
     if final:
         return HttpResponseStopPolling(html)
     return HttpResponse(html)
