@@ -673,7 +673,8 @@ class HouseRulesForm(forms.Form):
             self._changed_names = {
                 name
                 for name, f in self.fields.items()
-                if name not in preset.fields or preset.fields[name].initial != f.initial
+                if not name.startswith(("schedule.", "confirm_"))  # tools of the page, not figures
+                and (name not in preset.fields or preset.fields[name].initial != f.initial)
             }
         return self._changed_names
 
