@@ -78,7 +78,7 @@ COMMON = ("samen-8", "alleen-5", "samen-9", "alleen-6", "troel", "kleine-miserie
 
 RULES = ContractRules(
     key="kleurenwiezen",
-    names=Names("whist à la couleur (grille Whisthub)", "kleurenwiezen", "colour whist (Whisthub grid)"),
+    names=Names("whist à la couleur flamand", "kleurenwiezen", "Flemish colour whist"),
     contracts={c.key: c for c in _contracts()},
     combination=Combination.EACH_VS_TABLE,
     all_pass_multiplier=2,
