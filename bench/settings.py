@@ -15,4 +15,3 @@ from scorebook.settings import *
 
 if os.environ.get("BENCH_STATIC_ROOT"):
     STATIC_ROOT = Path(os.environ["BENCH_STATIC_ROOT"])
-

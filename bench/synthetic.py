@@ -101,7 +101,12 @@ def random_deal(playing: Sequence[str], rng: random.Random, *, allow_pass: bool 
 
 
 def make_deals(
-    count: int, rng: random.Random, *, players: Sequence[str] = PLAYERS, first_dealer: int = 0, table: Table | None = None
+    count: int,
+    rng: random.Random,
+    *,
+    players: Sequence[str] = PLAYERS,
+    first_dealer: int = 0,
+    table: Table | None = None,
 ) -> list[dict]:
     """``count`` valid deals in a row, following the rotation (``table`` is advanced when given)."""
     table = table or Table(players, first_dealer)
@@ -145,8 +150,7 @@ def make_user(username: str = "bench", **extra):
 
 def make_club(user, *, name: str = "Bench club", slug: str = "bench", players: Sequence[str] = PLAYERS, role=None):
     """A club with its roster of ``players``; ``user`` is a member (admin unless ``role`` says otherwise)."""
-    from scorebook.clubs.models import Club, Membership, Role
-    from scorebook.clubs.models import Player
+    from scorebook.clubs.models import Club, Membership, Player, Role
 
     club = Club.objects.create(name=name, slug=slug)
     Membership.objects.create(club=club, user=user, role=role or Role.ADMIN)
@@ -154,7 +158,9 @@ def make_club(user, *, name: str = "Bench club", slug: str = "bench", players: S
     return club
 
 
-def add_deals(evening, deals: list[dict], user=None, *, rng: random.Random | None = None, existing: list[dict] | None = None):
+def add_deals(
+    evening, deals: list[dict], user=None, *, rng: random.Random | None = None, existing: list[dict] | None = None
+):
     """Append ``deals`` to ``evening`` as ``record_deal`` would, one deal after another, in one go.
 
     The engine checks the whole list once (a DealError/FileError names the bad deal);
@@ -257,9 +263,9 @@ def build_history(
     """
     from django.db import transaction
 
+    from scorebook.clubs.models import Player
     from scorebook.evenings import services
     from scorebook.evenings.models import Deal, Evening, Payment, Seat
-    from scorebook.clubs.models import Player
     from scorebook.rules import registry
     from scorebook.rules.model import to_dict
 

@@ -25,10 +25,12 @@ LIST_TEMPLATE = engines["django"].from_string(
 {% block title %}{% translate "Deals" %} · Scorebook{% endblock %}
 {% block content %}
 <table class="deals">
-  <thead><tr><th>#</th><th>{% translate "Contract" %}</th><th>{% translate "Declarers" %}</th><th>{% translate "Tricks" %}</th></tr></thead>
+  <thead><tr><th>#</th><th>{% translate "Contract" %}</th><th>{% translate "Declarers" %}</th>
+    <th>{% translate "Tricks" %}</th></tr></thead>
   <tbody>
   {% for deal in deals %}
-    <tr><td>{{ deal.number }}</td><td>{{ deal.data.contract }}</td><td>{{ deal.data.declarers|join:", " }}</td><td>{{ deal.data.tricks }}</td></tr>
+    <tr><td>{{ deal.number }}</td><td>{{ deal.data.contract }}</td>
+      <td>{{ deal.data.declarers|join:", " }}</td><td>{{ deal.data.tricks }}</td></tr>
   {% endfor %}
   </tbody>
 </table>

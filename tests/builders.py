@@ -10,8 +10,14 @@ PLAYERS = ("Anne", "Bert", "Carl", "Dina")
 def club_evening(club, user, day, deals=(), players=PLAYERS, ruleset="kleurenwiezen", stake="0.10"):
     """An evening of ``club`` on ``day`` with ``deals`` recorded one by one."""
     evening = services.create_evening(
-        ruleset=ruleset, players=list(players), first_dealer=0, stake=Decimal(stake) if stake else None,
-        currency="EUR", date=day, user=user, club=club,
+        ruleset=ruleset,
+        players=list(players),
+        first_dealer=0,
+        stake=Decimal(stake) if stake else None,
+        currency="EUR",
+        date=day,
+        user=user,
+        club=club,
     )
     for deal in deals:
         services.record_deal(evening, deal, user)

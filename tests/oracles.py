@@ -20,7 +20,5 @@ def fewest_transfers(balances: dict[str, Decimal]) -> int:
     values = [v for v in balances.values() if v]
     if not values:
         return 0
-    most = max(
-        len(partition) for partition in set_partitions(values) if all(sum(block) == 0 for block in partition)
-    )
+    most = max(len(partition) for partition in set_partitions(values) if all(sum(block) == 0 for block in partition))
     return len(values) - most

@@ -14,10 +14,9 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
 from scorebook.clubs import services as clubs
-from scorebook.clubs.models import Club, Membership, PlayerClaim, Role, Season
+from scorebook.clubs.models import Club, Membership, Player, PlayerClaim, Role, Season
 from scorebook.evenings import services
 from scorebook.nights import services as nights
-from scorebook.clubs.models import Player
 
 ROLES = ("anonymous", "outsider", "other_admin", "member", "scorer", "admin")
 LOGIN = "login"  # a redirect to the login page
@@ -48,8 +47,14 @@ def world(make_user):
 
     def evening(ruleset, players, deals, club=club, owner=users["scorer"]):
         e = services.create_evening(
-            ruleset=ruleset, players=players, first_dealer=0, stake=Decimal("0.10"), currency="EUR",
-            date=date(2026, 11, 20), user=owner, club=club,
+            ruleset=ruleset,
+            players=players,
+            first_dealer=0,
+            stake=Decimal("0.10"),
+            currency="EUR",
+            date=date(2026, 11, 20),
+            user=owner,
+            club=club,
         )
         for deal in deals:
             services.record_deal(e, deal, owner)
@@ -67,8 +72,17 @@ def world(make_user):
         club=club, name="2026", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
     )
     night = nights.create_night(
-        club=club, user=users["scorer"], name="Kaartavond", date=date(2026, 11, 21), ruleset="kleurenwiezen",
-        sessions=2, deals_per_session=8, ranking="total", place_points=[], stake=None, currency="EUR",
+        club=club,
+        user=users["scorer"],
+        name="Kaartavond",
+        date=date(2026, 11, 21),
+        ruleset="kleurenwiezen",
+        sessions=2,
+        deals_per_session=8,
+        ranking="total",
+        place_points=[],
+        stake=None,
+        currency="EUR",
         players=["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"],
     )
     return {
@@ -99,7 +113,7 @@ def _lines(w):
         ("manifest", [], "get", None, PUBLIC),
         ("service_worker", [], "get", None, PUBLIC),
         ("login", [], "get", None, PUBLIC),
-        ("signup", [], "get", None, {"anonymous": OK} | dict.fromkeys(ROLES[1:], {302})),
+        ("signup", [], "get", None, {"anonymous": OK} | {key: {302} for key in ROLES[1:]}),
         ("password_reset", [], "get", None, PUBLIC),
         ("password_reset_done", [], "get", None, PUBLIC),
         ("password_reset_complete", [], "get", None, PUBLIC),
@@ -107,8 +121,8 @@ def _lines(w):
         ("password_change", [], "get", None, SIGNED_IN),
         ("password_change_done", [], "get", None, SIGNED_IN),
         ("profile", [], "get", None, SIGNED_IN),
-        ("logout", [], "post", {}, dict.fromkeys(ROLES, {302, 200})),
-        ("set_language", [], "post", {"language": "nl", "next": "/"}, dict.fromkeys(ROLES, {302})),
+        ("logout", [], "post", {}, {key: {302, 200} for key in ROLES}),
+        ("set_language", [], "post", {"language": "nl", "next": "/"}, {key: {302} for key in ROLES}),
         ("evening_list", [], "get", None, SIGNED_IN),
         ("evening_new", [], "get", None, SIGNED_IN),
         ("evening_import", [], "get", None, SIGNED_IN),
@@ -122,7 +136,13 @@ def _lines(w):
         ("club_players", [slug], "get", None, CLUB_READ),
         ("club_player", [slug, w["player"].pk], "get", None, CLUB_READ),
         # a member links himself ("this is me"); the data depends on who posts
-        ("club_player_link", [slug, w["player"].pk], "post", lambda user: {"user": user.pk if user else ""}, _writes(CLUB_READ)),
+        (
+            "club_player_link",
+            [slug, w["player"].pk],
+            "post",
+            lambda user: {"user": user.pk if user else ""},
+            _writes(CLUB_READ),
+        ),
         ("club_player_merge", [slug, w["player"].pk], "get", None, CLUB_ADMIN),
         ("club_player_merge", [slug, w["player"].pk], "post", {"other": w["other_player"].pk}, _writes(CLUB_ADMIN)),
         ("club_player_rename", [slug, w["player"].pk], "post", {"name": "Anne"}, _writes(CLUB_SCORE)),
@@ -194,14 +214,26 @@ def _lines(w):
         ("night_session_close", [w["night"].pk, 2], "post", {}, _writes(CLUB_SCORE)),
         ("night_session_reopen", [w["night"].pk, 2], "get", None, CLUB_SCORE),
         ("night_session_reopen", [w["night"].pk, 2], "post", {}, _writes(CLUB_SCORE)),
-        ("night_table_link", [w["night"].pk, w["night"].night_sessions.get(number=1).tables.first().pk], "post", {}, _writes(CLUB_SCORE)),
-        ("night_table_revoke", [w["night"].pk, w["night"].night_sessions.get(number=1).tables.first().pk], "post", {}, _writes(CLUB_SCORE)),
+        (
+            "night_table_link",
+            [w["night"].pk, w["night"].night_sessions.get(number=1).tables.first().pk],
+            "post",
+            {},
+            _writes(CLUB_SCORE),
+        ),
+        (
+            "night_table_revoke",
+            [w["night"].pk, w["night"].night_sessions.get(number=1).tables.first().pk],
+            "post",
+            {},
+            _writes(CLUB_SCORE),
+        ),
         ("night_ranking", [w["night"].ranking_token], "get", None, PUBLIC),
         ("night_ranking_live", [w["night"].ranking_token], "get", None, PUBLIC),
         ("night_ranking_csv", [w["night"].ranking_token], "get", None, PUBLIC),
         ("night_line", [w["night"].ranking_token, 1], "get", None, PUBLIC),
         ("night_session_results", [w["night"].ranking_token, 1], "get", None, PUBLIC),
-        ("scoring_link", ["an-unknown-table-link-0000"], "get", None, dict.fromkeys(ROLES, {404})),
+        ("scoring_link", ["an-unknown-table-link-0000"], "get", None, {key: {404} for key in ROLES}),
         # a private evening: its owner only
         ("evening", [w["private"].pk], "get", None, PRIVATE),
         ("settlement", [w["private"].pk], "get", None, PRIVATE),
@@ -241,7 +273,13 @@ def test_it_answers_every_url_as_it_should_for(world, role):
     lines = _lines(world)
     # reading first; then writes, the ones that change who belongs where last
     last = ("season_delete", "club_player_merge", "club_member_remove", "club_invitation_revoke", "club_join")
-    lines.sort(key=lambda line: (line[2] == "post", line[0] in last and line[2] == "post", last.index(line[0]) if line[0] in last else 0))
+    lines.sort(
+        key=lambda line: (
+            line[2] == "post",
+            line[0] in last and line[2] == "post",
+            last.index(line[0]) if line[0] in last else 0,
+        )
+    )
     for name, args, method, data, expected in lines:
         client = _client(world, role)
         url = reverse(name, args=args)

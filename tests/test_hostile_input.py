@@ -9,11 +9,10 @@ from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_access_matrix import _lines, world  # noqa: F401  (the fixture is used by name)
 
-from scorebook.clubs.models import Club, HouseRules, Membership, Role, Season
+from scorebook.clubs.models import Club, HouseRules, Membership, Player, Role, Season
 from scorebook.evenings import services
-from scorebook.clubs.models import Player
+from test_access_matrix import _lines, world  # noqa: F401  (the fixture is used by name)
 
 SCRIPT = "<script>alert(1)</script>"
 NASTY = st.one_of(
@@ -57,8 +56,14 @@ def test_it_never_breaks_on_a_hostile_house_rules_post(scorer_client, admin_club
 def test_it_shows_a_player_called_script_as_text_on_every_page(scorer_client, admin_club, scorer):
     players = [SCRIPT, "Bert", "Carl", "Dina"]
     evening = services.create_evening(
-        ruleset="kleurenwiezen", players=players, first_dealer=0, stake=Decimal("0.10"), currency="EUR",
-        date=date(2026, 11, 20), user=scorer, club=admin_club,
+        ruleset="kleurenwiezen",
+        players=players,
+        first_dealer=0,
+        stake=Decimal("0.10"),
+        currency="EUR",
+        date=date(2026, 11, 20),
+        user=scorer,
+        club=admin_club,
     )
     services.record_deal(evening, {"contract": "samen-9", "declarers": [SCRIPT, "Carl"], "tricks": 10}, scorer)
     services.record_deal(evening, {"adjustment": {SCRIPT: -1, "Bert": 1}, "note": SCRIPT}, scorer)

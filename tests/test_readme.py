@@ -34,7 +34,12 @@ def test_it_serves_the_site_with_make_run_from_a_fresh_clone(tmp_path):
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     log = (tmp_path / "run.log").open("w")
     server = subprocess.Popen(
-        ["make", "run", f"PORT={port}"], cwd=clone, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        ["make", "run", f"PORT={port}"],
+        cwd=clone,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     try:
         body = None
@@ -53,8 +58,18 @@ def test_it_serves_the_site_with_make_run_from_a_fresh_clone(tmp_path):
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=5) as response:
             assert response.status == 200
         count = subprocess.run(
-            [".venv/bin/python", "manage.py", "shell", "-c", "from scorebook.evenings.models import Evening; print(Evening.objects.count())"],
-            cwd=clone, env=env, capture_output=True, text=True, check=True,
+            [
+                ".venv/bin/python",
+                "manage.py",
+                "shell",
+                "-c",
+                "from scorebook.evenings.models import Evening; print(Evening.objects.count())",
+            ],
+            cwd=clone,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         assert int(count.stdout.strip().splitlines()[-1]) > 0
     finally:

@@ -22,7 +22,10 @@ def test_it_reports_nothing_in_check_deploy_under_production_settings():
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")} | PRODUCTION
     done = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
-        cwd=ROOT, env=env, capture_output=True, text=True,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stderr + done.stdout
     assert "no issues" in done.stdout

@@ -24,10 +24,7 @@ def _entries(po_text: str):
             continue
         fuzzy = bool(re.search(r"^#,.*\bfuzzy\b", block, re.M))
         msgid = "".join(re.findall(r'^(?:msgid|msgid_plural)?\s*"(.*)"$', block.split("msgstr")[0], re.M))
-        strs = [
-            "".join(re.findall(r'"(.*)"', part))
-            for part in re.split(r"^msgstr(?:\[\d\])?", block, flags=re.M)[1:]
-        ]
+        strs = ["".join(re.findall(r'"(.*)"', part)) for part in re.split(r"^msgstr(?:\[\d\])?", block, flags=re.M)[1:]]
         if msgid == "" and not block.strip().startswith("#:"):
             continue  # the header
         yield msgid, strs, fuzzy
@@ -51,13 +48,11 @@ def test_it_has_every_message_translated_in_the_three_languages(tmp_path):
         untranslated = [msgid for msgid, strs, fuzzy in _entries(text) if fuzzy or not all(strs)]
         if untranslated:
             missing[code] = untranslated
-    assert not missing, "\n".join(
-        f"{code}: {len(ids)} untranslated, e.g. {ids[:5]}" for code, ids in missing.items()
-    )
+    assert not missing, "\n".join(f"{code}: {len(ids)} untranslated, e.g. {ids[:5]}" for code, ids in missing.items())
 
 
 def test_it_reads_entries_of_a_catalogue():
-    sample = '''msgid ""
+    sample = """msgid ""
 msgstr ""
 "Language: fr\\n"
 
@@ -73,5 +68,5 @@ msgstr "Garder"
 #: a.py:3
 msgid "Undo"
 msgstr ""
-'''
+"""
     assert list(_entries(sample)) == [("Deal", ["Donne"], False), ("Save", ["Garder"], True), ("Undo", [""], False)]

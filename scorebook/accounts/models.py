@@ -19,4 +19,3 @@ def display_name(user) -> str:
         return ""
     profile = getattr(user, "profile", None)  # a missing profile raises a subclass of AttributeError
     return (profile.display_name if profile else "") or user.first_name or user.username
-

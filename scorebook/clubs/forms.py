@@ -89,7 +89,10 @@ class InvitationForm(forms.Form):
         choices=[(1, _("one day")), (7, _("one week")), (30, _("30 days"))],
     )
     uses = forms.IntegerField(
-        label=_("Number of people who may use it"), min_value=1, max_value=50, initial=1,
+        label=_("Number of people who may use it"),
+        min_value=1,
+        max_value=50,
+        initial=1,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 

@@ -69,7 +69,9 @@ class SeasonForm(forms.ModelForm):
                 "Ranking by average only: players with fewer evenings are listed apart, without a rank."
             ),
             "drop_worst": gettext_lazy("Each player's worst evenings left out of the score (one always counts)."),
-            "tie_break": gettext_lazy("Used when two players have the same score; players it cannot separate share the place."),
+            "tie_break": gettext_lazy(
+                "Used when two players have the same score; players it cannot separate share the place."
+            ),
         }
 
     def __init__(self, *args, **kwargs):

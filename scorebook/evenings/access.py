@@ -12,7 +12,6 @@ import hmac
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Q, Subquery
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 
 from scorebook.clubs.models import Membership, Role
 from scorebook.clubs.models.club import SCORING_ROLES
@@ -49,7 +48,9 @@ def evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
     ``evening.may_score`` says whether this user may record its deals."""
     if not 0 < pk <= MAX_ID:
         raise Http404("No such evening")
-    evening = with_role(Evening.objects.select_related("club").prefetch_related("seats"), request.user).filter(pk=pk).first()
+    evening = (
+        with_role(Evening.objects.select_related("club").prefetch_related("seats"), request.user).filter(pk=pk).first()
+    )
     if evening is None:
         raise Http404("No such evening")
     may_view, may_score = evening_rights(request.user, evening)

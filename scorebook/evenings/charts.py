@@ -325,4 +325,4 @@ def chart_context(result, width: int = 360, height: int = 280, *, ident: str = "
     return build(result.players, result.running(), width, height, ident=ident)
 
 
-__all__ = ["PALETTE", "DASHES", "Chart", "Series", "Label", "Tick", "Row", "build", "chart_context", "spread"]
+__all__ = ["DASHES", "PALETTE", "Chart", "Label", "Row", "Series", "Tick", "build", "chart_context", "spread"]

@@ -5,6 +5,7 @@ Only presentation: the points come from the engine's results.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -145,7 +146,9 @@ def short_names(players) -> dict[str, str]:
             last = parts[-1]
             for cut in range(1, len(last) + 1):
                 candidate = head + last[:cut]
-                if not any(o.startswith(candidate.casefold()) or _initials(o).startswith(candidate.casefold()) for o in others):
+                if not any(
+                    o.startswith(candidate.casefold()) or _initials(o).startswith(candidate.casefold()) for o in others
+                ):
                     short = candidate
                     break
         out[name] = short
@@ -166,7 +169,13 @@ def rotation(state, result: EveningResult) -> dict:
     players = list(result.players)
     start = players.index(nxt.dealer)
     order = players[start:] + players[:start]
-    data = {"number": len(result.deals) + 1, "turns": [], "redeal": False, "pass_multiplier": 1, "multiplier": nxt.multiplier}
+    data = {
+        "number": len(result.deals) + 1,
+        "turns": [],
+        "redeal": False,
+        "pass_multiplier": 1,
+        "multiplier": nxt.multiplier,
+    }
     if nxt.robre is not None:  # classic: the players of the robre deal in turn
         data["turns"] = [{"dealer": p, "out": list(nxt.sitting_out)} for p in order if p in nxt.playing]
         return data
@@ -301,7 +310,7 @@ def deal_rows(result: EveningResult, rules, last: int | None = None, deals=()) -
                 deal_id=deals[index].pk if index < len(deals) else None,
             )
         )
-    for row, later in zip(rows, rows[1:]):
+    for row, later in itertools.pairwise(rows):
         # deleting ``row`` moves every later deal up one place: the next one is then dealt
         # by whoever dealt this one (when this one moved the deal on)
         if row.dealer and later.dealer and row.dealer != later.dealer:

@@ -312,7 +312,10 @@ class NewEveningForm(forms.Form):
         label=_("Stake per point"), required=False, min_value=0, max_value=10_000, max_digits=9, decimal_places=4
     )
     currency = forms.RegexField(
-        r"^[A-Z]{3}\Z", label=_("Currency"), max_length=3, initial="EUR",
+        r"^[A-Z]{3}\Z",
+        label=_("Currency"),
+        max_length=3,
+        initial="EUR",
         error_messages={"invalid": _("Three capital letters (ISO 4217), such as EUR.")},
     )
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
@@ -331,9 +334,7 @@ class NewEveningForm(forms.Form):
             self.fields[f"player_{seat}"] = forms.CharField(
                 label=_("Seat %(n)s") % {"n": seat + 1}, required=False, max_length=40
             )
-        self.fields["first_dealer"].choices = [
-            (i, _("Seat %(n)s") % {"n": i + 1}) for i in range(MAX_PLAYERS)
-        ]
+        self.fields["first_dealer"].choices = [(i, _("Seat %(n)s") % {"n": i + 1}) for i in range(MAX_PLAYERS)]
 
     def player_fields(self):
         return [self[f"player_{seat}"] for seat in range(MAX_PLAYERS)]
@@ -354,7 +355,7 @@ class NewEveningForm(forms.Form):
             self.add_error("player_0", _("A name cannot hold control characters."))
         if BETE in players:
             self.add_error("player_0", _("%(name)s is the name of the pot.") % {"name": BETE})
-        if len(set(n.casefold() for n in players)) != len(players):
+        if len({n.casefold() for n in players}) != len(players):
             self.add_error("player_0", _("Two players have the same name."))
         key = cleaned.get("ruleset")
         if key:

@@ -37,7 +37,11 @@ class Evening(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="evenings"
     )
     club = models.ForeignKey(
-        "clubs.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="evenings",
+        "clubs.Club",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="evenings",
         help_text=_("Empty: the owner's private table book."),
     )
     summary = models.JSONField(
@@ -140,6 +144,9 @@ class DealRevision(models.Model):
     class Meta:
         ordering = ["-at", "-pk"]
 
+    def __str__(self):
+        return f"deal {self.number} {self.action}"
+
 
 class Payment(models.Model):
     """Money paid for an evening: who paid whom how much, and when (rules.md 4). Payments stay
@@ -157,6 +164,9 @@ class Payment(models.Model):
 
     class Meta:
         ordering = ["marked_at", "pk"]
+
+    def __str__(self):
+        return f"{self.payer} paid {self.payee} {self.amount}"
 
 
 def new_link_token() -> str:

@@ -311,7 +311,9 @@ def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> Re
             if existing is not None:
                 return Recorded(existing, False, None)
         before = scored(locked)
-        deal = Deal(evening=locked, number=len(before.deals) + 1, data=data, recorded_by=_user(user), request_key=request_key)
+        deal = Deal(
+            evening=locked, number=len(before.deals) + 1, data=data, recorded_by=_user(user), request_key=request_key
+        )
         after = before.then(data, deal)
         deal.save()
         _saved(locked, after)
@@ -499,7 +501,13 @@ def record_payment(
 
 
 def cancel_payment(
-    evening: Evening, payer: str, payee: str, amount: Decimal, *, closed_too: bool = False, payment_id: int | None = None
+    evening: Evening,
+    payer: str,
+    payee: str,
+    amount: Decimal,
+    *,
+    closed_too: bool = False,
+    payment_id: int | None = None,
 ) -> bool:
     """Take back the latest payment of ``payer`` to ``payee`` of ``amount`` (marked by mistake), or
     the payment ``payment_id`` of the evening when given; False when there is none (a repeated
@@ -621,27 +629,27 @@ def export_text(evening: Evening) -> str:
 
 __all__ = [
     "DealError",
-    "FileError",
-    "StaleDeal",
     "EveningClosed",
+    "FileError",
+    "HasDeals",
     "Inconsistent",
+    "NotDue",
+    "StaleDeal",
+    "cancel_payment",
+    "check",
+    "create_evening",
+    "delete_deal",
+    "delete_evening",
+    "edit_deal",
+    "export_text",
+    "import_evening",
+    "record_deal",
+    "record_payment",
+    "restore_deal",
     "scored",
     "scored_in_order",
-    "check",
-    "record_deal",
-    "edit_deal",
-    "delete_deal",
-    "restore_deal",
+    "set_archived",
     "set_status",
-    "NotDue",
     "settlement_due",
     "still_due",
-    "record_payment",
-    "cancel_payment",
-    "HasDeals",
-    "delete_evening",
-    "set_archived",
-    "create_evening",
-    "import_evening",
-    "export_text",
 ]

@@ -209,7 +209,7 @@ class Row:
 
     @property
     def movement_text(self) -> str:
-        """"▲2", "▼1", "=", "new" (translated by the page), "" for the players listed apart."""
+        """ "▲2", "▼1", "=", "new" (translated by the page), "" for the players listed apart."""
         if self.rank is None:
             return ""
         if self.is_new:
@@ -309,9 +309,7 @@ def _rank(rules: Rules, rows: dict[Key, Row]) -> tuple[list[Row], list[Row]]:
     return ranked, apart
 
 
-def standings(
-    rules: Rules, evenings: Iterable[EveningSummary], names: Mapping[Key, str] | None = None
-) -> Standings:
+def standings(rules: Rules, evenings: Iterable[EveningSummary], names: Mapping[Key, str] | None = None) -> Standings:
     """The season's table. ``names`` gives the current name of players (else their latest seat name).
 
     One pass over the evenings: the standings before the last date are taken on the way
@@ -469,6 +467,6 @@ __all__ = [
     "Step",
     "places",
     "player_stats",
-    "took_part",
     "standings",
+    "took_part",
 ]

@@ -14,8 +14,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from . import registry
-from .messages import EngineError, gettext_noop
 from .deals import Adjustment, Claim, ClassicDeal, ContractDeal, Deal, Evening, Pass, RobreStart
+from .messages import EngineError, gettext_noop
 from .model import ClassicRules, RulesError, Trump
 from .scoring import BETE, DealError, EveningResult, score
 
@@ -94,8 +94,10 @@ def _number(kind):
     def parse(literal: str):
         if len(literal) > MAX_NUMBER_CHARS:
             raise FileError(
-                0, gettext_noop("the number %(start)s… has more than %(count)s characters"),
-                start=literal[:8], count=MAX_NUMBER_CHARS,
+                0,
+                gettext_noop("the number %(start)s… has more than %(count)s characters"),
+                start=literal[:8],
+                count=MAX_NUMBER_CHARS,
             )
         return kind(literal)
 
@@ -408,8 +410,7 @@ def report(evening: Evening, result: EveningResult | None = None) -> dict[str, A
         money = result.money(evening.stake)
         out["money"] = {p: str(money[p]) for p in evening.players}
         out["transfers"] = [
-            {"from": t.payer, "to": t.payee, "amount": str(t.amount)}
-            for t in result.transfers(evening.stake)
+            {"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in result.transfers(evening.stake)
         ]
     return out
 
@@ -419,4 +420,4 @@ def score_file(text: str | bytes) -> dict[str, Any]:
     return report(loads(text))
 
 
-__all__ = ["FileError", "DealError", "loads", "parse_json", "from_dict", "to_dict", "dumps", "report", "score_file"]
+__all__ = ["DealError", "FileError", "dumps", "from_dict", "loads", "parse_json", "report", "score_file", "to_dict"]

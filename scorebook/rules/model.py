@@ -366,9 +366,7 @@ def contract_from_dict(key: str, data: Any, path: str) -> Contract:
             r.sub("simultaneous"), gettext_noop("only a one-declarer misère or piccolo can be played by several")
         )
     if contract.exposed_fault and not (kind.per_declarer and declarers == 2):
-        raise RulesError(
-            r.sub("exposed_fault"), gettext_noop("only a misère in association can have an exposed fault")
-        )
+        raise RulesError(r.sub("exposed_fault"), gettext_noop("only a misère in association can have an exposed fault"))
     if changed is not None and kind.per_declarer:
         raise RulesError(
             r.sub("needs_if_trump_changed"), gettext_noop("misère and piccolo need an exact number of tricks")
@@ -460,7 +458,9 @@ def ruleset_from_dict(data: Any) -> Ruleset:
         bete = None
         if bete_data is not None:
             b = _Reader(bete_data, "bete")
-            bete = Bete(failure_floor=b.bool("failure_floor"), ante=b.int("ante", 0, 1000), end=b.choice("end", BeteEnd))
+            bete = Bete(
+                failure_floor=b.bool("failure_floor"), ante=b.int("ante", 0, 1000), end=b.choice("end", BeteEnd)
+            )
             b.done()
         rules: Ruleset = ContractRules(
             key=key,
@@ -527,7 +527,9 @@ def ruleset_from_dict(data: Any) -> Ruleset:
         for i, pair in enumerate(values_data):
             if not isinstance(pair, list | tuple) or len(pair) != 2:
                 raise RulesError(f"manche_values.{i}", gettext_noop("must be [losers' points from, value]"))
-            manche_values.append((check_int(pair[0], f"manche_values.{i}", 0), check_int(pair[1], f"manche_values.{i}", 0)))
+            manche_values.append(
+                (check_int(pair[0], f"manche_values.{i}", 0), check_int(pair[1], f"manche_values.{i}", 0))
+            )
         if [p[0] for p in manche_values] != sorted({p[0] for p in manche_values}) or manche_values[0][0] != 0:
             raise RulesError("manche_values", gettext_noop("thresholds must start at 0 and go up"))
         target = r.int("manche_target", 1, 100)

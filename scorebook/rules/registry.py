@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import Any
 
 from .messages import gettext_noop
-from .model import Family, Ruleset, RulesError, merge, ruleset_from_dict, to_dict
+from .model import Family, RulesError, Ruleset, merge, ruleset_from_dict, to_dict
 from .presets import COMMON, PRESETS
 
 _BY_KEY: dict[str, Ruleset] = {rules.key: rules for rules in PRESETS}

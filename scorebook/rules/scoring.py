@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from . import settlement
-from .messages import EngineError, gettext_noop
 from .deals import Adjustment, Claim, ClassicDeal, ContractDeal, Deal, Evening, Pass, RobreStart
+from .messages import EngineError, gettext_noop
 from .model import MAX_TRICKS, BeteEnd, ClassicRules, ClassicScoring, Combination, Contract, ContractRules, Trump
 
 BETE = "(bête)"  # the pot as a party of the settlement when carried over; no player may take this name
@@ -181,17 +181,22 @@ class Scorer:
             low, high = self.rules.min_players, self.rules.max_players
             if low == high:
                 raise DealError(
-                    0, gettext_noop("%(variant)s is played by %(count)s players, not %(n)s"),
-                    variant=self.rules.key, count=low, n=n,
+                    0,
+                    gettext_noop("%(variant)s is played by %(count)s players, not %(n)s"),
+                    variant=self.rules.key,
+                    count=low,
+                    n=n,
                 )
             raise DealError(
-                0, gettext_noop("%(variant)s is played by %(low)s to %(high)s players, not %(n)s"),
-                variant=self.rules.key, low=low, high=high, n=n,
+                0,
+                gettext_noop("%(variant)s is played by %(low)s to %(high)s players, not %(n)s"),
+                variant=self.rules.key,
+                low=low,
+                high=high,
+                n=n,
             )
         if evening.first_dealer not in self.players:
-            raise DealError(
-                0, gettext_noop("the first dealer %(name)r is not at the table"), name=evening.first_dealer
-            )
+            raise DealError(0, gettext_noop("the first dealer %(name)r is not at the table"), name=evening.first_dealer)
         self.dealer_seat = self.players.index(evening.first_dealer)
         self.totals = dict.fromkeys(self.players, 0)
         self.results: list[DealResult] = []
@@ -316,8 +321,10 @@ class _ContractScorer(Scorer):
         contract = self.rules.contracts.get(deal.contract)
         if contract is None:
             raise self.error(
-                gettext_noop("unknown contract %(contract)r in %(variant)s"), "contract",
-                contract=deal.contract, variant=self.rules.key,
+                gettext_noop("unknown contract %(contract)r in %(variant)s"),
+                "contract",
+                contract=deal.contract,
+                variant=self.rules.key,
             )
         dealer, playing = self.table(deal)
         declarers = self.check_declarers(contract, deal, playing)
@@ -338,7 +345,17 @@ class _ContractScorer(Scorer):
             outcomes.update(dict.fromkeys(side, made))
             payout = contract.payout(side_tricks, made)
             if self.rules.bete is not None:
-                self.bete_side(contract, deal, side, tricks, made, payout.declarer * multiplier, payout.opponent * multiplier, playing, deltas)
+                self.bete_side(
+                    contract,
+                    deal,
+                    side,
+                    tricks,
+                    made,
+                    payout.declarer * multiplier,
+                    payout.opponent * multiplier,
+                    playing,
+                    deltas,
+                )
                 continue
             if self.rules.combination is Combination.EACH_VS_TABLE:
                 others = [p for p in playing if p not in side]
@@ -401,18 +418,25 @@ class _ContractScorer(Scorer):
         n = len(declarers)
         if contract.declarers == 2 and n != 2:
             raise self.error(
-                gettext_noop("%(contract)s is played by 2 declarers, not %(n)s"), "declarers",
-                contract=deal.contract, n=n,
+                gettext_noop("%(contract)s is played by 2 declarers, not %(n)s"),
+                "declarers",
+                contract=deal.contract,
+                n=n,
             )
         if contract.declarers == 1 and not 1 <= n <= contract.simultaneous:
             if contract.simultaneous == 1:
                 raise self.error(
-                    gettext_noop("%(contract)s is played by 1 declarer, not %(n)s"), "declarers",
-                    contract=deal.contract, n=n,
+                    gettext_noop("%(contract)s is played by 1 declarer, not %(n)s"),
+                    "declarers",
+                    contract=deal.contract,
+                    n=n,
                 )
             raise self.error(
-                gettext_noop("%(contract)s is played by 1 to %(most)s declarers, not %(n)s"), "declarers",
-                contract=deal.contract, most=contract.simultaneous, n=n,
+                gettext_noop("%(contract)s is played by 1 to %(most)s declarers, not %(n)s"),
+                "declarers",
+                contract=deal.contract,
+                most=contract.simultaneous,
+                n=n,
             )
         return declarers
 
@@ -434,12 +458,13 @@ class _ContractScorer(Scorer):
         else:
             if isinstance(raw, Mapping):
                 raise self.error(
-                    gettext_noop("%(contract)s: give the tricks of the declaring side as one number"), "tricks",
+                    gettext_noop("%(contract)s: give the tricks of the declaring side as one number"),
+                    "tricks",
                     contract=deal.contract,
                 )
             # the side's tricks, kept on the first declarer
-            tricks = {declarers[0]: raw} | {d: 0 for d in declarers[1:]}
-        for name, value in tricks.items():
+            tricks = {declarers[0]: raw} | dict.fromkeys(declarers[1:], 0)
+        for value in tricks.values():
             if isinstance(value, bool) or not isinstance(value, int):
                 raise self.error(gettext_noop("tricks must be a whole number"), "tricks")
             if value < 0:
@@ -466,7 +491,8 @@ class _ContractScorer(Scorer):
                 )
             if deal.exposed_fault not in playing or deal.exposed_fault in declarers:
                 raise self.error(
-                    gettext_noop("%(player)s is not an opponent in this deal"), "exposed_fault",
+                    gettext_noop("%(player)s is not an opponent in this deal"),
+                    "exposed_fault",
                     player=deal.exposed_fault,
                 )
             if all(tricks[d] == contract.needs for d in declarers):
@@ -600,8 +626,11 @@ class _ClassicScorer(Scorer):
                 raise self.error(gettext_noop("the claiming team is 0 or 1"), "claim")
             if points[deal.team] != rules.claim_at:
                 raise self.error(
-                    gettext_noop("team %(team)s stands at %(points)s, not %(claim_at)s: it cannot claim"), "claim",
-                    team=deal.team, points=points[deal.team], claim_at=rules.claim_at,
+                    gettext_noop("team %(team)s stands at %(points)s, not %(claim_at)s: it cannot claim"),
+                    "claim",
+                    team=deal.team,
+                    points=points[deal.team],
+                    claim_at=rules.claim_at,
                 )
             points[deal.team] += rules.claim_points
             winner = deal.team if points[deal.team] >= rules.manche_target else None
@@ -612,7 +641,8 @@ class _ClassicScorer(Scorer):
             else:
                 trick_points = [max(0, t - rules.book) for t in tricks]
                 honour_points = [
-                    0 if points[side] in rules.honours_barred_at else rules.honour_score(honours[side]) for side in (0, 1)
+                    0 if points[side] in rules.honours_barred_at else rules.honour_score(honours[side])
+                    for side in (0, 1)
                 ]
                 points = [points[s] + trick_points[s] for s in (0, 1)]
                 winner = _reached(points, rules.manche_target)
@@ -661,7 +691,10 @@ class _ClassicScorer(Scorer):
         if self.rules.scoring is ClassicScoring.VALUE:
             return self.rules.manche_value(points[loser])
         return (
-            points[winner] + aside[winner] - points[loser] - aside[loser]
+            points[winner]
+            + aside[winner]
+            - points[loser]
+            - aside[loser]
             + self.rules.manche_base
             + self.rules.manche_value(points[loser])
         )

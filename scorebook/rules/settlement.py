@@ -18,9 +18,9 @@ values at the edges.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from collections.abc import Iterable
 from fractions import Fraction
 from math import floor
 
@@ -64,7 +64,7 @@ def money(points: dict[str, int | Fraction], stake: Decimal) -> dict[str, Decima
     by_remainder = sorted(range(len(names)), key=lambda i: (-(exact[i] - cents[i]), i))
     for i in by_remainder[:missing]:
         cents[i] += 1
-    return {name: _to_money(c) for name, c in zip(names, cents)}
+    return {name: _to_money(c) for name, c in zip(names, cents, strict=True)}
 
 
 def _cents(balances: dict[str, Decimal]) -> dict[str, int]:
@@ -164,7 +164,8 @@ def _settle_group(names: list[str], cents: list[int]) -> list[Transfer]:
 
 
 def min_transfers(balances: dict[str, Decimal]) -> list[Transfer]:
-    """Minimum number of transfers settling balances that sum to zero (positive = receives). Raises ValueError if they do not sum to zero.
+    """Minimum number of transfers settling balances that sum to zero (positive = receives).
+    Raises ValueError if they do not sum to zero.
 
     The non-zero players are split into as many zero-sum groups as possible
     (exact search), each group is settled with one payment fewer than its

@@ -3,11 +3,11 @@
 import re
 
 import pytest
-from conftest import PASSWORD
 from django.core import mail
 from django.urls import reverse
-from pages import body, field_errors
 
+from conftest import PASSWORD
+from pages import body, field_errors
 from scorebook.accounts.models import Profile
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +105,11 @@ def test_it_changes_the_password_and_keeps_the_session(client, marie):
     [
         ({"old_password": "wrong", "new_password1": NEW, "new_password2": NEW}, "old_password", "incorrectly"),
         ({"old_password": PASSWORD, "new_password1": NEW, "new_password2": NEW + "x"}, "new_password2", "didn’t match"),
-        ({"old_password": PASSWORD, "new_password1": "password", "new_password2": "password"}, "new_password2", "too common"),
+        (
+            {"old_password": PASSWORD, "new_password1": "password", "new_password2": "password"},
+            "new_password2",
+            "too common",
+        ),
     ],
 )
 def test_it_shows_password_change_errors_next_to_the_fields(client, marie, data, field, message):

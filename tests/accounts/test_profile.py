@@ -4,8 +4,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.template import Context, Template
 from django.urls import reverse
-from pages import body, field_errors
 
+from pages import body, field_errors
 from scorebook.accounts.models import Profile, display_name
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
-from pages import body, field_errors
 
+from pages import body, field_errors
 from scorebook.accounts.models import Profile
 
 pytestmark = pytest.mark.django_db
@@ -92,7 +92,8 @@ def test_it_keeps_the_next_url_through_the_form(client):
 
 
 @pytest.mark.parametrize(
-    "unsafe", ["https://evil.example/", "//evil.example/steal", "http://evil.example", "javascript:alert(1)", "///evil.example"]
+    "unsafe",
+    ["https://evil.example/", "//evil.example/steal", "http://evil.example", "javascript:alert(1)", "///evil.example"],
 )
 def test_it_ignores_an_unsafe_next_url(client, unsafe):
     assert "evil" not in main_of(client.get(reverse("signup"), {"next": unsafe}))
@@ -132,7 +133,10 @@ def test_it_shows_errors_next_to_the_fields_and_creates_nothing(client, scorer, 
     html = body(response)
     assert message in field_errors(html, field)
     assert 'aria-invalid="true"' in html
-    assert f'aria-describedby="id_{field}_helptext id_{field}_error"' in html or f'aria-describedby="id_{field}_error"' in html
+    assert (
+        f'aria-describedby="id_{field}_helptext id_{field}_error"' in html
+        or f'aria-describedby="id_{field}_error"' in html
+    )
     assert (User.objects.count(), Profile.objects.count()) == (users, profiles)
     assert logged_in_user_id(client) is None
 

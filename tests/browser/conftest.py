@@ -298,7 +298,7 @@ class Phone:
 
 
 def parse_money(text: str) -> Decimal:
-    """"+€0.80", "−€1.20", "€0.00" -> Decimal."""
+    """ "+€0.80", "−€1.20", "€0.00" -> Decimal."""
     cleaned = text.replace("\u2212", "-").replace("\u00a0", "").replace("€", "").replace(",", "").replace("+", "")
     return Decimal(cleaned.strip())
 

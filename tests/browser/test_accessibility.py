@@ -71,8 +71,12 @@ def check(p, path: str, shot: str, problems: list, unfold: bool = True) -> None:
 def test_it_finds_no_serious_accessibility_problem_on_any_page(phone, scorer, make_evening):
     five = make_evening("kleurenwiezen", FIVE, deals=FIVE_DEALS)
     classique = make_evening("classique", ["Anne", "Bert", "Carl", "Dina"], deals=CLASSIQUE_DEALS)
-    encheres = make_evening("encheres", ["Anne", "Bert", "Carl", "Dina"], deals=[{"contract": "solo", "declarers": ["Anne"], "tricks": 5}])
-    closed = make_evening("gand", ["Anne", "Bert", "Carl", "Dina"], deals=[{"contract": "solo", "declarers": ["Anne"], "tricks": 5}])
+    encheres = make_evening(
+        "encheres", ["Anne", "Bert", "Carl", "Dina"], deals=[{"contract": "solo", "declarers": ["Anne"], "tricks": 5}]
+    )
+    closed = make_evening(
+        "gand", ["Anne", "Bert", "Carl", "Dina"], deals=[{"contract": "solo", "declarers": ["Anne"], "tricks": 5}]
+    )
     services.set_status(closed, "closed")
     problems: list[str] = []
     p = phone(name="a11y")

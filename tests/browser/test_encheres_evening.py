@@ -58,7 +58,9 @@ def test_the_bete_grows_on_failures_and_a_made_contract_takes_it(phone, scorer, 
             assert p.pot() == before + max(before, VALUES[key]), f"deal {number}"
         assert p.pot() == bete, f"deal {number}"
         assert rows[number] == deltas, f"deal {number}"
-        expect(p.page.locator(f"#deal-{number} .delta.pot")).to_have_text(re.compile(rf"pot\s+{bete}$"))  # "bête" in French
+        expect(p.page.locator(f"#deal-{number} .delta.pot")).to_have_text(
+            re.compile(rf"pot\s+{bete}$")
+        )  # "bête" in French
         assert sum(p.chips().values()) + p.pot() == 0, f"deal {number}: totals and bête do not sum to zero"
         if number in (3, 4, 5, 7):
             p.shot(f"02-deal-{number}")
@@ -77,5 +79,10 @@ def test_the_bete_grows_on_failures_and_a_made_contract_takes_it(phone, scorer, 
     assert {name: points for name, (points, _) in lines.items()} == TOTALS
     money = {name: amount for name, (_, amount) in lines.items()}
     assert money == {name: Decimal(value) for name, value in report["money"].items()}
-    assert money == {"Anne": Decimal("2.40"), "Bert": Decimal("1.00"), "Carl": Decimal("-4.20"), "Dina": Decimal("0.80")}
+    assert money == {
+        "Anne": Decimal("2.40"),
+        "Bert": Decimal("1.00"),
+        "Carl": Decimal("-4.20"),
+        "Dina": Decimal("0.80"),
+    }
     assert p.errors == []

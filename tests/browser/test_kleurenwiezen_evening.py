@@ -43,7 +43,7 @@ TOTALS_WITHOUT_PASS = {"Anne": 26, "Bert": -9, "Carl": -18, "Dina": 42, "Eric": 
 
 
 def parse_amount(text: str) -> Decimal:
-    """"€0.90" -> Decimal("0.90")."""
+    """ "€0.90" -> Decimal("0.90")."""
     return Decimal(text.replace("€", "").replace("\u00a0", "").replace(",", "").strip())
 
 
@@ -197,7 +197,6 @@ def test_a_kleurenwiezen_evening_for_five_from_start_to_settlement(phone, scorer
         assert text.startswith(f"{t['from']} pays {t['to']}"), text
         assert parse_amount(line.locator(".transfer-amount").inner_text()) == Decimal(t["amount"])
     assert p.errors == []
-
 
 
 @pytest.mark.browser

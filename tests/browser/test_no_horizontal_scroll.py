@@ -58,8 +58,10 @@ def test_no_page_scrolls_sideways_at_360_px(phone, scorer, make_evening):
     assert p.page.viewport_size["width"] == WIDTH
     # the measure itself: a page made too wide on purpose is caught
     p.goto("/")
-    p.page.evaluate("() => { const d = document.createElement('div'); d.id = 'too-wide';"
-                    " d.style.width = '500px'; d.style.height = '1px'; document.body.append(d); }")
+    p.page.evaluate(
+        "() => { const d = document.createElement('div'); d.id = 'too-wide';"
+        " d.style.width = '500px'; d.style.height = '1px'; document.body.append(d); }"
+    )
     caught = p.page.evaluate(OVERFLOW_JS)
     assert caught["scrollWidth"] > WIDTH and any("div#too-wide" in w for w in caught["wide"])
     measure(p, "/", "01-home-anonymous", problems)
@@ -122,5 +124,9 @@ def test_the_chart_labels_are_not_cut_off_at_360_px(phone, scorer, make_evening)
     labels = p.page.evaluate(LABELS_JS)
     p.shot("01-chart")
     assert len(labels) == 7
-    cut = [f"{label['text']!r} ends at {label['right']} > {label['limit']}" for label in labels if label["right"] > label["limit"]]
+    cut = [
+        f"{label['text']!r} ends at {label['right']} > {label['limit']}"
+        for label in labels
+        if label["right"] > label["limit"]
+    ]
     assert cut == [], f"labels drawn past the SVG's right edge (font {labels[0]['font']}): " + "; ".join(cut)

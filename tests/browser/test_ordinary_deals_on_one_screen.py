@@ -17,29 +17,41 @@ SEVEN = ["Jean-Pierre", "Jean-Paul", "Anne-Sophie", "Bertrand", "Carl", "Dina", 
 # variant -> (players, [(label, contract, declarers, tricks or None for exactly, most taps)])
 # declarers are picked among who plays that deal (the dealer and, beyond five, others sit out)
 PLANS = {
-    "kleurenwiezen": (FIVE, [
-        ("samen 8 made exactly", "samen-8", ["Bert", "Dina"], None, 4),  # Anne deals, sits out
-        ("alleen 5 made exactly", "alleen-5", ["Carl"], None, 3),  # Bert deals
-        ("samen 9 with an overtrick", "samen-9", ["Dina", "Anne"], 10, 5),  # Carl deals
-        ("alleen 6 one down", "alleen-6", ["Eric"], 5, 4),  # Dina deals
-        ("samen 8 one down", "samen-8", ["Anne", "Bert"], 7, 5),  # Eric deals
-    ]),
-    "encheres": (FOUR, [
-        ("solo made exactly", "solo", ["Anne"], None, 3),
-        ("huit levées à deux made exactly", "huit-a-deux", ["Bert", "Dina"], None, 4),
-        ("solo with an overtrick", "solo", ["Carl"], 7, 4),
-        ("huit levées à deux one down", "huit-a-deux", ["Anne", "Carl"], 7, 5),
-    ]),
-    "liege": (FOUR, [
-        ("emballage 8 made exactly", "emballage-8", ["Anne", "Carl"], None, 4),
-        ("emballage 8 with an overtrick", "emballage-8", ["Bert", "Dina"], 9, 5),
-        ("solo 6 made exactly", "solo-6", ["Dina"], None, 3),
-    ]),
-    "gand": (FOUR, [
-        ("emballage made exactly", "emballage", ["Anne", "Carl"], None, 4),
-        ("solo made exactly", "solo", ["Bert"], None, 3),
-        ("emballage with an overtrick", "emballage", ["Bert", "Dina"], 9, 5),
-    ]),
+    "kleurenwiezen": (
+        FIVE,
+        [
+            ("samen 8 made exactly", "samen-8", ["Bert", "Dina"], None, 4),  # Anne deals, sits out
+            ("alleen 5 made exactly", "alleen-5", ["Carl"], None, 3),  # Bert deals
+            ("samen 9 with an overtrick", "samen-9", ["Dina", "Anne"], 10, 5),  # Carl deals
+            ("alleen 6 one down", "alleen-6", ["Eric"], 5, 4),  # Dina deals
+            ("samen 8 one down", "samen-8", ["Anne", "Bert"], 7, 5),  # Eric deals
+        ],
+    ),
+    "encheres": (
+        FOUR,
+        [
+            ("solo made exactly", "solo", ["Anne"], None, 3),
+            ("huit levées à deux made exactly", "huit-a-deux", ["Bert", "Dina"], None, 4),
+            ("solo with an overtrick", "solo", ["Carl"], 7, 4),
+            ("huit levées à deux one down", "huit-a-deux", ["Anne", "Carl"], 7, 5),
+        ],
+    ),
+    "liege": (
+        FOUR,
+        [
+            ("emballage 8 made exactly", "emballage-8", ["Anne", "Carl"], None, 4),
+            ("emballage 8 with an overtrick", "emballage-8", ["Bert", "Dina"], 9, 5),
+            ("solo 6 made exactly", "solo-6", ["Dina"], None, 3),
+        ],
+    ),
+    "gand": (
+        FOUR,
+        [
+            ("emballage made exactly", "emballage", ["Anne", "Carl"], None, 4),
+            ("solo made exactly", "solo", ["Bert"], None, 3),
+            ("emballage with an overtrick", "emballage", ["Bert", "Dina"], 9, 5),
+        ],
+    ),
 }
 SEVEN_PLAN = [  # 360x640, seven at the table: Jean-Pierre deals, Jean-Paul .. Carl play
     ("samen 8 made exactly", "samen-8", ["Bertrand", "Carl"], None, 4),

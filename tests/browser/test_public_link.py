@@ -41,7 +41,9 @@ def test_the_public_page_shows_a_new_deal_within_6_seconds_without_reloading(pho
     friend.shot("02-public-before")
     friend.page.evaluate("window.__notReloaded = 'still the same page'")
     navigations = []
-    friend.page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame.parent_frame is None else None)
+    friend.page.on(
+        "framenavigated", lambda frame: navigations.append(frame.url) if frame.parent_frame is None else None
+    )
 
     # the owner records samen 8 made exactly: Bert and Dina +8, Carl and Eric -8 (Anne deals, sits out)
     owner.goto(f"/e/{evening.pk}/")
@@ -50,7 +52,9 @@ def test_the_public_page_shows_a_new_deal_within_6_seconds_without_reloading(pho
     recorded_at = time.monotonic()
 
     def points_of(name):
-        return totals.locator(".sb-total", has=friend.page.locator(".sb-name", has_text=re.compile(rf"^{name}$"))).locator(".sb-points")
+        return totals.locator(
+            ".sb-total", has=friend.page.locator(".sb-name", has_text=re.compile(rf"^{name}$"))
+        ).locator(".sb-points")
 
     expect(points_of("Bert")).to_have_text("+8", timeout=6_000)
     waited = time.monotonic() - recorded_at

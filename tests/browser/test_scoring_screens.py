@@ -12,10 +12,22 @@ FIVE = ["Anne", "Bert", "Carl", "Dina", "Eric"]
 FOUR = ["Anne", "Bert", "Carl", "Dina"]
 SEVEN = ["Jean-Pierre", "Jean-Paul", "Anne-Sophie", "Bertrand", "Carl", "Dina", "Emmanuel"]
 DEALS = {
-    "kleurenwiezen": (FIVE, [{"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": 9},
-                             {"contract": "alleen-5", "declarers": ["Carl"], "tricks": 5}] * 3),
-    "encheres": (FOUR, [{"contract": "solo", "declarers": ["Anne"], "tricks": 5},
-                        {"contract": "huit-a-deux", "declarers": ["Bert", "Dina"], "tricks": 9}] * 3),
+    "kleurenwiezen": (
+        FIVE,
+        [
+            {"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": 9},
+            {"contract": "alleen-5", "declarers": ["Carl"], "tricks": 5},
+        ]
+        * 3,
+    ),
+    "encheres": (
+        FOUR,
+        [
+            {"contract": "solo", "declarers": ["Anne"], "tricks": 5},
+            {"contract": "huit-a-deux", "declarers": ["Bert", "Dina"], "tricks": 9},
+        ]
+        * 3,
+    ),
     "classique": (FOUR, [{"tricks": [7, 6], "honours": [0, 0]}, {"tricks": [5, 8], "honours": [0, 0]}] * 3),
     "kleurenwiezen-seven": (SEVEN, [{"contract": "samen-8", "declarers": ["Bertrand", "Carl"], "tricks": 8}] * 3),
 }

@@ -6,10 +6,10 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from pages import body, field_errors
 from scorebook.clubs import services
 from scorebook.clubs.models import Club, Membership, Role, Season
 from scorebook.evenings import services as evening_services
-from pages import body, field_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -34,8 +34,14 @@ def cast(club, admin, scorer, outsider, make_user):
 
 def club_evening(club, user, players=("Anne", "Bert", "Carl", "Dina"), day=date(2026, 11, 20)):
     return evening_services.create_evening(
-        ruleset="kleurenwiezen", players=list(players), first_dealer=0, stake=Decimal("0.10"),
-        currency="EUR", date=day, user=user, club=club,
+        ruleset="kleurenwiezen",
+        players=list(players),
+        first_dealer=0,
+        stake=Decimal("0.10"),
+        currency="EUR",
+        date=day,
+        user=user,
+        club=club,
     )
 
 
@@ -88,7 +94,11 @@ def test_it_refuses_a_short_name_already_taken_next_to_the_field(client, outside
 
 @pytest.mark.parametrize(
     "data, field",
-    [({"name": "", "slug": "x"}, "name"), ({"name": "   ", "slug": "x"}, "name"), ({"name": "Club", "slug": "pas de slug"}, "slug")],
+    [
+        ({"name": "", "slug": "x"}, "name"),
+        ({"name": "   ", "slug": "x"}, "name"),
+        ({"name": "Club", "slug": "pas de slug"}, "slug"),
+    ],
 )
 def test_it_refuses_an_invalid_new_club_next_to_the_field(client, outsider, data, field):
     client.force_login(outsider)
@@ -122,7 +132,9 @@ def test_it_answers_404_for_an_unknown_club(client, cast):
 
 def test_it_lists_the_latest_evenings_with_links(client, cast, club):
     evening = club_evening(club, cast["admin"])
-    elsewhere = club_evening(Club.objects.get(slug="trefle"), cast["other_admin"], players=("Xavier", "Yves", "Zoé", "Wim"))
+    elsewhere = club_evening(
+        Club.objects.get(slug="trefle"), cast["other_admin"], players=("Xavier", "Yves", "Zoé", "Wim")
+    )
     client.force_login(cast["member"])
     html = body(client.get(reverse("club", args=["les-as"])))
     assert f'href="{reverse("evening", args=[evening.pk])}"' in html
@@ -138,7 +150,7 @@ def test_it_shows_each_role_its_links(client, cast, club, who, role, new_evening
     client.force_login(cast[who])
     html = body(client.get(reverse("club", args=["les-as"])))
     assert f"You are {role}" in html
-    assert (f'{reverse("evening_new")}?club={club.pk}' in html) is new_evening
+    assert (f"{reverse('evening_new')}?club={club.pk}" in html) is new_evening
     assert (reverse("club_members", args=["les-as"]) in html) is admin_links
     assert (reverse("club_rules", args=["les-as"]) in html) is admin_links
     assert reverse("club_players", args=["les-as"]) in html

@@ -14,8 +14,8 @@ from html.parser import HTMLParser
 import pytest
 from django.conf import settings
 from django.urls import reverse
-from pages import body, field_errors
 
+from pages import body, field_errors
 from scorebook.clubs.models import Club, HouseRules, Membership, Role
 from scorebook.clubs.rules_forms import OUTCOMES, SIDES, HouseRulesForm, cell_name
 from scorebook.evenings import services
@@ -506,7 +506,7 @@ def test_it_shows_members_the_rules_read_only_and_refuses_their_changes(client, 
     assert "Back to the preset" not in body(page)
     assert 'value="12"' in body(page)
 
-    data = {name: "1" for name in form.disabled}
+    data = dict.fromkeys(form.disabled, "1")
     assert client.post(edit_url(club, "kleurenwiezen"), data).status_code == 403
     assert client.post(edit_url(club, "kleurenwiezen"), {"action": "reset"}).status_code == 403
     assert overrides(club, "kleurenwiezen") == {"contracts": {"samen-8": {"made": {"9": [12, -12]}}}}

@@ -5,11 +5,10 @@ import re
 import pytest
 from django.urls import reverse
 
+from pages import body, field_errors
 from scorebook.accounts.models import Profile
 from scorebook.clubs import services
-from scorebook.clubs.models import Invitation, Membership, Role
-from scorebook.clubs.models import Player
-from pages import body, field_errors
+from scorebook.clubs.models import Invitation, Membership, Player, Role
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +74,9 @@ def test_it_refuses_every_members_write_to_non_admins(client, cast, club, who, s
 def test_it_answers_404_for_a_membership_of_another_club(client, cast, club):
     elsewhere = Membership.objects.get(club__slug="trefle")
     client.force_login(cast["admin"])
-    assert client.post(reverse("club_member_role", args=["les-as", elsewhere.pk]), {"role": "member"}).status_code == 404
+    assert (
+        client.post(reverse("club_member_role", args=["les-as", elsewhere.pk]), {"role": "member"}).status_code == 404
+    )
     assert client.post(reverse("club_member_remove", args=["les-as", elsewhere.pk])).status_code == 404
     assert role_of(elsewhere.club, cast["other_admin"]) == "admin"
 
@@ -111,7 +112,9 @@ def test_it_escapes_display_names(client, cast):
 
 def test_it_changes_a_role(client, cast, club):
     client.force_login(cast["admin"])
-    response = client.post(reverse("club_member_role", args=["les-as", ms(club, cast["member"]).pk]), {"role": "scorer"})
+    response = client.post(
+        reverse("club_member_role", args=["les-as", ms(club, cast["member"]).pk]), {"role": "scorer"}
+    )
     assert response.status_code == 302 and response.url == reverse("club_members", args=["les-as"])
     assert role_of(club, cast["member"]) == "scorer"
 
@@ -186,12 +189,16 @@ def join_path(token):
 
 def test_it_creates_an_invitation_and_shows_its_absolute_link_once(client, cast, club):
     client.force_login(cast["admin"])
-    response = client.post(reverse("club_invitation_new", args=["les-as"]), {"role": "scorer", "days": "7", "uses": "3"})
+    response = client.post(
+        reverse("club_invitation_new", args=["les-as"]), {"role": "scorer", "days": "7", "uses": "3"}
+    )
     assert response.status_code == 200 and response["Cache-Control"] == "no-store"
     invitation = Invitation.objects.get(club=club)
     assert invitation.role == "scorer" and invitation.created_by == cast["admin"] and invitation.active
     assert invitation.max_uses == 3
-    link = re.search(r'id="new-invitation-link" type="text" readonly value="http://testserver(/join/[^"]+/)"', body(response))
+    link = re.search(
+        r'id="new-invitation-link" type="text" readonly value="http://testserver(/join/[^"]+/)"', body(response)
+    )
     assert link and client.get(link.group(1)).status_code == 200
     assert link.group(1) not in body(client.get(reverse("club_members", args=["les-as"])))  # shown once
 
@@ -264,7 +271,12 @@ def test_it_lets_the_link_be_used_as_many_times_as_allowed(client, club, admin, 
 
 @pytest.mark.parametrize(
     "current, offered, after",
-    [("member", "scorer", "scorer"), ("scorer", "member", "scorer"), ("admin", "member", "admin"), ("member", "admin", "admin")],
+    [
+        ("member", "scorer", "scorer"),
+        ("scorer", "member", "scorer"),
+        ("admin", "member", "admin"),
+        ("member", "admin", "admin"),
+    ],
 )
 def test_it_keeps_the_higher_role_of_an_existing_member(client, club, cast, current, offered, after):
     Membership.objects.filter(club=club, user=cast["member"]).update(role=current)

@@ -67,7 +67,7 @@ def test_close_endings_are_nudged_apart_but_keep_their_order():
 
 def test_labels_crowded_at_the_top_and_bottom_stay_inside_the_chart():
     players = SIX + ["Gust"]
-    top = {p: 100 for p in players[:4]} | {p: -100 for p in players[4:]}
+    top = dict.fromkeys(players[:4], 100) | dict.fromkeys(players[4:], -100)
     chart = build(players, [top])
     assert_labels_apart(chart)
     assert_inside(chart)

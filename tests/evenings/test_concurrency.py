@@ -25,7 +25,7 @@ def _post_in_threads(evening, user, payloads):
         try:
             start.wait()
             answers.append(client.post(reverse("deal_record", args=[evening.pk]), data).status_code)
-        except Exception as error:  # pragma: no cover - reported below
+        except Exception as error:  # noqa: BLE001 - any failure of a thread is reported below
             errors.append(repr(error))
         finally:
             connection.close()
@@ -79,9 +79,11 @@ def test_it_leaves_the_evening_as_it_was_when_saving_fails_halfway(scorer, make_
     evening = make_evening("kleurenwiezen", deals=[{"contract": "pass"}])
     evening.refresh_from_db()
     before = (evening.version, dict(evening.summary), list(Deal.objects.filter(evening=evening).values()))
-    with mock.patch.object(services, "summarize", side_effect=RuntimeError("disk full")):  # after the row is written
-        with pytest.raises(RuntimeError):
-            services.record_deal(evening, {"contract": "alleen-5", "declarers": ["Bert"], "tricks": 5}, scorer)
+    failing = mock.patch.object(
+        services, "summarize", side_effect=RuntimeError("disk full")
+    )  # after the row is written
+    with failing, pytest.raises(RuntimeError):
+        services.record_deal(evening, {"contract": "alleen-5", "declarers": ["Bert"], "tricks": 5}, scorer)
     fresh = Evening.objects.get(pk=evening.pk)
     after = (fresh.version, fresh.summary, list(Deal.objects.filter(evening=evening).values()))
     assert after == before
@@ -91,8 +93,7 @@ def test_it_leaves_the_evening_as_it_was_when_saving_fails_halfway(scorer, make_
 def test_it_leaves_the_deals_as_they_were_when_a_correction_fails_halfway(scorer, make_evening):
     evening = make_evening("kleurenwiezen", deals=[{"contract": "pass"}, PAIR | {"tricks": 8}])
     rows = list(Deal.objects.filter(evening=evening).order_by("number").values("number", "data", "version"))
-    with mock.patch.object(services, "summarize", side_effect=RuntimeError("crash")):
-        with pytest.raises(RuntimeError):
-            services.delete_deal(evening, 1, scorer)
+    with mock.patch.object(services, "summarize", side_effect=RuntimeError("crash")), pytest.raises(RuntimeError):
+        services.delete_deal(evening, 1, scorer)
     assert list(Deal.objects.filter(evening=evening).order_by("number").values("number", "data", "version")) == rows
     assert not evening.revisions.exists()

@@ -22,10 +22,10 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
+from pages import body, datas, field_errors, url
 from scorebook.evenings import services
 from scorebook.evenings.models import Deal, DealRevision, Evening
 from scorebook.rules.evening_file import score_file
-from pages import body, datas, field_errors, url
 
 pytestmark = pytest.mark.django_db
 
@@ -170,7 +170,9 @@ def test_it_fills_the_tricks_of_each_misere_declarer(scorer_client, make_evening
 
 
 def test_it_fills_a_troel_with_its_changed_trump(scorer_client, make_evening):
-    evening = make_evening(deals=[{"contract": "troel", "declarers": ["Bert", "Dina"], "tricks": 9, "trump_changed": True}])
+    evening = make_evening(
+        deals=[{"contract": "troel", "declarers": ["Bert", "Dina"], "tricks": 9, "trump_changed": True}]
+    )
     html = body(scorer_client.get(edit_url(evening, 1)))
     assert checked(html, "contract") == ["troel"]
     assert checked(html, "trump_changed") == ["on"]
@@ -259,7 +261,9 @@ def test_it_corrects_a_pass_into_a_contract_and_the_next_deal_no_longer_doubles(
 
 
 def test_it_corrects_the_tricks_of_a_misere(scorer_client, make_evening):
-    evening = make_evening(deals=[{"contract": "grote-miserie", "declarers": ["Anne", "Bert"], "tricks": {"Anne": 0, "Bert": 1}}])
+    evening = make_evening(
+        deals=[{"contract": "grote-miserie", "declarers": ["Anne", "Bert"], "tricks": {"Anne": 0, "Bert": 1}}]
+    )
     corrected = {"contract": "grote-miserie", "declarers": ["Anne", "Bert"], "tricks": {"Anne": 0, "Bert": 0}}
     scorer_client.post(edit_url(evening, 1), contract_post(corrected, PLAYERS))
     assert datas(evening) == [corrected]
@@ -267,7 +271,9 @@ def test_it_corrects_the_tricks_of_a_misere(scorer_client, make_evening):
 
 
 def test_it_corrects_a_classic_deal(scorer_client, make_evening):
-    evening = make_evening("classique", deals=[{"tricks": [9, 4], "honours": [3, 0]}, {"tricks": [7, 6], "honours": [0, 0]}])
+    evening = make_evening(
+        "classique", deals=[{"tricks": [9, 4], "honours": [3, 0]}, {"tricks": [7, 6], "honours": [0, 0]}]
+    )
     response = scorer_client.post(edit_url(evening, 1), {"tricks": "12", "honours": "0-3"})
     assert response.status_code == 302
     assert datas(evening) == [{"tricks": [12, 1], "honours": [3, 0]}, {"tricks": [7, 6], "honours": [0, 0]}]
@@ -486,7 +492,9 @@ def test_it_no_longer_offers_the_undo_after_a_correction(scorer_client, four):
 
 def test_it_no_longer_offers_the_undo_after_a_new_deal(scorer_client, four):
     scorer_client.post(url("deal_delete", four, 2))
-    response = scorer_client.post(url("deal_record", four), {"contract": "samen-8", "declarers": ["Anne", "Bert"], "tricks": "8"})
+    response = scorer_client.post(
+        url("deal_record", four), {"contract": "samen-8", "declarers": ["Anne", "Bert"], "tricks": "8"}
+    )
     assert response.status_code == 302
     assert len(datas(four)) == 4
     assert not undo_offered(page(scorer_client, four)), "the undo of deal 2 is still offered after deal 4 was recorded"

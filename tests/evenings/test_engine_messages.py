@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 from django.utils import translation
-from pages import body, datas, field_errors, url
 
+from pages import body, datas, field_errors, url
 from scorebook.clubs.models import Club, HouseRules, Membership, Role
 from scorebook.core.engine_messages import localized, localized_with_path
 from scorebook.evenings.models import Deal, Evening
@@ -84,7 +84,9 @@ def test_it_names_the_later_deal_a_correction_would_break_in_french(scorer_clien
     )
     assert response.status_code == 422
     errors = every_error(body(response))
-    assert "La donne 3 deviendrait impossible\u00a0: Bert ne joue pas cette donne et ne peut pas être déclarant" in errors
+    assert (
+        "La donne 3 deviendrait impossible\u00a0: Bert ne joue pas cette donne et ne peut pas être déclarant" in errors
+    )
     assert datas(evening) == rotation
 
 
@@ -125,12 +127,16 @@ def test_it_translates_the_file_errors_about_the_whole_file_and_its_house_rules(
     assert import_errors(scorer_client, text, "fr") == ["kleurenwiezen se joue de 4 à 7 joueurs, pas 3"]
     # a house rule that does not fit: the file error carries the rules error, both translated
     text = evening_text(rules={"contracts": {"samen-8": {"needs": 20}}})
-    assert import_errors(scorer_client, text, "fr") == ["règles\u00a0: contracts.samen-8.needs\u00a0: doit valoir au plus 13"]
+    assert import_errors(scorer_client, text, "fr") == [
+        "règles\u00a0: contracts.samen-8.needs\u00a0: doit valoir au plus 13"
+    ]
     assert import_errors(scorer_client, text, "nl") == ["regels: contracts.samen-8.needs: mag hoogstens 13 zijn"]
     assert import_errors(scorer_client, text, "en") == ["rules: contracts.samen-8.needs: must be at most 13"]
     # a deal the engine refuses while scoring the file
     deals = [{"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": 14}]
-    assert import_errors(scorer_client, evening_text(deals=deals), "nl") == ["Spel 1: 14 slagen: een spel heeft er maar 13"]
+    assert import_errors(scorer_client, evening_text(deals=deals), "nl") == [
+        "Spel 1: 14 slagen: een spel heeft er maar 13"
+    ]
     assert not Evening.objects.exists()
 
 
@@ -197,9 +203,7 @@ def rules_url(club, key):
     ("lang", "message"),
     [("fr", "doit valoir au plus 13"), ("nl", "mag hoogstens 13 zijn"), ("en", "must be at most 13")],
 )
-def test_it_shows_a_rules_error_in_the_house_rules_editor_in_the_readers_language(
-    admin_client, club, lang, message
-):
+def test_it_shows_a_rules_error_in_the_house_rules_editor_in_the_readers_language(admin_client, club, lang, message):
     page = admin_client.get(rules_url(club, "kleurenwiezen"), HTTP_ACCEPT_LANGUAGE=lang)
     form = _RulesForm()
     form.feed(body(page))
@@ -294,7 +298,11 @@ def _engine_calls():
             keywords = {k.arg: k.value for k in node.keywords}
             template = node.args[position] if len(node.args) > position else keywords.get("template")
             enclosing = next(
-                (f.name for f in functions if f.lineno <= node.lineno <= (f.end_lineno or f.lineno) and f.name == "error"),
+                (
+                    f.name
+                    for f in functions
+                    if f.lineno <= node.lineno <= (f.end_lineno or f.lineno) and f.name == "error"
+                ),
                 None,
             )
             after = [*node.args[position:], *keywords.values()]  # the template, the field, the params

@@ -50,7 +50,7 @@ def text(response):
 def test_the_settlement_page_names_the_preset_and_the_house_rules(scorer_client, evening):
     page = text(scorer_client.get(reverse("settlement", args=[evening.pk])))
     assert (
-        "Rules: colour whist (Whisthub grid) · 2 house rules: No doubling after an all-pass; together 9: 2 figures changed"
+        "Rules: Flemish colour whist · 2 house rules: No doubling after an all-pass; together 9: 2 figures changed"
         in page
     )
     assert (
@@ -61,9 +61,9 @@ def test_the_settlement_page_names_the_preset_and_the_house_rules(scorer_client,
 
 def test_the_print_sheet_and_the_scoring_menu_name_them_too(scorer_client, evening):
     sheet = text(scorer_client.get(reverse("evening_print", args=[evening.pk])))
-    assert "Rules colour whist (Whisthub grid): No doubling after an all-pass; together 9: 2 figures changed" in sheet
+    assert "Rules Flemish colour whist: No doubling after an all-pass; together 9: 2 figures changed" in sheet
     board = scorer_client.get(reverse("evening", args=[evening.pk])).content.decode()
-    assert re.search(r'id="rules-link">Rules: colour whist \(Whisthub grid\), 2 house rules</a>', board)
+    assert re.search(r'id="rules-link">Rules: Flemish colour whist, 2 house rules</a>', board)
 
 
 def test_the_rules_page_shows_the_grid_as_played_even_after_the_club_changes_its_rules(scorer_client, club, evening):
@@ -89,7 +89,7 @@ def test_an_evening_without_house_rules_says_so(scorer_client, scorer):
         user=scorer,
     )
     page = text(scorer_client.get(reverse("settlement", args=[evening.pk])))
-    assert "Rules: colour whist (Whisthub grid) · no house rule · the full grid as played" in page
+    assert "Rules: Flemish colour whist · no house rule · the full grid as played" in page
 
 
 def test_the_public_page_links_to_the_rules_by_its_token_only(scorer_client, evening):

@@ -29,7 +29,12 @@ KLEURENWIEZEN_DEALS = [
 ENCHERES_DEALS = [
     {"contract": "solo", "declarers": ["Anne"], "tricks": 5},
     {"contract": "abondance", "declarers": ["Bert"], "tricks": 8},
-    {"contract": "petite-misere-a-deux", "declarers": ["Carl", "Dina"], "tricks": {"Carl": 0, "Dina": 1}, "exposed_fault": "Anne"},
+    {
+        "contract": "petite-misere-a-deux",
+        "declarers": ["Carl", "Dina"],
+        "tricks": {"Carl": 0, "Dina": 1},
+        "exposed_fault": "Anne",
+    },
     {"contract": "huit-a-deux", "declarers": ["Anne", "Carl"], "tricks": 9},
 ]
 CLASSIQUE_DEALS = [

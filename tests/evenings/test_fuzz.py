@@ -16,12 +16,46 @@ from scorebook.evenings.models import Deal, Evening
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 NASTY = st.one_of(
     st.text(max_size=30),
-    st.sampled_from(["", "-1", "14", "1e9", "99999999999999999999", "<script>alert(1)</script>", "samen-8", "pass",
-                     "Anne", "Eric", "null", "[]", "{}", "\x00", "٣", "NaN"]),
-    st.integers(min_value=-10**12, max_value=10**12).map(str),
+    st.sampled_from(
+        [
+            "",
+            "-1",
+            "14",
+            "1e9",
+            "99999999999999999999",
+            "<script>alert(1)</script>",
+            "samen-8",
+            "pass",
+            "Anne",
+            "Eric",
+            "null",
+            "[]",
+            "{}",
+            "\x00",
+            "٣",
+            "NaN",
+        ]
+    ),
+    st.integers(min_value=-(10**12), max_value=10**12).map(str),
 )
-FIELDS = ["contract", "declarers", "tricks", "tricks_0", "tricks_1", "tricks_3", "playing", "trump_changed",
-          "exposed_fault", "request_key", "version", "claim", "honours", "adj-points_0", "adj-note", "robre-choice"]
+FIELDS = [
+    "contract",
+    "declarers",
+    "tricks",
+    "tricks_0",
+    "tricks_1",
+    "tricks_3",
+    "playing",
+    "trump_changed",
+    "exposed_fault",
+    "request_key",
+    "version",
+    "claim",
+    "honours",
+    "adj-points_0",
+    "adj-note",
+    "robre-choice",
+]
 posts = st.dictionaries(st.sampled_from(FIELDS), st.lists(NASTY, min_size=1, max_size=3), max_size=8)
 
 
@@ -55,12 +89,15 @@ def test_it_never_breaks_on_a_hostile_deal_post(scorer_client, make_evening, rul
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=12),
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=20,
 )
 evening_like = st.fixed_dictionaries(
-    {"format": st.sampled_from(["scorebook-evening/1", "x"]), "ruleset": st.sampled_from(["kleurenwiezen", "liege", "classique", "nope"])},
+    {
+        "format": st.sampled_from(["scorebook-evening/1", "x"]),
+        "ruleset": st.sampled_from(["kleurenwiezen", "liege", "classique", "nope"]),
+    },
     optional={
         "players": st.one_of(st.just(["Anne", "Bert", "Carl", "Dina"]), json_values),
         "deals": st.one_of(st.lists(json_values, max_size=4), json_values),
@@ -77,7 +114,13 @@ def test_it_never_breaks_on_a_hostile_evening_file(scorer_client):
     url = reverse("evening_import")
 
     @FUZZ
-    @given(payload=st.one_of(evening_like.map(json.dumps), st.text(max_size=200), st.binary(max_size=200).map(lambda b: b.decode("latin-1"))))
+    @given(
+        payload=st.one_of(
+            evening_like.map(json.dumps),
+            st.text(max_size=200),
+            st.binary(max_size=200).map(lambda b: b.decode("latin-1")),
+        )
+    )
     def check(payload):
         before = Evening.objects.count()
         response = scorer_client.post(url, {"text": payload})

@@ -23,11 +23,18 @@ pytestmark = pytest.mark.django_db
 
 
 def evening_file(players=("Anne", "Bert", "Carl", "Dina")):
-    return json.dumps({
-        "format": "scorebook-evening/1", "ruleset": "kleurenwiezen", "date": "2026-09-10",
-        "players": list(players), "first_dealer": players[0], "stake": "0.10", "currency": "EUR",
-        "deals": [{"contract": "samen-9", "declarers": [players[0], players[2]], "tricks": 10}],
-    })
+    return json.dumps(
+        {
+            "format": "scorebook-evening/1",
+            "ruleset": "kleurenwiezen",
+            "date": "2026-09-10",
+            "players": list(players),
+            "first_dealer": players[0],
+            "stake": "0.10",
+            "currency": "EUR",
+            "deals": [{"contract": "samen-9", "declarers": [players[0], players[2]], "tricks": 10}],
+        }
+    )
 
 
 @pytest.fixture
@@ -56,13 +63,19 @@ def test_it_imports_into_the_club_and_the_evening_counts_in_its_standings(scorer
     assert response.status_code == 302
     evening = Evening.objects.get()
     assert evening.club == club
-    assert [seat.player for seat in evening.seats.all()] == [Player.objects.get(club=club, name=n) for n in ("Anne", "Bert", "Carl", "Dina")]
+    assert [seat.player for seat in evening.seats.all()] == [
+        Player.objects.get(club=club, name=n) for n in ("Anne", "Bert", "Carl", "Dina")
+    ]
     assert Player.objects.filter(club=club).count() == 4  # nobody added, nobody doubled
-    season = Season.objects.create(club=club, name="Autumn", start=date(2026, 9, 1), end=date(2026, 12, 31),
-                                   ruleset="kleurenwiezen")
+    season = Season.objects.create(
+        club=club, name="Autumn", start=date(2026, 9, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
+    )
     csv = scorer_client.get(reverse("season_csv", args=[club.slug, season.pk])).content.decode("utf-8-sig")
     assert [line.split(",")[2:4] for line in csv.splitlines()[1:]] == [
-        ["Anne", "14"], ["Carl", "14"], ["Bert", "-14"], ["Dina", "-14"],
+        ["Anne", "14"],
+        ["Carl", "14"],
+        ["Bert", "-14"],
+        ["Dina", "-14"],
     ]
     ledger = body(scorer_client.get(reverse("club_ledger", args=[club.slug])))
     assert "Bert pays Anne" in re.sub(r"<[^>]+>|\s+", " ", ledger).replace("  ", " ")
@@ -72,7 +85,9 @@ def test_it_asks_before_adding_a_new_name_to_the_roster(scorer_client, club):
     text = evening_file(("Anne", "Bert", "Carl", "Eric"))
     response = post(scorer_client, club=club.pk, text=text)
     assert response.status_code == 422
-    assert "Eric is not on the club&#x27;s roster" in body(response) or "Eric is not on the club's roster" in body(response)
+    assert "Eric is not on the club&#x27;s roster" in body(response) or "Eric is not on the club's roster" in body(
+        response
+    )
     assert not Evening.objects.exists() and not Player.objects.filter(name="Eric").exists()
     assert post(scorer_client, club=club.pk, text=text, add_players="on").status_code == 302
     assert Evening.objects.get().club == club

@@ -11,11 +11,11 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from scorebook.evenings.models import Evening, Seat
+from pages import body, field_errors
 from scorebook.clubs.models import Player
+from scorebook.evenings.models import Evening, Seat
 from scorebook.rules import registry
 from scorebook.rules.model import to_dict
-from pages import body, field_errors
 
 pytestmark = pytest.mark.django_db
 

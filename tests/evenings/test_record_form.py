@@ -27,5 +27,7 @@ def test_it_gives_each_form_fields_of_its_own():
     first = ContractDealForm({"contract": "nonsense", "declarers": ["Zed"]}, rules=rules, players=PLAYERS)
     assert not first.is_valid()
     first.fields["declarers"].choices = []
-    second = ContractDealForm({"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": "8"}, rules=rules, players=PLAYERS)
+    second = ContractDealForm(
+        {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": "8"}, rules=rules, players=PLAYERS
+    )
     assert second.is_valid() and second.cleaned_data["declarers"] == ["Anne", "Carl"]

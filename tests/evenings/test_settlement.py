@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from scorebook.evenings.models import Evening, Payment
 from pages import body
+from scorebook.evenings.models import Evening, Payment
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ KLEUREN_DEALS = [
 
 
 def eur(text: str) -> str:
-    """"-0,20" -> "−€0.20" as the English pages write it (the tests read English)."""
+    """ "-0,20" -> "−€0.20" as the English pages write it (the tests read English)."""
     sign = {"-": MINUS, "+": "+"}.get(text[0], "")
     return sign + "€" + text.lstrip("+-").replace(",", ".")
 
@@ -114,12 +114,15 @@ def test_it_uses_the_engine_money_that_sums_to_zero_for_a_liege_evening(scorer_c
     for name in ("Anne", "Bert", "Carl", "Dina"):
         match = re.search(rf"{name} [+{MINUS}]?\d+ pts ([+{MINUS}]?)€([\d.]+)", standings)
         shown[name] = Decimal(match.group(1).replace(MINUS, "-") + match.group(2))
-    assert shown == {"Anne": Decimal("0.49"), "Bert": Decimal("-1.11"), "Carl": Decimal("0.49"), "Dina": Decimal("0.13")}
+    assert shown == {
+        "Anne": Decimal("0.49"),
+        "Bert": Decimal("-1.11"),
+        "Carl": Decimal("0.49"),
+        "Dina": Decimal("0.13"),
+    }
     assert sum(shown.values()) == 0
     transfers = text_of(transfers_section(html))
-    paid = sum(
-        Decimal(m) for m in re.findall(r"pays \w+ €([\d.]+)", transfers)
-    )
+    paid = sum(Decimal(m) for m in re.findall(r"pays \w+ €([\d.]+)", transfers))
     assert paid == Decimal("1.11")  # Bert alone owes, and pays everything he owes
 
 
@@ -194,7 +197,12 @@ def test_it_marks_a_transfer_paid_and_unpaid_with_a_plain_post(scorer_client, sc
     assert response.status_code == 302
     assert response.url == url("settlement", kleuren) + "#transfers"
     payment = Payment.objects.get(evening=kleuren)
-    assert (payment.payer, payment.payee, payment.amount, payment.marked_by) == ("Bert", "Dina", Decimal("0.60"), scorer)
+    assert (payment.payer, payment.payee, payment.amount, payment.marked_by) == (
+        "Bert",
+        "Dina",
+        Decimal("0.60"),
+        scorer,
+    )
     transfers = text_of(transfers_section(body(scorer_client.get(url("settlement", kleuren)))))
     assert transfers.count("paid ✓") == 1 and transfers.count("mark paid") == 2
 
@@ -361,7 +369,7 @@ def test_it_prints_every_deal_and_the_totals(scorer_client, kleuren):
     response = scorer_client.get(url("evening_print", kleuren))
     assert response.status_code == 200
     html = body(response)
-    assert "colour whist (Whisthub grid)" in html  # the variant's name in the active language
+    assert "Flemish colour whist" in html  # the variant's name in the active language
     assert "Nov. 20, 2026" in html
     assert "Anne, Bert, Carl, Dina" in html
     assert "€0.10 per point" in html

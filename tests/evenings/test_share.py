@@ -67,7 +67,12 @@ def test_it_encodes_the_link_in_the_qr_code(scorer_client, make_evening):
     rows = re.search(r'viewBox="0 0 (\d+) \d+"', response.content.decode()).group(1)
     assert int(rows) == expected.symbol_size(scale=1, border=4)[0]
     assert response.context["qr"] == expected.svg_inline(
-        scale=1, border=4, dark="#111418", light="#ffffff", omitsize=True, svgclass="qr-code",
+        scale=1,
+        border=4,
+        dark="#111418",
+        light="#ffffff",
+        omitsize=True,
+        svgclass="qr-code",
         title="QR code of the read-only link",
     )
 
@@ -113,7 +118,11 @@ def test_it_shows_every_running_total_with_the_leader_marked(client, make_evenin
     response = client.get(public_url(evening))
     standings = {p["name"]: p for p in response.context["standings"]}
     assert {name: p["total"] for name, p in standings.items()} == {
-        "Bert": 11, "Dina": 11, "Carl": -11, "Eric": -11, "Anne": 0,
+        "Bert": 11,
+        "Dina": 11,
+        "Carl": -11,
+        "Eric": -11,
+        "Anne": 0,
     }
     assert [p["name"] for p in response.context["standings"] if p["leader"]] == ["Bert", "Dina"]
     html = response.content.decode()
@@ -204,7 +213,9 @@ def test_it_shows_the_robre_state_in_classique(client, make_evening):
     ]
     assert robre["teams"][0]["dots"] == [True, False]
     text = text_of(response)
-    assert "Robre 1" in text and "manche to Anne & Carl (3)" in text and "manche 0 – 2" in text  # the scoring page's words
+    assert (
+        "Robre 1" in text and "manche to Anne & Carl (3)" in text and "manche 0 – 2" in text
+    )  # the scoring page's words
 
 
 def test_it_counts_the_finished_robres(client, make_evening):

@@ -5,8 +5,8 @@ import dataclasses
 from io import StringIO
 
 import pytest
-from django.urls import reverse
 from django.core.management import call_command
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -60,14 +60,16 @@ def test_it_writes_the_last_rows_of_the_deal_list_as_the_whole_list_ends(last):
     rules = registry.get("classique")
     splits = [(9, 4), (7, 6), (2, 11), (8, 5), (10, 3), (6, 7), (13, 0), (4, 9)]
     engine = EngineEvening(
-        rules=rules, players=("Anne", "Bert", "Carl", "Dina"), first_dealer="Anne",
+        rules=rules,
+        players=("Anne", "Bert", "Carl", "Dina"),
+        first_dealer="Anne",
         deals=tuple(ClassicDeal(t, (0, 0)) for t in splits),
     )
     result = score(engine)
     whole = display.deal_rows(result, rules)
     assert any("manche to" in row.state for row in whole[-5:])  # the tail holds a won manche
     tail = display.deal_rows(result, rules, last=last)
-    assert [vars(row) for row in tail] == [vars(row) for row in whole[len(whole) - min(last, len(whole)):]]
+    assert [vars(row) for row in tail] == [vars(row) for row in whole[len(whole) - min(last, len(whole)) :]]
 
 
 @pytest.mark.django_db
@@ -76,7 +78,9 @@ def test_it_shows_the_stored_deals_when_they_were_changed_behind_the_services_ba
     the deals and rebuilds the summary from them."""
     evening = make_evening("kleurenwiezen", deals=[PAIR])
     url = reverse("evening", args=[evening.pk])
-    Deal.objects.create(evening=evening, number=2, data={"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": 9})
+    Deal.objects.create(
+        evening=evening, number=2, data={"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": 9}
+    )
     response = scorer_client.get(url)
     assert response.status_code == 200
     assert 'id="deal-2"' in response.content.decode() and "Deal 3" in response.content.decode()
@@ -97,7 +101,9 @@ def test_it_numbers_the_deals_again_when_one_was_removed_behind_the_services_bac
 
 
 @pytest.mark.django_db
-def test_it_answers_a_clear_error_page_when_the_evening_cannot_be_put_in_order(scorer_client, make_evening, monkeypatch):
+def test_it_answers_a_clear_error_page_when_the_evening_cannot_be_put_in_order(
+    scorer_client, make_evening, monkeypatch
+):
     evening = make_evening("kleurenwiezen", deals=[PAIR])
     calls = []
 

@@ -11,10 +11,9 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
-from scorebook.clubs.models import Club, HouseRules, Membership, Role, Season
+from scorebook.clubs.models import Club, HouseRules, Membership, Player, Role, Season
 from scorebook.evenings import services
 from scorebook.evenings.models import Evening, Payment
-from scorebook.clubs.models import Player
 
 PLAYERS = ["Anne", "Bert", "Carl", "Dina", "Eric"]
 DEALS = [
@@ -34,20 +33,30 @@ def club(make_user, admin, scorer):
     member = make_user("jan", email="jan@example.org")
     Membership.objects.create(club=club, user=member, role=Role.MEMBER)
     HouseRules.objects.create(club=club, ruleset="kleurenwiezen", overrides={"all_pass_multiplier": 3})
-    Season.objects.create(club=club, name="2026", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen")
+    Season.objects.create(
+        club=club, name="2026", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
+    )
     for day in (6, 13, 20):
         evening = services.create_evening(
-            ruleset="kleurenwiezen", players=PLAYERS, first_dealer=day % 5, stake=Decimal("0.05"),
-            currency="EUR", date=date(2026, 11, day), user=scorer, club=club,
+            ruleset="kleurenwiezen",
+            players=PLAYERS,
+            first_dealer=day % 5,
+            stake=Decimal("0.05"),
+            currency="EUR",
+            date=date(2026, 11, day),
+            user=scorer,
+            club=club,
         )
-        rotated = PLAYERS[day % 5:] + PLAYERS[: day % 5]
-        names = dict(zip(PLAYERS, rotated))  # keep every declarer at the table whoever deals first
+        rotated = PLAYERS[day % 5 :] + PLAYERS[: day % 5]
+        names = dict(zip(PLAYERS, rotated, strict=False))  # keep every declarer at the table whoever deals first
         for deal in DEALS:
             services.record_deal(evening, _rename(deal, names), scorer)
     Player.objects.filter(club=club, name="Anne").update(user=member)
     evening = Evening.objects.filter(club=club).first()
     transfer = evening.summary["transfers"][0]
-    Payment.objects.create(evening=evening, payer=transfer["from"], payee=transfer["to"], amount=Decimal(transfer["amount"]))
+    Payment.objects.create(
+        evening=evening, payer=transfer["from"], payee=transfer["to"], amount=Decimal(transfer["amount"])
+    )
     return club
 
 
@@ -68,11 +77,14 @@ def _picture(club):
         "seasons": [(s.name, s.start, s.end, s.ruleset, s.ranking) for s in club.seasons.all()],
         "evenings": [
             (
-                e.date, e.ruleset, e.rules, e.status,
+                e.date,
+                e.ruleset,
+                e.rules,
+                e.status,
                 [(s.position, s.name, s.player.name) for s in e.seats.all()],
                 [d.data for d in e.deals.all()],
                 dict(services.scored(e).result.totals),
-                {k: v for k, v in e.summary.items()},
+                dict(e.summary.items()),
                 sorted((p.payer, p.payee, p.amount) for p in e.payments.all()),
             )
             for e in evenings
@@ -127,7 +139,7 @@ def test_it_lets_members_log_in_after_a_restore_and_shows_the_same_standings(clu
     restored = Club.objects.get(slug="klaverboer")
     again = client.get(reverse("season", args=[restored.slug, restored.seasons.get().pk]))
     assert again.status_code == standings.status_code == 200
-    table = lambda html: html[html.find("<table"):html.find("</table>")]  # noqa: E731
+    table = lambda html: html[html.find("<table") : html.find("</table>")]  # noqa: E731
     import re
 
     strip_ids = lambda html: re.sub(r"/players/\d+/(?:\?season=\d+)?", "/players/N/", table(html))  # noqa: E731

@@ -44,17 +44,31 @@ def test_every_evening_keeps_its_totals_pot_and_money(club, expected):
     for evening in Evening.objects.filter(club=club).order_by("date", "pk"):
         result = services.scored(evening).result
         assert list(result.took_part) == list(result.players), f"{evening.date}: someone took no part"
-        got.append({
-            "date": evening.date.isoformat(), "ruleset": evening.ruleset, "deals": len(result.deals),
-            "totals": dict(result.totals), "pot": result.pot,
-            "money": {k: str(v) for k, v in result.money(evening.stake).items()} if evening.stake is not None else None,
-        })
+        got.append(
+            {
+                "date": evening.date.isoformat(),
+                "ruleset": evening.ruleset,
+                "deals": len(result.deals),
+                "totals": dict(result.totals),
+                "pot": result.pot,
+                "money": {k: str(v) for k, v in result.money(evening.stake).items()}
+                if evening.stake is not None
+                else None,
+            }
+        )
     assert got == expected["evenings"]
 
 
 def row(r):
-    return {"name": r.name, "rank": r.rank, "score": str(r.score), "points": r.points, "evenings": r.evenings,
-            "deals": r.deals, "money": {c: str(a) for c, a in r.money.items()}}
+    return {
+        "name": r.name,
+        "rank": r.rank,
+        "score": str(r.score),
+        "points": r.points,
+        "evenings": r.evenings,
+        "deals": r.deals,
+        "money": {c: str(a) for c, a in r.money.items()},
+    }
 
 
 def test_every_season_keeps_its_standings(club, expected):
@@ -69,6 +83,7 @@ def test_the_ledger_keeps_its_balances_and_open_transfers(club, expected):
     ledger = open_ledger(club)
     dates = dict(Evening.objects.filter(club=club).values_list("pk", "date"))
     assert {b.name: {c: str(a) for c, a in b.money.items()} for b in ledger.balances} == expected["ledger"]["balances"]
-    assert sorted([dates[t.evening].isoformat(), t.payer, t.payee, str(t.amount)] for t in ledger.transfers) == (
-        expected["ledger"]["open_transfers"]
+    assert (
+        sorted([dates[t.evening].isoformat(), t.payer, t.payee, str(t.amount)] for t in ledger.transfers)
+        == (expected["ledger"]["open_transfers"])
     )

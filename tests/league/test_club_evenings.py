@@ -7,11 +7,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from pages import body, field_errors
 
-from scorebook.clubs.models import Club, Season
-from scorebook.clubs.models import Player
 from builders import club_evening
+from pages import body, field_errors
+from scorebook.clubs.models import Club, Player, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +26,9 @@ def samen(a, b, tricks=10):
 def evenings(club, scorer):
     """Three evenings of the club and one of another club."""
     september = club_evening(club, scorer, date(2026, 9, 10), [samen("Anne", "Carl")])
-    october = club_evening(club, scorer, date(2026, 10, 8), [samen("Bert", "Emma")], players=("Anne", "Bert", "Carl", "Emma"))
+    october = club_evening(
+        club, scorer, date(2026, 10, 8), [samen("Bert", "Emma")], players=("Anne", "Bert", "Carl", "Emma")
+    )
     tie = club_evening(club, scorer, date(2026, 11, 5), [samen("Anne", "Bert"), samen("Carl", "Anne", 8)])
     other = Club.objects.create(name="Elders", slug="elders")
     club_evening(other, scorer, date(2026, 9, 12), [samen("Frans", "Carl")], players=("Frans", "Bert", "Carl", "Dina"))
@@ -67,12 +68,13 @@ def test_it_lists_the_clubs_evenings_newest_first_with_winner_and_totals(client,
     assert listed(html) == [evenings["tie"].pk, evenings["october"].pk, evenings["september"].pk]
     assert "Frans" not in html  # another club's evening
     text = text_of(html)
-    # 5 Nov: Anne & Bert +14, then Carl & Anne fail (-14 each, +14 for Bert and Dina): Anne 0, Bert +28, Carl -28, Dina 0
+    # 5 Nov: Anne & Bert +14, then Carl & Anne fail (-14 each, +14 for Bert and Dina):
+    # Anne 0, Bert +28, Carl -28, Dina 0
     assert "Winner: Bert" in text
     assert "Bert +28 Anne 0 Dina 0 Carl −28" in text  # by points; equal points keep the seat order
     assert "Winners: Bert, Emma" in text and "Bert +14 Emma +14 Anne −14 Carl −14" in text
     assert "Winners: Anne, Carl" in text
-    assert "colour whist (Whisthub grid)" in text
+    assert "Flemish colour whist" in text
     assert "1 deal" in text and "2 deals" in text
     assert "3 evenings" in text
     assert f'href="{reverse("evening", args=[evenings["tie"].pk])}"' in html
@@ -86,8 +88,9 @@ def test_an_evening_without_deals_has_no_winner(client, cast, club, scorer):
 
 
 def test_the_season_filter_keeps_its_dates_and_variant(client, cast, club, scorer, evenings):
-    autumn = Season.objects.create(club=club, name="Oct-Nov", start=date(2026, 10, 1), end=date(2026, 11, 30),
-                                   ruleset="kleurenwiezen")
+    autumn = Season.objects.create(
+        club=club, name="Oct-Nov", start=date(2026, 10, 1), end=date(2026, 11, 30), ruleset="kleurenwiezen"
+    )
     club_evening(club, scorer, date(2026, 10, 20), ruleset="classique")
     client.force_login(cast["member"])
     html = body(client.get(page_url(club, season=autumn.pk)))
@@ -115,7 +118,8 @@ def test_the_filters_combine(client, cast, club, evenings):
     carl = Player.objects.get(club=club, name="Carl")
     client.force_login(cast["member"])
     assert listed(body(client.get(page_url(club, player=carl.pk, date_to="2026-10-31")))) == [
-        evenings["october"].pk, evenings["september"].pk
+        evenings["october"].pk,
+        evenings["september"].pk,
     ]
 
 
@@ -129,7 +133,11 @@ def test_a_filter_that_matches_nothing_says_so(client, cast, club, evenings):
     ("params", "field", "message"),
     [
         ({"date_from": "yesterday"}, "date_from", "Enter a valid date."),
-        ({"date_from": "2026-10-01", "date_to": "2026-09-01"}, "date_to", "The end of the range comes on or after its start."),
+        (
+            {"date_from": "2026-10-01", "date_to": "2026-09-01"},
+            "date_to",
+            "The end of the range comes on or after its start.",
+        ),
         ({"player": "999999"}, "player", "Select a valid choice."),
         ({"season": "abc"}, "season", "Select a valid choice."),
     ],
@@ -144,8 +152,9 @@ def test_a_wrong_filter_answers_422_with_the_error_next_to_it(client, cast, club
 def test_a_player_or_season_of_another_club_is_not_a_choice(client, cast, club, evenings):
     other = Club.objects.get(slug="elders")
     frans = Player.objects.get(club=other, name="Frans")
-    theirs = Season.objects.create(club=other, name="Theirs", start=date(2026, 1, 1), end=date(2026, 12, 31),
-                                   ruleset="kleurenwiezen")
+    theirs = Season.objects.create(
+        club=other, name="Theirs", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
+    )
     client.force_login(cast["member"])
     assert client.get(page_url(club, player=frans.pk)).status_code == 422
     assert client.get(page_url(club, season=theirs.pk)).status_code == 422

@@ -43,18 +43,42 @@ FIVE = ("Anne", "Bert", "Carl", "Dina", "Eric")
 @pytest.fixture
 def season(club, scorer):
     table = ["Anne", "Bert", "Carl", "Dina"]
-    club_evening(club, scorer, date(2026, 9, 3), [
-        {"contract": "samen-8", "declarers": ["Anne", "Bert"], "tricks": 8, "playing": table},
-    ], players=FIVE)
-    club_evening(club, scorer, date(2026, 9, 10), [
-        {"contract": "alleen-5", "declarers": ["Eric"], "tricks": 5},
-    ], players=("Anne", "Bert", "Carl", "Eric"))
-    club_evening(club, scorer, date(2026, 9, 17), [
-        {"contract": "samen-8", "declarers": ["Carl", "Eric"], "tricks": 8},
-    ], players=("Anne", "Carl", "Dina", "Eric"))
-    club_evening(club, scorer, date(2026, 9, 24), [
-        {"contract": "alleen-5", "declarers": ["Carl"], "tricks": 7},
-    ], players=("Bert", "Carl", "Dina", "Eric"))
+    club_evening(
+        club,
+        scorer,
+        date(2026, 9, 3),
+        [
+            {"contract": "samen-8", "declarers": ["Anne", "Bert"], "tricks": 8, "playing": table},
+        ],
+        players=FIVE,
+    )
+    club_evening(
+        club,
+        scorer,
+        date(2026, 9, 10),
+        [
+            {"contract": "alleen-5", "declarers": ["Eric"], "tricks": 5},
+        ],
+        players=("Anne", "Bert", "Carl", "Eric"),
+    )
+    club_evening(
+        club,
+        scorer,
+        date(2026, 9, 17),
+        [
+            {"contract": "samen-8", "declarers": ["Carl", "Eric"], "tricks": 8},
+        ],
+        players=("Anne", "Carl", "Dina", "Eric"),
+    )
+    club_evening(
+        club,
+        scorer,
+        date(2026, 9, 24),
+        [
+            {"contract": "alleen-5", "declarers": ["Carl"], "tricks": 7},
+        ],
+        players=("Bert", "Carl", "Dina", "Eric"),
+    )
     return Season.objects.create(
         club=club, name="September", start=date(2026, 9, 1), end=date(2026, 9, 30), ruleset="kleurenwiezen"
     )
@@ -82,28 +106,88 @@ def apart(rows, column):
 TOTAL_BY_HAND = {
     # Carl and Eric tie at 12: both won 2 evenings, same points (a shared 1st place, listed by name);
     # with fewer evenings Eric (3) comes before Carl (4)
-    "evenings-won": [("1", "Carl", "12"), ("1", "Eric", "12"), ("3", "Bert", "0"), ("4", "Anne", "-3"), ("5", "Dina", "-21")],
-    "total-points": [("1", "Carl", "12"), ("1", "Eric", "12"), ("3", "Bert", "0"), ("4", "Anne", "-3"), ("5", "Dina", "-21")],
-    "fewer-evenings": [("1", "Eric", "12"), ("2", "Carl", "12"), ("3", "Bert", "0"), ("4", "Anne", "-3"), ("5", "Dina", "-21")],
+    "evenings-won": [
+        ("1", "Carl", "12"),
+        ("1", "Eric", "12"),
+        ("3", "Bert", "0"),
+        ("4", "Anne", "-3"),
+        ("5", "Dina", "-21"),
+    ],
+    "total-points": [
+        ("1", "Carl", "12"),
+        ("1", "Eric", "12"),
+        ("3", "Bert", "0"),
+        ("4", "Anne", "-3"),
+        ("5", "Dina", "-21"),
+    ],
+    "fewer-evenings": [
+        ("1", "Eric", "12"),
+        ("2", "Carl", "12"),
+        ("3", "Bert", "0"),
+        ("4", "Anne", "-3"),
+        ("5", "Dina", "-21"),
+    ],
 }
 
 # two worst evenings dropped: Anne keeps 8; Bert 8; Carl 8 + 15 = 23; Dina -5; Eric 9 (he has no 0 evening to drop)
 # Anne and Bert tie at 8: 1 evening won each, points -3 and 0, 3 evenings each
 TOTAL_DROP_BY_HAND = {
-    "evenings-won": [("1", "Carl", "23"), ("2", "Eric", "9"), ("3", "Anne", "8"), ("3", "Bert", "8"), ("5", "Dina", "-5")],
-    "total-points": [("1", "Carl", "23"), ("2", "Eric", "9"), ("3", "Bert", "8"), ("4", "Anne", "8"), ("5", "Dina", "-5")],
-    "fewer-evenings": [("1", "Carl", "23"), ("2", "Eric", "9"), ("3", "Anne", "8"), ("3", "Bert", "8"), ("5", "Dina", "-5")],
+    "evenings-won": [
+        ("1", "Carl", "23"),
+        ("2", "Eric", "9"),
+        ("3", "Anne", "8"),
+        ("3", "Bert", "8"),
+        ("5", "Dina", "-5"),
+    ],
+    "total-points": [
+        ("1", "Carl", "23"),
+        ("2", "Eric", "9"),
+        ("3", "Bert", "8"),
+        ("4", "Anne", "8"),
+        ("5", "Dina", "-5"),
+    ],
+    "fewer-evenings": [
+        ("1", "Carl", "23"),
+        ("2", "Eric", "9"),
+        ("3", "Anne", "8"),
+        ("3", "Bert", "8"),
+        ("5", "Dina", "-5"),
+    ],
 }
 
 # league points 5, 3, 2, 1: Carl 15, Eric 13, Bert 11, Anne 10, Dina 7 (no tie)
-LEAGUE_BY_HAND = [("1", "Carl", "15"), ("2", "Eric", "13"), ("3", "Bert", "11"), ("4", "Anne", "10"), ("5", "Dina", "7")]
+LEAGUE_BY_HAND = [
+    ("1", "Carl", "15"),
+    ("2", "Eric", "13"),
+    ("3", "Bert", "11"),
+    ("4", "Anne", "10"),
+    ("5", "Dina", "7"),
+]
 
 # two worst dropped: Anne keeps 5; Bert 5; Carl 5 + 5 = 10; Dina 3; Eric 5. Anne, Bert and Eric tie at 5:
 # won 1, 1, 2; points -3, 0, 12; evenings 3 each
 LEAGUE_DROP_BY_HAND = {
-    "evenings-won": [("1", "Carl", "10"), ("2", "Eric", "5"), ("3", "Anne", "5"), ("3", "Bert", "5"), ("5", "Dina", "3")],
-    "total-points": [("1", "Carl", "10"), ("2", "Eric", "5"), ("3", "Bert", "5"), ("4", "Anne", "5"), ("5", "Dina", "3")],
-    "fewer-evenings": [("1", "Carl", "10"), ("2", "Anne", "5"), ("2", "Bert", "5"), ("2", "Eric", "5"), ("5", "Dina", "3")],
+    "evenings-won": [
+        ("1", "Carl", "10"),
+        ("2", "Eric", "5"),
+        ("3", "Anne", "5"),
+        ("3", "Bert", "5"),
+        ("5", "Dina", "3"),
+    ],
+    "total-points": [
+        ("1", "Carl", "10"),
+        ("2", "Eric", "5"),
+        ("3", "Bert", "5"),
+        ("4", "Anne", "5"),
+        ("5", "Dina", "3"),
+    ],
+    "fewer-evenings": [
+        ("1", "Carl", "10"),
+        ("2", "Anne", "5"),
+        ("2", "Bert", "5"),
+        ("2", "Eric", "5"),
+        ("5", "Dina", "3"),
+    ],
 }
 
 TIE_BREAKS = ("evenings-won", "total-points", "fewer-evenings")
@@ -114,7 +198,11 @@ def test_it_ranks_the_total_without_the_evening_he_sat_out(scorer_client, club, 
     rows = table(scorer_client, club, season, ranking="total", tie_break=tie_break)
     assert ranked(rows, "Points") == TOTAL_BY_HAND[tie_break]
     assert {r["Player"]: (r["Evenings"], r["Deals played"]) for r in rows} == {
-        "Anne": ("3", "3"), "Bert": ("3", "3"), "Carl": ("4", "4"), "Dina": ("3", "3"), "Eric": ("3", "3"),
+        "Anne": ("3", "3"),
+        "Bert": ("3", "3"),
+        "Carl": ("4", "4"),
+        "Dina": ("3", "3"),
+        "Eric": ("3", "3"),
     }
 
 
@@ -137,9 +225,17 @@ def test_it_keeps_him_under_the_minimum_of_evenings_for_the_average(scorer_clien
 def test_it_averages_the_evenings_counted_after_the_worst_are_dropped(scorer_client, club, season, tie_break):
     # two worst dropped: Anne 8/1, Bert 8/1, Carl (8 + 15)/2 = 11.5, Dina -5/1, Eric 9/1 (not (9 + 8)/2)
     rows = table(scorer_client, club, season, ranking="average", min_evenings=3, drop_worst=2, tie_break=tie_break)
-    anne_bert = [("3", "Bert", "8.00"), ("4", "Anne", "8.00")] if tie_break == "total-points" else [
-        ("3", "Anne", "8.00"), ("3", "Bert", "8.00")]  # the tie-break cannot separate them: a shared 3rd place
-    assert ranked(rows, "Counted average") == [("1", "Carl", "11.50"), ("2", "Eric", "9.00"), *anne_bert, ("5", "Dina", "-5.00")]
+    anne_bert = (
+        [("3", "Bert", "8.00"), ("4", "Anne", "8.00")]
+        if tie_break == "total-points"
+        else [("3", "Anne", "8.00"), ("3", "Bert", "8.00")]
+    )  # the tie-break cannot separate them: a shared 3rd place
+    assert ranked(rows, "Counted average") == [
+        ("1", "Carl", "11.50"),
+        ("2", "Eric", "9.00"),
+        *anne_bert,
+        ("5", "Dina", "-5.00"),
+    ]
 
 
 @pytest.mark.parametrize("tie_break", TIE_BREAKS)
@@ -161,7 +257,13 @@ def test_it_measures_the_movement_from_the_standings_he_played_in(scorer_client,
     # Anne and Carl tie: fewer evenings, 3 each, a shared place: Eric 1, Bert 2, Anne 3, Carl 3, Dina 5.
     # after: Eric 1, Carl 2, Bert 3, Anne 4, Dina 5
     rows = table(scorer_client, club, season, ranking="total", tie_break="fewer-evenings")
-    assert {r["Player"]: r["Movement"] for r in rows} == {"Eric": "=", "Carl": "+1", "Bert": "-1", "Anne": "-1", "Dina": "="}
+    assert {r["Player"]: r["Movement"] for r in rows} == {
+        "Eric": "=",
+        "Carl": "+1",
+        "Bert": "-1",
+        "Anne": "-1",
+        "Dina": "=",
+    }
 
 
 # --- his page and the club's list of evenings -----------------------------------------------------
@@ -169,8 +271,13 @@ def test_it_measures_the_movement_from_the_standings_he_played_in(scorer_client,
 
 def test_it_leaves_the_evening_off_his_player_page(scorer_client, club, season):
     eric = Player.objects.get(club=club, name="Eric")
-    html = scorer_client.get(reverse("club_player", args=[club.slug, eric.pk]) + f"?season={season.pk}").content.decode()
-    figure = lambda name: re.sub(r"<[^>]+>|\s+", "", re.search(rf'id="stat-{name}">(.*?)</dd>', html, re.S).group(1))
+    html = scorer_client.get(
+        reverse("club_player", args=[club.slug, eric.pk]) + f"?season={season.pk}"
+    ).content.decode()
+
+    def figure(name):
+        return re.sub(r"<[^>]+>|\s+", "", re.search(rf'id="stat-{name}">(.*?)</dd>', html, re.S).group(1))
+
     assert figure("evenings") == "3"
     assert figure("deals") == "3"
     assert figure("sat-out") == "1"  # the deal of 3 Sept, counted apart

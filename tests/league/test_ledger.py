@@ -16,12 +16,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from pages import body
 
-from scorebook.clubs.models import Club
-from scorebook.evenings.models import Evening, Payment
-from scorebook.clubs.models import Player
 from builders import club_evening
+from pages import body
+from scorebook.clubs.models import Club, Player
+from scorebook.evenings.models import Evening, Payment
 
 pytestmark = pytest.mark.django_db
 
@@ -61,22 +60,30 @@ def balances(html):
     """{name: balance} as the ledger shows them."""
     out = {}
     for li in re.findall(r'<li class="balance[^"]*">(.*?)</li>', html, re.DOTALL):
-        name = clean(re.search(r'<span class="balance-name">(.*?)</span>\s*<span class="balance-count', li, re.DOTALL).group(1))
-        out[name] = clean(re.search(r'<span class="balance-money figure">(.*?)</span>\s*$', li.strip(), re.DOTALL).group(1))
+        name = clean(
+            re.search(r'<span class="balance-name">(.*?)</span>\s*<span class="balance-count', li, re.DOTALL).group(1)
+        )
+        out[name] = clean(
+            re.search(r'<span class="balance-money figure">(.*?)</span>\s*$', li.strip(), re.DOTALL).group(1)
+        )
     return out
 
 
 def open_transfers(html):
     """[(evening id, "payer pays payee amount")] in the order of the page."""
     out = []
-    for pk, section in re.findall(r'<article class="ledger-evening" aria-labelledby="ledger-evening-(\d+)">(.*?)</article>', html, re.DOTALL):
+    for pk, section in re.findall(
+        r'<article class="ledger-evening" aria-labelledby="ledger-evening-(\d+)">(.*?)</article>', html, re.DOTALL
+    ):
         for text in re.findall(r'<p class="transfer-text">(.*?)</p>', section, re.DOTALL):
             out.append((int(pk), clean(text)))
     return out
 
 
 def mark(client, club, evening, payer, payee, amount, **extra):
-    return client.post(paid_url(club), {"evening": evening.pk, "payer": payer, "payee": payee, "amount": amount}, **extra)
+    return client.post(
+        paid_url(club), {"evening": evening.pk, "payer": payer, "payee": payee, "amount": amount}, **extra
+    )
 
 
 # --- who sees and marks ------------------------------------------------------------------------------
@@ -146,7 +153,9 @@ def test_paid_transfers_leave_the_ledger(client, cast, club, evenings):
     client.force_login(cast["member"])
     html = body(client.get(ledger_url(club)))
     assert [t for _pk, t in open_transfers(html)] == [
-        "Bert pays Anne €0.40", "Bert pays Carl €0.20", "Bert pays Dina €0.60"
+        "Bert pays Anne €0.40",
+        "Bert pays Carl €0.20",
+        "Bert pays Dina €0.60",
     ]
     assert balances(html) == {"Bert": f"{MINUS}€1.20", "Anne": "+€0.40", "Carl": "+€0.20", "Dina": "+€0.60"}
 
@@ -166,7 +175,12 @@ def test_marking_a_transfer_paid_creates_the_payment_and_updates_the_ledger(clie
     response = mark(client, club, evenings["b"], "Bert", "Anne", "1.40")
     assert response.status_code == 302 and response.url == ledger_url(club) + "#open-transfers"
     payment = Payment.objects.get(evening=evenings["b"])
-    assert (payment.payer, payment.payee, payment.amount, payment.marked_by) == ("Bert", "Anne", Decimal("1.40"), cast["scorer"])
+    assert (payment.payer, payment.payee, payment.amount, payment.marked_by) == (
+        "Bert",
+        "Anne",
+        Decimal("1.40"),
+        cast["scorer"],
+    )
     html = body(client.get(ledger_url(club)))
     assert "Marked paid: Bert paid Anne €1.40." in html
     assert (evenings["b"].pk, "Bert pays Anne €1.40") not in open_transfers(html)
@@ -229,8 +243,13 @@ def test_evenings_of_another_club_or_without_a_stake_cannot_be_marked(client, ca
     assert mark(client, club, theirs, "Bert", "Anne", "1.40").status_code == 404
     assert mark(client, club, evenings["c"], "Bert", "Anne", "1.40").status_code == 404
     client.force_login(cast["other_admin"])
-    assert client.post(reverse("club_ledger_paid", args=["trefle"]), {
-        "evening": evenings["a"].pk, "payer": "Bert", "payee": "Anne", "amount": "0.20"}).status_code == 404
+    assert (
+        client.post(
+            reverse("club_ledger_paid", args=["trefle"]),
+            {"evening": evenings["a"].pk, "payer": "Bert", "payee": "Anne", "amount": "0.20"},
+        ).status_code
+        == 404
+    )
     assert not Payment.objects.exists()
 
 

@@ -54,7 +54,9 @@ def ledger_balances(html):
     out = {}
     for li in re.findall(r'<li class="balance[^"]*">(.*?)</li>', html, re.DOTALL):
         name = clean(re.search(r'<span class="balance-name">(.*?)</span>', li, re.DOTALL).group(1))
-        out[name] = clean(re.search(r'<span class="balance-money figure">(.*?)</span>\s*$', li.strip(), re.DOTALL).group(1))
+        out[name] = clean(
+            re.search(r'<span class="balance-money figure">(.*?)</span>\s*$', li.strip(), re.DOTALL).group(1)
+        )
     return out
 
 
@@ -73,7 +75,9 @@ def settlement_rows(html):
 def corrected(club, scorer):
     evening = club_evening(club, scorer, date(2026, 9, 10), DEALS)
     assert [(t["from"], t["to"], t["amount"]) for t in evening.summary["transfers"]] == [
-        ("Bert", "Carl", "0.50"), ("Dina", "Anne", "1.10"), ("Dina", "Carl", "0.60"),
+        ("Bert", "Carl", "0.50"),
+        ("Dina", "Anne", "1.10"),
+        ("Dina", "Carl", "0.60"),
     ]
     for payer, payee, amount in (("Bert", "Carl", "0.50"), ("Dina", "Anne", "1.10")):
         Payment.objects.create(evening=evening, payer=payer, payee=payee, amount=Decimal(amount), marked_by=scorer)
@@ -84,7 +88,12 @@ def corrected(club, scorer):
 def test_it_lists_in_the_ledger_only_what_remains_after_the_payments(scorer_client, club, corrected):
     html = body(scorer_client.get(reverse("club_ledger", args=[club.slug])))
     assert ledger_transfers(html) == ["Anne pays Bert €0.30", "Dina pays Carl €0.30"]
-    assert ledger_balances(html) == {"Anne": f"{MINUS}€0.30", "Bert": "+€0.30", "Carl": "+€0.30", "Dina": f"{MINUS}€0.30"}
+    assert ledger_balances(html) == {
+        "Anne": f"{MINUS}€0.30",
+        "Bert": "+€0.30",
+        "Carl": "+€0.30",
+        "Dina": f"{MINUS}€0.30",
+    }
     assert "Bert paid Carl €0.50" in clean(html) and "Dina paid Anne €1.10" in clean(html)
     assert Payment.objects.filter(evening=corrected).count() == 2  # nothing was lost
 
@@ -120,7 +129,9 @@ def test_it_does_not_ask_again_for_a_payment_a_double_tap_repeats(scorer_client,
     assert ledger_transfers(html) == ["Dina pays Carl €0.30"]
 
 
-def test_it_lets_the_same_amount_be_paid_again_when_a_second_correction_asks_for_it(scorer_client, club, corrected, scorer):
+def test_it_lets_the_same_amount_be_paid_again_when_a_second_correction_asks_for_it(
+    scorer_client, club, corrected, scorer
+):
     # the correction undone: the first settlement again; Bert's 0.50 and Dina's 1.10 settle it but for Dina -> Carl 0.60
     services.edit_deal(corrected, 1, DEALS[0], scorer, None)
     html = body(scorer_client.get(reverse("club_ledger", args=[club.slug])))

@@ -26,13 +26,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from pages import body
 
-from scorebook.clubs.models import Club, Season
-from scorebook.evenings.models import Payment
-from scorebook.clubs.models import Player
-from scorebook.rules import registry
 from builders import club_evening
+from pages import body
+from scorebook.clubs.models import Club, Player, Season
+from scorebook.evenings.models import Payment
+from scorebook.rules import registry
 
 pytestmark = pytest.mark.django_db
 
@@ -54,10 +53,17 @@ FIVE_DEALS = [
 def built(club, scorer):
     a = club_evening(club, scorer, date(2026, 9, 10), KLEUREN_DEALS)
     b = club_evening(club, scorer, date(2026, 9, 17), FIVE_DEALS, players=("Anne", "Bert", "Carl", "Dina", "Emma"))
-    c = club_evening(club, scorer, date(2026, 10, 1), [{"contract": "samen-9", "declarers": ["Bert", "Carl"], "tricks": 10}], stake=None)
+    c = club_evening(
+        club,
+        scorer,
+        date(2026, 10, 1),
+        [{"contract": "samen-9", "declarers": ["Bert", "Carl"], "tricks": 10}],
+        stake=None,
+    )
     Payment.objects.create(evening=b, payer="Dina", payee="Anne", amount=Decimal("0.10"))
-    season = Season.objects.create(club=club, name="September", start=date(2026, 9, 1), end=date(2026, 9, 30),
-                                   ruleset="kleurenwiezen")
+    season = Season.objects.create(
+        club=club, name="September", start=date(2026, 9, 1), end=date(2026, 9, 30), ruleset="kleurenwiezen"
+    )
     return {"a": a, "b": b, "c": c, "season": season, "anne": Player.objects.get(club=club, name="Anne")}
 
 
@@ -83,7 +89,10 @@ def contract_rows(html):
     section = html[html.index('<table class="league contracts">') :]
     section = section[: section.index("</table>")]
     return [
-        [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c)).replace("&nbsp;", " ").strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.DOTALL)]
+        [
+            re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c)).replace("&nbsp;", " ").strip()
+            for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.DOTALL)
+        ]
         for tr in re.findall(r"<tr>(.*?)</tr>", section[section.index("<tbody>") :], re.DOTALL)
     ]
 
@@ -158,11 +167,13 @@ def test_contracts_declared_and_their_success_rate_in_the_active_language(client
         html = body(client.get(page(club, built["anne"]), HTTP_ACCEPT_LANGUAGE=lang))
         name = {key: rules.contracts[key].names.get(lang) for key in ("samen-9", "alleen-5", "samen-8")}
         rows = contract_rows(html)
-        assert sorted(rows) == sorted([
-            [name["samen-9"], "1", "1", "100 %"],
-            [name["alleen-5"], "1", "1", "100 %"],
-            [name["samen-8"], "1", "0", "0 %"],
-        ])
+        assert sorted(rows) == sorted(
+            [
+                [name["samen-9"], "1", "1", "100 %"],
+                [name["alleen-5"], "1", "1", "100 %"],
+                [name["samen-8"], "1", "0", "0 %"],
+            ]
+        )
 
 
 def test_the_season_chart_draws_the_points_added_up_after_each_evening(client, cast, club, built):
@@ -173,7 +184,11 @@ def test_the_season_chart_draws_the_points_added_up_after_each_evening(client, c
     points = re.search(r'<polyline class="chart-line" points="([^"]+)"', chart).group(1).split()
     assert len(points) == 4  # the start at 0 and three evenings
     steps = html[html.index('<details class="steps">') :]
-    assert [re.sub(r"<[^>]+>", "", t) for t in re.findall(r'<td class="c-num">(.*?)</td>', steps)[:3]] == ["+2", "+3", f"{MINUS}11"]
+    assert [re.sub(r"<[^>]+>", "", t) for t in re.findall(r'<td class="c-num">(.*?)</td>', steps)[:3]] == [
+        "+2",
+        "+3",
+        f"{MINUS}11",
+    ]
 
 
 def test_sat_out_deals_are_counted_apart_for_every_player(client, cast, club, built):

@@ -22,9 +22,16 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def anne(club, scorer):
-    club_evening(club, scorer, date(2026, 9, 10), [{"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}])
-    club_evening(club, scorer, date(2026, 9, 17), [{"contract": "emballage-8", "declarers": ["Anne", "Carl"], "tricks": 8}],
-                 ruleset="liege")
+    club_evening(
+        club, scorer, date(2026, 9, 10), [{"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}]
+    )
+    club_evening(
+        club,
+        scorer,
+        date(2026, 9, 17),
+        [{"contract": "emballage-8", "declarers": ["Anne", "Carl"], "tricks": 8}],
+        ruleset="liege",
+    )
     return Player.objects.get(club=club, name="Anne")
 
 
@@ -43,7 +50,9 @@ def test_it_gives_points_and_averages_per_variant_and_never_their_sum(scorer_cli
     assert (figure(html, "evenings"), figure(html, "deals")) == ("2", "2")
     assert (figure(html, "evenings-kleurenwiezen"), figure(html, "evenings-liege")) == ("1", "1")
     titles = re.findall(r'<h2 id="variant-title-[a-z]+">(.*?)</h2>', html)
-    assert sorted(titles) == sorted([registry.get("kleurenwiezen").names.get("en"), registry.get("liege").names.get("en")])
+    assert sorted(titles) == sorted(
+        [registry.get("kleurenwiezen").names.get("en"), registry.get("liege").names.get("en")]
+    )
 
 
 def test_it_keeps_the_contracts_of_each_variant_in_its_own_table(scorer_client, club, anne):

@@ -8,14 +8,13 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from pages import body, datas, field_errors
 from scorebook.accounts.models import Profile
 from scorebook.clubs import services
-from scorebook.league import roster
-from scorebook.clubs.models import Club, Membership, Role
+from scorebook.clubs.models import Club, Membership, Player, Role
 from scorebook.evenings import services as evening_services
 from scorebook.evenings.models import Evening, Seat
-from scorebook.clubs.models import Player
-from pages import body, datas, field_errors
+from scorebook.league import roster
 
 pytestmark = pytest.mark.django_db
 
@@ -43,8 +42,14 @@ def cast(club, admin, scorer, outsider, make_user):
 
 def club_evening(club, user, players=("Anne", "Bert", "Carl", "Dina"), deals=(), day=date(2026, 11, 20)):
     evening = evening_services.create_evening(
-        ruleset="kleurenwiezen", players=list(players), first_dealer=0, stake=Decimal("0.10"),
-        currency="EUR", date=day, user=user, club=club,
+        ruleset="kleurenwiezen",
+        players=list(players),
+        first_dealer=0,
+        stake=Decimal("0.10"),
+        currency="EUR",
+        date=day,
+        user=user,
+        club=club,
     )
     for deal in deals:
         evening_services.record_deal(evening, deal, user)
@@ -94,7 +99,9 @@ def test_it_shows_each_players_evenings_and_linked_account(client, cast, club):
     client.force_login(cast["scorer"])
     html = body(client.get(reverse("club_players", args=["les-as"])))
     assert "2 evenings" in text(card(html, anne)) and "Mia la Reine" in text(card(html, anne))
-    assert "1 evening" in text(card(html, named(club, "Dina"))) and "No account" in text(card(html, named(club, "Dina")))
+    assert "1 evening" in text(card(html, named(club, "Dina"))) and "No account" in text(
+        card(html, named(club, "Dina"))
+    )
     assert "mia@example.org" not in html
 
 
@@ -131,7 +138,12 @@ def test_it_shows_the_add_form_to_scorers_only(client, cast):
 
 @pytest.mark.parametrize(
     "name, message",
-    [("anne", "already in the roster"), ("", "required"), ("(bête)", "name of the pot"), ("x" * 41, "At most 40 characters")],
+    [
+        ("anne", "already in the roster"),
+        ("", "required"),
+        ("(bête)", "name of the pot"),
+        ("x" * 41, "At most 40 characters"),
+    ],
 )
 def test_it_refuses_a_bad_name_next_to_the_field(client, cast, club, name, message):
     Player.objects.create(club=club, name="Anne")
@@ -156,7 +168,9 @@ def test_it_escapes_player_names(client, cast, club):
     player = named(club, "<script>alert(1)</script>")
     html = body(client.get(reverse("club_player_merge", args=["les-as", player.pk])))
     assert "<script>alert" not in html and "&lt;script&gt;" in html
-    html = body(client.get(reverse("club_player_merge", args=["les-as", named(club, "Bert").pk]) + f"?with={player.pk}"))
+    html = body(
+        client.get(reverse("club_player_merge", args=["les-as", named(club, "Bert").pk]) + f"?with={player.pk}")
+    )
     assert "<script>alert" not in html and "&lt;script&gt;" in html
 
 
@@ -310,8 +324,14 @@ def twins(club, cast):
     """Anne played one evening, and the next week someone typed her as "Annie"."""
     first = club_evening(club, cast["admin"], deals=DEALS)
     second = club_evening(
-        club, cast["admin"], players=("Annie", "Bert", "Carl", "Dina"), day=date(2026, 11, 27),
-        deals=[{**d, "declarers": ["Annie" if n == "Anne" else n for n in d["declarers"]]} if "declarers" in d else d for d in DEALS],
+        club,
+        cast["admin"],
+        players=("Annie", "Bert", "Carl", "Dina"),
+        day=date(2026, 11, 27),
+        deals=[
+            {**d, "declarers": ["Annie" if n == "Anne" else n for n in d["declarers"]]} if "declarers" in d else d
+            for d in DEALS
+        ],
     )
     return first, second
 
@@ -329,7 +349,9 @@ def test_it_lets_only_admins_merge(client, cast, club, twins, who, status):
     anne, annie = named(club, "Anne"), named(club, "Annie")
     client.force_login(cast[who])
     assert client.get(reverse("club_player_merge", args=["les-as", anne.pk])).status_code == status
-    assert client.get(reverse("club_player_merge", args=["les-as", anne.pk]) + f"?with={annie.pk}").status_code == status
+    assert (
+        client.get(reverse("club_player_merge", args=["les-as", anne.pk]) + f"?with={annie.pk}").status_code == status
+    )
     response = merge(client, anne, annie, anne)
     assert response.status_code == (302 if who == "admin" else status)
     assert Player.objects.filter(pk=annie.pk).exists() is (who != "admin")
@@ -346,7 +368,7 @@ def test_it_offers_the_other_players_then_the_choice_of_the_record_to_keep(clien
 
 
 def test_it_merges_moving_the_seats_and_keeping_every_total(client, cast, club, twins):
-    first, second = twins
+    _first, second = twins
     anne, annie = named(club, "Anne"), named(club, "Annie")
     before = {e.pk: dict(evening_services.scored(e).result.totals) for e in twins}
     deals_before = {e.pk: datas(e) for e in twins}
@@ -395,7 +417,7 @@ def test_it_refuses_to_merge_two_accounts(client, cast, club, twins):
 
 
 def test_it_refuses_to_merge_two_people_of_the_same_evening_naming_it(client, cast, club, twins):
-    first, second = twins
+    _first, _second = twins
     bert, carl = named(club, "Bert"), named(club, "Carl")
     client.force_login(cast["admin"])
     html = body(client.get(reverse("club_player_merge", args=["les-as", bert.pk]) + f"?with={carl.pk}"))
@@ -404,7 +426,7 @@ def test_it_refuses_to_merge_two_people_of_the_same_evening_naming_it(client, ca
     assert response.status_code == 422
     message = non_field_errors(body(response))
     assert "Bert and Carl both sat at the evening of" in message
-    assert "Nov. 20, 2026 · colour whist" in message
+    assert "Nov. 20, 2026 · Flemish colour whist" in message
     assert Seat.objects.filter(player=carl).count() == 2 and Seat.objects.filter(player=bert).count() == 2
 
 

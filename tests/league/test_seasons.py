@@ -21,11 +21,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from pages import body, field_errors
 
+from builders import club_evening
+from pages import body, field_errors
 from scorebook.clubs.models import Club, Season
 from scorebook.league.views.seasons import season_evenings
-from builders import club_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -41,6 +41,8 @@ SAMEN = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 def samen(a, b):
     """samen 9 made with 10 tricks: +14 for ``a`` and ``b``, -14 for the two others."""
     return {"contract": "samen-9", "declarers": [a, b], "tricks": 10}
+
+
 PLAYERS = ("Anne", "Bert", "Carl", "Dina")
 
 
@@ -71,7 +73,10 @@ def standings_rows(html):
     table = html[html.index('<table class="league">') : html.index("</table>")]
     rows = []
     for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", table[table.index("<tbody>") :], re.DOTALL):
-        cells = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c)).strip().replace(" *", "*") for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.DOTALL)]
+        cells = [
+            re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c)).strip().replace(" *", "*")
+            for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.DOTALL)
+        ]
         rows.append(cells)
     return rows
 
@@ -95,8 +100,16 @@ def test_only_admins_create_and_edit_seasons(client, cast, season, who, status):
     client.force_login(cast[who])
     assert client.get(url("season_new", season.club)).status_code == status
     assert client.get(url("season_edit", season.club, season.pk)).status_code == status
-    data = {"name": "Sneaky", "start": "2026-01-01", "end": "2026-06-30", "ruleset": "kleurenwiezen",
-            "ranking": "total", "min_evenings": "0", "drop_worst": "0", "tie_break": "evenings-won"}
+    data = {
+        "name": "Sneaky",
+        "start": "2026-01-01",
+        "end": "2026-06-30",
+        "ruleset": "kleurenwiezen",
+        "ranking": "total",
+        "min_evenings": "0",
+        "drop_worst": "0",
+        "tie_break": "evenings-won",
+    }
     response = client.post(url("season_new", season.club), data)
     assert response.status_code == (302 if who == "admin" else status)
     assert Season.objects.filter(name="Sneaky").exists() == (who == "admin")
@@ -109,8 +122,9 @@ def test_anonymous_visitors_are_sent_to_log_in(client, season):
 
 def test_a_season_of_another_club_is_not_found_through_this_club(client, cast, season):
     other = Club.objects.get(slug="trefle")
-    theirs = Season.objects.create(club=other, name="Theirs", start=date(2026, 1, 1), end=date(2026, 12, 31),
-                                   ruleset="kleurenwiezen")
+    theirs = Season.objects.create(
+        club=other, name="Theirs", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
+    )
     client.force_login(cast["admin"])
     assert client.get(url("season", season.club, theirs.pk)).status_code == 404
     assert client.get(url("season_csv", season.club, theirs.pk)).status_code == 404
@@ -129,9 +143,17 @@ def test_the_csv_is_read_only(client, cast, season):
 
 
 def season_data(**changes):
-    data = {"name": "Spring 2027", "start": "2027-01-01", "end": "2027-06-30", "ruleset": "kleurenwiezen",
-            "ranking": "league", "league_points": "10, 6, 4,2", "min_evenings": "3", "drop_worst": "2",
-            "tie_break": "total-points"}
+    data = {
+        "name": "Spring 2027",
+        "start": "2027-01-01",
+        "end": "2027-06-30",
+        "ruleset": "kleurenwiezen",
+        "ranking": "league",
+        "league_points": "10, 6, 4,2",
+        "min_evenings": "3",
+        "drop_worst": "2",
+        "tie_break": "total-points",
+    }
     data.update(changes)
     return data
 
@@ -141,8 +163,18 @@ def test_an_admin_creates_a_season(client, cast, club):
     response = client.post(url("season_new", club), season_data())
     season = Season.objects.get(name="Spring 2027")
     assert response.status_code == 302 and response.url == url("season", club, season.pk)
-    assert (season.club, season.start, season.end, season.ranking) == (club, date(2027, 1, 1), date(2027, 6, 30), "league")
-    assert (season.league_points, season.min_evenings, season.drop_worst, season.tie_break) == ([10, 6, 4, 2], 3, 2, "total-points")
+    assert (season.club, season.start, season.end, season.ranking) == (
+        club,
+        date(2027, 1, 1),
+        date(2027, 6, 30),
+        "league",
+    )
+    assert (season.league_points, season.min_evenings, season.drop_worst, season.tie_break) == (
+        [10, 6, 4, 2],
+        3,
+        2,
+        "total-points",
+    )
 
 
 @pytest.mark.parametrize(
@@ -173,7 +205,10 @@ def test_an_admin_edits_a_season(client, cast, season):
     client.force_login(cast["admin"])
     page = body(client.get(url("season_edit", season.club, season.pk)))
     assert 'value="Autumn 2026"' in page and 'value="2026-09-01"' in page
-    response = client.post(url("season_edit", season.club, season.pk), season_data(name="Autumn, renamed", start="2026-09-01", end="2026-12-31"))
+    response = client.post(
+        url("season_edit", season.club, season.pk),
+        season_data(name="Autumn, renamed", start="2026-09-01", end="2026-12-31"),
+    )
     assert response.status_code == 302
     season.refresh_from_db()
     assert (season.name, season.ranking, season.league_points) == ("Autumn, renamed", "league", [10, 6, 4, 2])
@@ -230,7 +265,9 @@ def test_the_standings_show_rank_movement_points_average_and_money(client, cast,
         "Equal scores: most evenings won decides; players it cannot separate share the place "
         "(the same number, listed by name) and the next place is skipped." in html
     )
-    assert "* Equal score: most evenings won decides; players it cannot separate share the place, listed by name." in html
+    assert (
+        "* Equal score: most evenings won decides; players it cannot separate share the place, listed by name." in html
+    )
     assert "2 evenings" in html
     assert reverse("club_player", args=[season.club.slug, played[0].summary["players"][0]["player"]]) in html
 
@@ -239,7 +276,12 @@ def test_the_first_evening_makes_everyone_new(client, cast, club, scorer, season
     club_evening(club, scorer, date(2026, 9, 10), KLEUREN_DEALS)
     client.force_login(cast["member"])
     rows = standings_rows(body(client.get(url("season", club, season.pk))))
-    assert [row[:3] for row in rows] == [["1.", "new", "Dina"], ["2. shared place", "new", "Anne"], ["2. shared place", "new", "Carl"], ["4.", "new", "Bert"]]
+    assert [row[:3] for row in rows] == [
+        ["1.", "new", "Dina"],
+        ["2. shared place", "new", "Anne"],
+        ["2. shared place", "new", "Carl"],
+        ["4.", "new", "Bert"],
+    ]
 
 
 def test_league_standings_show_the_league_points_and_the_rule_in_words(client, cast, season, played):
@@ -274,7 +316,10 @@ def test_drop_worst_adds_a_counted_points_column(client, cast, season, played):
     html = body(client.get(url("season", season.club, season.pk)))
     # each keeps his better evening: Anne 14, Carl 14, Dina 6, Bert -10
     assert [(r[2], r[3], r[4]) for r in standings_rows(html)] == [
-        ("Anne", "+14*", "+16"), ("Carl", "+14*", "+16"), ("Dina", "+6", "−8"), ("Bert", "−10", "−24")
+        ("Anne", "+14*", "+16"),
+        ("Carl", "+14*", "+16"),
+        ("Dina", "+6", "−8"),
+        ("Bert", "−10", "−24"),
     ]
     assert "Each player&#x27;s worst evening is not counted (at least one evening always counts)." in html
 
@@ -301,7 +346,7 @@ def test_the_csv_has_the_same_columns_and_rows(client, cast, season, played):
     response = client.get(url("season_csv", season.club, season.pk))
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    assert 'attachment; filename="de-troef-autumn-2026-standings.csv"' == response["Content-Disposition"]
+    assert response["Content-Disposition"] == 'attachment; filename="de-troef-autumn-2026-standings.csv"'
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows == [
         ["Rank", "Movement", "Player", "Points", "Average", "Evenings", "Deals played", "Money"],
@@ -317,10 +362,23 @@ def test_the_csv_of_a_league_with_players_apart(client, cast, club, scorer, seas
     Season.objects.filter(pk=season.pk).update(ranking="average", min_evenings=2, drop_worst=1)
     client.force_login(cast["member"])
     rows = list(csv.reader(io.StringIO(client.get(url("season_csv", club, season.pk)).content.decode("utf-8-sig"))))
-    assert rows[0] == ["Rank", "Movement", "Player", "Counted average", "Points", "Average", "Evenings", "Deals played", "Money"]
+    assert rows[0] == [
+        "Rank",
+        "Movement",
+        "Player",
+        "Counted average",
+        "Points",
+        "Average",
+        "Evenings",
+        "Deals played",
+        "Money",
+    ]
     # Anne: 2, 14, 14 -> the worst (2) dropped -> 14.00; Carl the same; Bert -10, -14, -14 -> -12; Dina 6, -14 -> 6
     assert [r[:4] for r in rows[1:]] == [
-        ["1", "=", "Anne", "14.00"], ["1", "=", "Carl", "14.00"], ["3", "=", "Dina", "6.00"], ["4", "=", "Bert", "-12.00"],
+        ["1", "=", "Anne", "14.00"],
+        ["1", "=", "Carl", "14.00"],
+        ["3", "=", "Dina", "6.00"],
+        ["4", "=", "Bert", "-12.00"],
         ["", "", "Emma", "-14.00"],
     ]
 

@@ -34,8 +34,11 @@ def evening(n, deals=10, currency="EUR", ruleset="kleurenwiezen", **points):
     """Evening number ``n`` (a week apart), with ``name=points`` for each player."""
     players = [entry(name, value) for name, value in points.items()]
     return st.EveningSummary(
-        DAY + timedelta(days=7 * n), {"deals": deals, "players": players, "transfers": []}, id=100 + n,
-        ruleset=ruleset, currency=currency,
+        DAY + timedelta(days=7 * n),
+        {"deals": deals, "players": players, "transfers": []},
+        id=100 + n,
+        ruleset=ruleset,
+        currency=currency,
     )
 
 
@@ -56,7 +59,9 @@ def test_total_adds_up_the_points_of_every_evening():
         [evening(0, Anne=10, Bert=-4, Carl=-6), evening(1, Anne=-12, Bert=8, Carl=4)],
     )
     assert [(r.name, r.score, r.points, r.evenings) for r in table.ranked] == [
-        ("Bert", 4, 4, 2), ("Anne", -2, -2, 2), ("Carl", -2, -2, 2)
+        ("Bert", 4, 4, 2),
+        ("Anne", -2, -2, 2),
+        ("Carl", -2, -2, 2),
     ]
     assert table.evenings == 2
 
@@ -120,7 +125,11 @@ def test_it_keeps_every_figure_when_the_per_evening_results_are_left_out():
     ]
     assert fields(light) == fields(table)
     assert all(r.results == [] for r in light.rows) and all(r.results for r in table.rows)
-    assert (light.evenings, light.last_date, light.previous_date) == (table.evenings, table.last_date, table.previous_date)
+    assert (light.evenings, light.last_date, light.previous_date) == (
+        table.evenings,
+        table.last_date,
+        table.previous_date,
+    )
 
 
 def test_league_players_tied_in_an_evening_share_the_better_place():
@@ -136,7 +145,12 @@ def test_league_players_tied_in_an_evening_share_the_better_place():
     assert [res.place for res in by_name["Bert"].results] == [1, 4]
     assert [res.league for res in by_name["Carl"].results] == [4, 6]
     assert [res.league for res in by_name["Dina"].results] == [2, 6]
-    assert (by_name["Anne"].score, by_name["Bert"].score, by_name["Carl"].score, by_name["Dina"].score) == (20, 12, 10, 8)
+    assert (by_name["Anne"].score, by_name["Bert"].score, by_name["Carl"].score, by_name["Dina"].score) == (
+        20,
+        12,
+        10,
+        8,
+    )
     assert by_name["Anne"].won == 2 and by_name["Bert"].won == 1  # a shared first place is a win for both
 
 
@@ -157,7 +171,9 @@ def test_drop_worst_leaves_out_each_players_worst_evenings():
 
 
 def test_drop_worst_always_keeps_one_evening():
-    table = st.standings(st.Rules(ranking=st.TOTAL, drop_worst=3), [evening(0, Anne=-5, Bert=5), evening(1, Anne=-7, Bert=7)])
+    table = st.standings(
+        st.Rules(ranking=st.TOTAL, drop_worst=3), [evening(0, Anne=-5, Bert=5), evening(1, Anne=-7, Bert=7)]
+    )
     by_name = {r.name: r for r in table.ranked}
     assert (by_name["Anne"].score, by_name["Anne"].counted) == (-5, 1)
     assert (by_name["Bert"].score, by_name["Bert"].counted) == (7, 1)
@@ -216,11 +232,17 @@ def test_it_skips_the_places_a_shared_place_takes():
     evenings = [evening(0, Anne=20, Carl=5, Dina=-25), evening(1, Bert=10, Anne=-10)]
     table = st.standings(st.Rules(tie_break=st.EVENINGS_WON), evenings)
     assert [(r.rank, r.name, r.shared) for r in table.ranked] == [
-        (1, "Anne", True), (1, "Bert", True), (3, "Carl", False), (4, "Dina", False)
+        (1, "Anne", True),
+        (1, "Bert", True),
+        (3, "Carl", False),
+        (4, "Dina", False),
     ]
     # the tie-break that can separate them does: Bert played fewer evenings
     table = st.standings(st.Rules(tie_break=st.FEWER_EVENINGS), evenings)
-    assert [(r.rank, r.name, r.shared, r.tied) for r in table.ranked[:2]] == [(1, "Bert", False, True), (2, "Anne", False, True)]
+    assert [(r.rank, r.name, r.shared, r.tied) for r in table.ranked[:2]] == [
+        (1, "Bert", False, True),
+        (2, "Anne", False, True),
+    ]
 
 
 def test_the_name_order_ignores_case():
@@ -291,14 +313,35 @@ def test_the_order_of_the_list_does_not_matter():
 
 
 def test_deals_sat_out_and_money_add_up_per_currency():
-    a = st.EveningSummary(DAY, {"deals": 9, "players": [
-        entry("Anne", 5, played=8, sat_out=1, money="0.50"), entry("Bert", -5, played=9, money="-0.50")]}, currency="EUR")
-    b = st.EveningSummary(DAY + timedelta(days=1), {"deals": 4, "players": [
-        entry("Anne", 2, played=4, money="0.20"), entry("Bert", -2, played=4, money="-0.20")]}, currency="EUR")
-    c = st.EveningSummary(DAY + timedelta(days=2), {"deals": 4, "players": [
-        entry("Anne", 1, played=3, sat_out=1, money=None), entry("Bert", -1, played=4, money=None)]}, currency="EUR")
-    d = st.EveningSummary(DAY + timedelta(days=3), {"deals": 2, "players": [
-        entry("Anne", -1, played=2, money="-1.00"), entry("Bert", 1, played=2, money="1.00")]}, currency="USD")
+    a = st.EveningSummary(
+        DAY,
+        {
+            "deals": 9,
+            "players": [
+                entry("Anne", 5, played=8, sat_out=1, money="0.50"),
+                entry("Bert", -5, played=9, money="-0.50"),
+            ],
+        },
+        currency="EUR",
+    )
+    b = st.EveningSummary(
+        DAY + timedelta(days=1),
+        {"deals": 4, "players": [entry("Anne", 2, played=4, money="0.20"), entry("Bert", -2, played=4, money="-0.20")]},
+        currency="EUR",
+    )
+    c = st.EveningSummary(
+        DAY + timedelta(days=2),
+        {
+            "deals": 4,
+            "players": [entry("Anne", 1, played=3, sat_out=1, money=None), entry("Bert", -1, played=4, money=None)],
+        },
+        currency="EUR",
+    )
+    d = st.EveningSummary(
+        DAY + timedelta(days=3),
+        {"deals": 2, "players": [entry("Anne", -1, played=2, money="-1.00"), entry("Bert", 1, played=2, money="1.00")]},
+        currency="USD",
+    )
     anne = st.standings(st.Rules(), [a, b, c, d]).row(IDS["Anne"])
     assert (anne.deals, anne.sat_out, anne.evenings) == (17, 2, 4)
     assert anne.money == {"EUR": Decimal("0.70"), "USD": Decimal("-1.00")}
@@ -339,20 +382,49 @@ def test_two_thousand_evenings_are_ranked_quickly():
 
 
 def test_player_stats_gather_deals_contracts_records_and_the_running_total():
-    e1 = st.EveningSummary(DAY, {"deals": 12, "players": [
-        entry("Anne", 14, played=10, sat_out=2, money="1.40", best=14, worst=-8,
-              declared={"samen-9": [2, 1], "alleen-5": [1, 1]}),
-        entry("Bert", -14, played=12, money="-1.40", best=6, worst=-14)]}, id=1, ruleset="kleurenwiezen", currency="EUR")
-    e2 = st.EveningSummary(DAY + timedelta(days=7), {"deals": 8, "players": [
-        entry("Anne", -30, played=8, money="-3.00", best=4, worst=-16, declared={"samen-9": [1, 1]}),
-        entry("Bert", 30, played=8, money="3.00", best=16, worst=-4)]}, id=2, ruleset="kleurenwiezen", currency="EUR")
+    e1 = st.EveningSummary(
+        DAY,
+        {
+            "deals": 12,
+            "players": [
+                entry(
+                    "Anne",
+                    14,
+                    played=10,
+                    sat_out=2,
+                    money="1.40",
+                    best=14,
+                    worst=-8,
+                    declared={"samen-9": [2, 1], "alleen-5": [1, 1]},
+                ),
+                entry("Bert", -14, played=12, money="-1.40", best=6, worst=-14),
+            ],
+        },
+        id=1,
+        ruleset="kleurenwiezen",
+        currency="EUR",
+    )
+    e2 = st.EveningSummary(
+        DAY + timedelta(days=7),
+        {
+            "deals": 8,
+            "players": [
+                entry("Anne", -30, played=8, money="-3.00", best=4, worst=-16, declared={"samen-9": [1, 1]}),
+                entry("Bert", 30, played=8, money="3.00", best=16, worst=-4),
+            ],
+        },
+        id=2,
+        ruleset="kleurenwiezen",
+        currency="EUR",
+    )
     e3 = st.EveningSummary(DAY + timedelta(days=14), {"deals": 0, "players": [entry("Anne", 0)]}, id=3)
     stats = st.player_stats([e2, e1, e3], IDS["Anne"])
     assert (stats.evenings, stats.deals, stats.sat_out, stats.points, stats.won) == (2, 18, 2, -16, 1)
     assert stats.average == Fraction(-8)
     assert stats.money == {"EUR": Decimal("-1.60")}
     assert [(c.contract, c.declared, c.made, c.percent) for c in stats.contracts] == [
-        ("samen-9", 3, 2, 67), ("alleen-5", 1, 1, 100)
+        ("samen-9", 3, 2, 67),
+        ("alleen-5", 1, 1, 100),
     ]
     assert (stats.declared, stats.made) == (4, 3)
     assert stats.best_evening == st.Mark(14, DAY, 1)
@@ -370,11 +442,15 @@ def test_no_win_no_biggest_win():
 
 
 def test_a_player_who_sat_out_every_deal_played_none():
-    e = st.EveningSummary(DAY, {"deals": 5, "players": [entry("Anne", 0, played=0, sat_out=5), entry("Bert", 0, played=5)]})
+    e = st.EveningSummary(
+        DAY, {"deals": 5, "players": [entry("Anne", 0, played=0, sat_out=5), entry("Bert", 0, played=5)]}
+    )
     stats = st.player_stats([e], IDS["Anne"])
     assert (stats.deals, stats.sat_out, stats.best_deal, stats.worst_deal) == (0, 5, None, None)
 
 
 def test_deals_without_a_contract_are_not_counted_as_declared():
-    e = st.EveningSummary(DAY, {"deals": 5, "players": [entry("Anne", 3, declared={"null": [5, 3]}), entry("Bert", -3)]})
+    e = st.EveningSummary(
+        DAY, {"deals": 5, "players": [entry("Anne", 3, declared={"null": [5, 3]}), entry("Bert", -3)]}
+    )
     assert st.player_stats([e], IDS["Anne"]).contracts == []

@@ -161,29 +161,41 @@ def _with_deal(deals: list, number: int, deal: dict) -> list:
 GOOD = SMALL["deals"][:2]
 INVALID = {
     "unknown contract": (
-        evening("kleurenwiezen", FIVE, _with_deal(GOOD, 2, {"contract": "samen-7", "declarers": ["Anne", "Carl"], "tricks": 8})),
+        evening(
+            "kleurenwiezen",
+            FIVE,
+            _with_deal(GOOD, 2, {"contract": "samen-7", "declarers": ["Anne", "Carl"], "tricks": 8}),
+        ),
         2,
         ["samen-7"],
     ),
     "unknown deal key": (
-        evening("kleurenwiezen", FIVE, _with_deal(GOOD, 3, {"contract": "alleen-6", "declarer": ["Carl"], "tricks": 6})),
+        evening(
+            "kleurenwiezen", FIVE, _with_deal(GOOD, 3, {"contract": "alleen-6", "declarer": ["Carl"], "tricks": 6})
+        ),
         3,
         ["declarer"],
     ),
     "14 tricks": (
-        evening("kleurenwiezen", FIVE, _with_deal(GOOD, 2, {"contract": "alleen-6", "declarers": ["Carl"], "tricks": 14})),
+        evening(
+            "kleurenwiezen", FIVE, _with_deal(GOOD, 2, {"contract": "alleen-6", "declarers": ["Carl"], "tricks": 14})
+        ),
         2,
         ["14"],
     ),
     # Anne deals the first deal and sits out (five at the table)
     "declarer sitting out": (
-        evening("kleurenwiezen", FIVE, [{"contract": "alleen-6", "declarers": ["Anne"], "tricks": 7}], first_dealer="Anne"),
+        evening(
+            "kleurenwiezen", FIVE, [{"contract": "alleen-6", "declarers": ["Anne"], "tricks": 7}], first_dealer="Anne"
+        ),
         1,
         ["Anne", "sitting out"],
     ),
     # Anne deals deal 1, Bert deal 2, Carl deal 3: Carl sits out the third deal
     "declarer sitting out later": (
-        evening("kleurenwiezen", FIVE, _with_deal(GOOD, 3, {"contract": "alleen-6", "declarers": ["Carl"], "tricks": 7})),
+        evening(
+            "kleurenwiezen", FIVE, _with_deal(GOOD, 3, {"contract": "alleen-6", "declarers": ["Carl"], "tricks": 7})
+        ),
         3,
         ["Carl", "sitting out"],
     ),
@@ -259,18 +271,46 @@ CONTRACT_KEYS = {
         *(f"samen-{k}" for k in range(8, 14)),
         *(f"alleen-{k}" for k in range(5, 9)),
         *(f"abondance-{k}" for k in range(9, 13)),
-        "troel", "kleine-miserie", "piccolo", "grote-miserie", "open-miserie", "solo-slim",
+        "troel",
+        "kleine-miserie",
+        "piccolo",
+        "grote-miserie",
+        "open-miserie",
+        "solo-slim",
     ],
     "liege": [
         *(f"emballage-{k}" for k in range(8, 14)),
-        "solo-6", "solo-7", "solo-8", "abondance-9", "abondance-10", "abondance-11",
-        "petit-chelem", "grand-chelem", "trou", "petite-misere", "piccolo", "grande-misere",
+        "solo-6",
+        "solo-7",
+        "solo-8",
+        "abondance-9",
+        "abondance-10",
+        "abondance-11",
+        "petit-chelem",
+        "grand-chelem",
+        "trou",
+        "petite-misere",
+        "piccolo",
+        "grande-misere",
         "grande-misere-etalee",
     ],
     "encheres": [
-        "solo-chelem-table", "chelem-a-deux", "solo-chelem", "grande-misere-table", "abondance-table",
-        "grande-misere", "abondance", "petite-misere-table", "piccolo", "huit-seul", "piccolissimo",
-        "sept-seul", "petite-misere-a-deux", "petite-misere", "solo", "huit-a-deux",
+        "solo-chelem-table",
+        "chelem-a-deux",
+        "solo-chelem",
+        "grande-misere-table",
+        "abondance-table",
+        "grande-misere",
+        "abondance",
+        "petite-misere-table",
+        "piccolo",
+        "huit-seul",
+        "piccolissimo",
+        "sept-seul",
+        "petite-misere-a-deux",
+        "petite-misere",
+        "solo",
+        "huit-a-deux",
     ],
 }
 
@@ -287,20 +327,36 @@ SAMPLES = {
     "classique": evening(
         "classique",
         FIVE[:4],
-        [{"tricks": [13, 0]}, {"tricks": [10, 3], "honours": [3, 1]}, {"tricks": [5, 8], "honours": [0, 4]},
-         {"tricks": [10, 3]}, {"tricks": [10, 3]}, {"claim": 0}],
+        [
+            {"tricks": [13, 0]},
+            {"tricks": [10, 3], "honours": [3, 1]},
+            {"tricks": [5, 8], "honours": [0, 4]},
+            {"tricks": [10, 3]},
+            {"tricks": [10, 3]},
+            {"claim": 0},
+        ],
     ),
     "short": evening(
         "short",
         FIVE[:4],
-        [{"tricks": [10, 3]}, {"tricks": [6, 7], "honours": [4, 0]}, {"tricks": [8, 5]}, {"tricks": [2, 11]},
-         {"tricks": [11, 2]}],
+        [
+            {"tricks": [10, 3]},
+            {"tricks": [6, 7], "honours": [4, 0]},
+            {"tricks": [8, 5]},
+            {"tricks": [2, 11]},
+            {"tricks": [11, 2]},
+        ],
     ),
     "francais": evening(
         "francais",
         FIVE[:4],
-        [{"tricks": [9, 4], "honours": [0, 4]}, {"tricks": [13, 0]}, {"tricks": [8, 5], "honours": [3, 0]},
-         {"tricks": [5, 8]}, {"tricks": [12, 1]}],
+        [
+            {"tricks": [9, 4], "honours": [0, 4]},
+            {"tricks": [13, 0]},
+            {"tricks": [8, 5], "honours": [3, 0]},
+            {"tricks": [5, 8]},
+            {"tricks": [12, 1]},
+        ],
     ),
     "mort": evening(
         "mort",
@@ -310,34 +366,42 @@ SAMPLES = {
     "gand": evening(
         "gand",
         FIVE,
-        [{"contract": "emballage", "declarers": ["Bert", "Dina"], "tricks": 9},
-         {"contract": "solo", "declarers": ["Dina"], "tricks": 4},
-         {"contract": "pass"},
-         {"contract": "misere", "declarers": ["Eric"], "tricks": 0}],
+        [
+            {"contract": "emballage", "declarers": ["Bert", "Dina"], "tricks": 9},
+            {"contract": "solo", "declarers": ["Dina"], "tricks": 4},
+            {"contract": "pass"},
+            {"contract": "misere", "declarers": ["Eric"], "tricks": 0},
+        ],
         stake="0.05",
     ),
     "kleurenwiezen": evening(
         "kleurenwiezen",
         FIVE[:4],
-        [{"contract": "alleen-6", "declarers": ["Bert"], "tricks": 7},
-         {"contract": "pass"},
-         {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 8},
-         {"contract": "piccolo", "declarers": ["Dina", "Bert"], "tricks": {"Dina": 1, "Bert": 2}}],
+        [
+            {"contract": "alleen-6", "declarers": ["Bert"], "tricks": 7},
+            {"contract": "pass"},
+            {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 8},
+            {"contract": "piccolo", "declarers": ["Dina", "Bert"], "tricks": {"Dina": 1, "Bert": 2}},
+        ],
     ),
     "liege": evening(
         "liege",
         FIVE[:4],
-        [{"contract": "solo-6", "declarers": ["Bert"], "tricks": 5},
-         {"contract": "emballage-8", "declarers": ["Anne", "Carl"], "tricks": 10},
-         {"contract": "petite-misere", "declarers": ["Dina", "Bert"], "tricks": {"Dina": 0, "Bert": 1}}],
+        [
+            {"contract": "solo-6", "declarers": ["Bert"], "tricks": 5},
+            {"contract": "emballage-8", "declarers": ["Anne", "Carl"], "tricks": 10},
+            {"contract": "petite-misere", "declarers": ["Dina", "Bert"], "tricks": {"Dina": 0, "Bert": 1}},
+        ],
         stake="0.05",
     ),
     "encheres": evening(
         "encheres",
         FIVE[:4],
-        [{"contract": "solo", "declarers": ["Bert"], "tricks": 5},
-         {"contract": "sept-seul", "declarers": ["Carl"], "tricks": 6},
-         {"contract": "solo", "declarers": ["Anne"], "tricks": 8}],
+        [
+            {"contract": "solo", "declarers": ["Bert"], "tricks": 5},
+            {"contract": "sept-seul", "declarers": ["Carl"], "tricks": 6},
+            {"contract": "solo", "declarers": ["Anne"], "tricks": 8},
+        ],
     ),
 }
 
@@ -364,7 +428,9 @@ def _show(key: str) -> dict:
 
 def _score(tmp_path: Path, data: dict) -> dict:
     out = StringIO()
-    call_command("score", str(write(tmp_path, data, f"{data['ruleset']}-{len(data.get('rules', {}))}.json")), stdout=out)
+    call_command(
+        "score", str(write(tmp_path, data, f"{data['ruleset']}-{len(data.get('rules', {}))}.json")), stdout=out
+    )
     return json.loads(out.getvalue())
 
 

@@ -84,13 +84,15 @@ def test_it_scores_doubling_after_an_all_pass_when_a_club_turns_it_on():
 
 
 def test_it_accepts_house_rules_in_an_evening_file():
-    text = json.dumps({
-        "format": FORMAT,
-        "ruleset": "kleurenwiezen",
-        "rules": {"contracts": {"alleen-6": {"made": {"7": [18, -6]}}}},
-        "players": list(FOUR),
-        "deals": [{"contract": "alleen-6", "declarers": ["Bert"], "tricks": 7}],
-    })
+    text = json.dumps(
+        {
+            "format": FORMAT,
+            "ruleset": "kleurenwiezen",
+            "rules": {"contracts": {"alleen-6": {"made": {"7": [18, -6]}}}},
+            "players": list(FOUR),
+            "deals": [{"contract": "alleen-6", "declarers": ["Bert"], "tricks": 7}],
+        }
+    )
     assert evening_file.score_file(text)["totals"] == {"Anne": -6, "Bert": 18, "Carl": -6, "Dina": -6}
 
 
@@ -104,10 +106,15 @@ def test_it_refuses_a_negative_needs_naming_it():
 
 
 def test_it_refuses_a_negative_needs_in_an_evening_file_naming_it():
-    text = json.dumps({
-        "format": FORMAT, "ruleset": "liege", "players": list(FOUR), "deals": [],
-        "rules": {"contracts": {"solo-6": {"needs": -1}}},
-    })
+    text = json.dumps(
+        {
+            "format": FORMAT,
+            "ruleset": "liege",
+            "players": list(FOUR),
+            "deals": [],
+            "rules": {"contracts": {"solo-6": {"needs": -1}}},
+        }
+    )
     with pytest.raises(evening_file.FileError) as excinfo:
         evening_file.score_file(text)
     assert "contracts.solo-6.needs" in str(excinfo.value)
@@ -322,16 +329,25 @@ EVENINGS = {
             {"contract": "pass"},
             {"contract": "samen-9", "declarers": ["Anne", "Bert"], "tricks": 10},
             {"contract": "troel", "declarers": ["Bert", "Dina"], "tricks": 9, "trump_changed": True},
-            {"contract": "grote-miserie", "declarers": ["Anne", "Bert"], "tricks": {"Anne": 1, "Bert": 0},
-             "dealer": "Carl", "playing": ["Anne", "Bert", "Dina", "Eric"]},
+            {
+                "contract": "grote-miserie",
+                "declarers": ["Anne", "Bert"],
+                "tricks": {"Anne": 1, "Bert": 0},
+                "dealer": "Carl",
+                "playing": ["Anne", "Bert", "Dina", "Eric"],
+            },
             {"adjustment": {"Anne": -5, "Bert": 5}, "note": "revoke"},
         ],
     },
     "liege with house rules": {
         "format": FORMAT,
         "ruleset": "liege",
-        "rules": {"contracts": {"solo-6": {"needs": 7, "made": {"6": None}, "failed": {"6": [-12, 8]}},
-                                "trou": {"made": {"9": [20, 0]}}}},
+        "rules": {
+            "contracts": {
+                "solo-6": {"needs": 7, "made": {"6": None}, "failed": {"6": [-12, 8]}},
+                "trou": {"made": {"9": [20, 0]}},
+            }
+        },
         "players": list(FOUR),
         "stake": "0.10",
         "currency": "CHF",
@@ -349,8 +365,12 @@ EVENINGS = {
         "stake": "0.01",
         "deals": [
             {"contract": "solo", "declarers": ["Bert"], "tricks": 4},
-            {"contract": "petite-misere-a-deux", "declarers": ["Anne", "Carl"], "tricks": {"Anne": 1, "Carl": 0},
-             "exposed_fault": "Bert"},
+            {
+                "contract": "petite-misere-a-deux",
+                "declarers": ["Anne", "Carl"],
+                "tricks": {"Anne": 1, "Carl": 0},
+                "exposed_fault": "Bert",
+            },
             {"contract": "pass"},
             {"contract": "sept-seul", "declarers": ["Dina"], "tricks": 9},
         ],
@@ -361,11 +381,15 @@ EVENINGS = {
         "players": FIVE,
         "stake": "0.20",
         "deals": [
-            {"tricks": [13, 0]}, {"tricks": [10, 3], "honours": [3, 1]},
-            {"tricks": [10, 3]}, {"tricks": [10, 3], "honours": [0, 4], "dealer": "Bert"},
+            {"tricks": [13, 0]},
+            {"tricks": [10, 3], "honours": [3, 1]},
+            {"tricks": [10, 3]},
+            {"tricks": [10, 3], "honours": [0, 4], "dealer": "Bert"},
             {"claim": 0},
             {"robre": {"teams": [["Eric", "Bert"], ["Carl", "Dina"]]}},
-            {"tricks": [2, 11]}, {"adjustment": {"Anne": 3, "Eric": -3}}, {"tricks": [0, 13]},
+            {"tricks": [2, 11]},
+            {"adjustment": {"Anne": 3, "Eric": -3}},
+            {"tricks": [0, 13]},
             {"tricks": [9, 4]},
         ],
     },
@@ -375,8 +399,11 @@ EVENINGS = {
         "rules": {"manche_target": 10, "honours": {"cards": 5, "points": {"5": 6}}},
         "players": list(FOUR),
         "deals": [
-            {"tricks": [10, 3], "honours": [5, 0]}, {"tricks": [13, 0]}, {"tricks": [12, 1], "honours": [2, 3]},
-            {"tricks": [12, 1]}, {"tricks": [11, 2]},
+            {"tricks": [10, 3], "honours": [5, 0]},
+            {"tricks": [13, 0]},
+            {"tricks": [12, 1], "honours": [2, 3]},
+            {"tricks": [12, 1]},
+            {"tricks": [11, 2]},
         ],
     },
     "mort with a chosen dummy's partner": {
@@ -385,8 +412,13 @@ EVENINGS = {
         "players": FIVE[:3],
         "deals": [
             {"robre": {"dummy_partner": "Bert"}},
-            {"tricks": [13, 0]}, {"tricks": [10, 3]}, {"tricks": [5, 8], "honours": [0, 3]}, {"tricks": [12, 1]},
-            {"tricks": [0, 13]}, {"tricks": [13, 0]}, {"tricks": [10, 3]},
+            {"tricks": [13, 0]},
+            {"tricks": [10, 3]},
+            {"tricks": [5, 8], "honours": [0, 3]},
+            {"tricks": [12, 1]},
+            {"tricks": [0, 13]},
+            {"tricks": [13, 0]},
+            {"tricks": [10, 3]},
         ],
     },
     "gand at six, with passes": {
@@ -410,7 +442,11 @@ def test_it_scores_an_evening_identically_after_export_and_import(data):
     assert again.rules == first.rules
     assert again.deals == first.deals
     assert (again.players, again.first_dealer, again.stake, again.currency, again.date) == (
-        first.players, first.first_dealer, first.stake, first.currency, first.date,
+        first.players,
+        first.first_dealer,
+        first.stake,
+        first.currency,
+        first.date,
     )
     # a second export is the same text: the round trip is stable
     assert evening_file.dumps(again) == evening_file.dumps(first)

@@ -27,7 +27,12 @@ SOLO = {"contract": "solo", "declarers": ["Bert"], "tricks": 6}  # a valid gand 
 
 
 def evening_text(ruleset: str = "gand", players=None, deals=(), **extra) -> str:
-    data = {"format": FORMAT, "ruleset": ruleset, "players": P4 if players is None else players, "deals": list(deals) if isinstance(deals, list | tuple) else deals}
+    data = {
+        "format": FORMAT,
+        "ruleset": ruleset,
+        "players": P4 if players is None else players,
+        "deals": list(deals) if isinstance(deals, list | tuple) else deals,
+    }
     data.update(extra)
     return json.dumps(data)
 
@@ -51,33 +56,55 @@ def rejected(text: str | bytes, number: int, *fragments: str) -> FileError | Dea
 
 
 def test_it_rejects_an_unknown_contract() -> None:
-    exc = rejected(evening_text(deals=[SOLO, {"contract": "slam", "declarers": ["Anne"], "tricks": 5}]), 2,
-                   "unknown contract 'slam'", "gand")
+    exc = rejected(
+        evening_text(deals=[SOLO, {"contract": "slam", "declarers": ["Anne"], "tricks": 5}]),
+        2,
+        "unknown contract 'slam'",
+        "gand",
+    )
     assert isinstance(exc, DealError)
 
 
 def test_it_rejects_a_contract_of_another_ruleset() -> None:
-    rejected(evening_text("liege", deals=[{"contract": "alleen-5", "declarers": ["Anne"], "tricks": 5}]), 1,
-             "unknown contract 'alleen-5'", "liege")
+    rejected(
+        evening_text("liege", deals=[{"contract": "alleen-5", "declarers": ["Anne"], "tricks": 5}]),
+        1,
+        "unknown contract 'alleen-5'",
+        "liege",
+    )
 
 
 def test_it_rejects_a_contract_key_that_is_not_text() -> None:
-    rejected(evening_text(deals=[{"contract": 5, "declarers": ["Anne"], "tricks": 5}]), 1, "contract must be a contract key")
+    rejected(
+        evening_text(deals=[{"contract": 5, "declarers": ["Anne"], "tricks": 5}]), 1, "contract must be a contract key"
+    )
 
 
 def test_it_rejects_14_tricks() -> None:
-    rejected(evening_text(deals=[SOLO, SOLO, {"contract": "solo", "declarers": ["Anne"], "tricks": 14}]), 3,
-             "14 tricks", "only 13")
+    rejected(
+        evening_text(deals=[SOLO, SOLO, {"contract": "solo", "declarers": ["Anne"], "tricks": 14}]),
+        3,
+        "14 tricks",
+        "only 13",
+    )
 
 
 def test_it_rejects_14_tricks_for_one_misere_declarer() -> None:
-    rejected(evening_text(deals=[{"contract": "misere", "declarers": ["Anne"], "tricks": {"Anne": 14}}]), 1,
-             "14 tricks", "only 13")
+    rejected(
+        evening_text(deals=[{"contract": "misere", "declarers": ["Anne"], "tricks": {"Anne": 14}}]),
+        1,
+        "14 tricks",
+        "only 13",
+    )
 
 
 def test_it_rejects_negative_tricks() -> None:
-    rejected(evening_text(deals=[SOLO, {"contract": "emballage", "declarers": ["Anne", "Carl"], "tricks": -1}]), 2,
-             "-1 tricks", "cannot be negative")
+    rejected(
+        evening_text(deals=[SOLO, {"contract": "emballage", "declarers": ["Anne", "Carl"], "tricks": -1}]),
+        2,
+        "-1 tricks",
+        "cannot be negative",
+    )
 
 
 def test_it_rejects_negative_tricks_for_a_misere_declarer() -> None:
@@ -86,8 +113,16 @@ def test_it_rejects_negative_tricks_for_a_misere_declarer() -> None:
 
 
 def test_it_rejects_tricks_that_are_not_whole_numbers() -> None:
-    rejected(evening_text(deals=[{"contract": "solo", "declarers": ["Anne"], "tricks": 6.5}]), 1, "tricks must be a whole number")
-    rejected(evening_text(deals=[{"contract": "solo", "declarers": ["Anne"], "tricks": True}]), 1, "tricks must be a whole number")
+    rejected(
+        evening_text(deals=[{"contract": "solo", "declarers": ["Anne"], "tricks": 6.5}]),
+        1,
+        "tricks must be a whole number",
+    )
+    rejected(
+        evening_text(deals=[{"contract": "solo", "declarers": ["Anne"], "tricks": True}]),
+        1,
+        "tricks must be a whole number",
+    )
 
 
 def test_it_rejects_misere_tricks_per_declarer_summing_over_13() -> None:
@@ -121,13 +156,21 @@ def test_it_rejects_tricks_per_declarer_for_a_pair() -> None:
 def test_it_rejects_the_dealer_declaring_with_five_players() -> None:
     # Anne deals the first deal; after a pass she deals again and sits out again
     deals = [{"contract": "pass"}, {"contract": "solo", "declarers": ["Anne"], "tricks": 6}]
-    rejected(evening_text(players=P5, first_dealer="Anne", deals=deals), 2, "Anne is sitting out this deal and cannot declare")
+    rejected(
+        evening_text(players=P5, first_dealer="Anne", deals=deals),
+        2,
+        "Anne is sitting out this deal and cannot declare",
+    )
 
 
 def test_it_rejects_the_rotating_dealer_declaring_with_five_players() -> None:
     # deal 1 is dealt by Anne, deal 2 by Bert: Bert sits out deal 2
     deals = [SOLO, {"contract": "emballage", "declarers": ["Bert", "Dina"], "tricks": 8}]
-    rejected(evening_text(players=P5, first_dealer="Anne", deals=deals), 2, "Bert is sitting out this deal and cannot declare")
+    rejected(
+        evening_text(players=P5, first_dealer="Anne", deals=deals),
+        2,
+        "Bert is sitting out this deal and cannot declare",
+    )
 
 
 def test_it_rejects_a_declarer_left_out_of_the_named_players() -> None:
@@ -136,19 +179,35 @@ def test_it_rejects_a_declarer_left_out_of_the_named_players() -> None:
 
 
 def test_it_rejects_an_exposed_fault_by_a_player_sitting_out() -> None:
-    deal = {"contract": "petite-misere-a-deux", "declarers": ["Bert", "Carl"], "tricks": {"Bert": 1, "Carl": 0},
-            "exposed_fault": "Anne"}
-    rejected(evening_text("encheres", players=P5, first_dealer="Anne", deals=[deal]), 1, "Anne is not an opponent in this deal")
+    deal = {
+        "contract": "petite-misere-a-deux",
+        "declarers": ["Bert", "Carl"],
+        "tricks": {"Bert": 1, "Carl": 0},
+        "exposed_fault": "Anne",
+    }
+    rejected(
+        evening_text("encheres", players=P5, first_dealer="Anne", deals=[deal]),
+        1,
+        "Anne is not an opponent in this deal",
+    )
 
 
 def test_it_rejects_a_declarer_who_is_not_at_the_table() -> None:
-    rejected(evening_text(deals=[SOLO, {"contract": "solo", "declarers": ["Zed"], "tricks": 6}]), 2,
-             "declarers", "'Zed' is not at the table")
+    rejected(
+        evening_text(deals=[SOLO, {"contract": "solo", "declarers": ["Zed"], "tricks": 6}]),
+        2,
+        "declarers",
+        "'Zed' is not at the table",
+    )
 
 
 def test_it_rejects_a_declarer_who_is_not_at_the_table_in_the_engine() -> None:
-    evening = Evening(rules=registry.get("gand"), players=tuple(P4), first_dealer="Anne",
-                      deals=(Pass(), ContractDeal("solo", ("Zed",), 6)))
+    evening = Evening(
+        rules=registry.get("gand"),
+        players=tuple(P4),
+        first_dealer="Anne",
+        deals=(Pass(), ContractDeal("solo", ("Zed",), 6)),
+    )
     with pytest.raises(DealError) as excinfo:
         score(evening)
     assert excinfo.value.number == 2
@@ -186,7 +245,11 @@ def test_it_rejects_two_declarers_of_a_misere_that_only_one_may_play() -> None:
 
 
 def test_it_rejects_an_empty_list_of_declarers() -> None:
-    rejected(evening_text(deals=[{"contract": "solo", "declarers": [], "tricks": 6}]), 1, "declarers must be a list of players")
+    rejected(
+        evening_text(deals=[{"contract": "solo", "declarers": [], "tricks": 6}]),
+        1,
+        "declarers must be a list of players",
+    )
 
 
 def test_it_rejects_the_same_declarer_twice() -> None:
@@ -240,8 +303,12 @@ def test_it_rejects_an_unknown_trump() -> None:
 
 
 def test_it_rejects_an_exposed_fault_on_a_made_misere() -> None:
-    deal = {"contract": "petite-misere-a-deux", "declarers": ["Anne", "Bert"], "tricks": {"Anne": 0, "Bert": 0},
-            "exposed_fault": "Carl"}
+    deal = {
+        "contract": "petite-misere-a-deux",
+        "declarers": ["Anne", "Bert"],
+        "tricks": {"Anne": 0, "Bert": 0},
+        "exposed_fault": "Carl",
+    }
     rejected(evening_text("encheres", deals=[{"contract": "pass"}, deal]), 2, "an exposed fault needs a failed misère")
 
 
@@ -256,8 +323,12 @@ def test_it_rejects_an_exposed_fault_on_a_single_misere() -> None:
 
 
 def test_it_rejects_an_exposed_fault_by_a_declarer() -> None:
-    deal = {"contract": "petite-misere-a-deux", "declarers": ["Anne", "Bert"], "tricks": {"Anne": 1, "Bert": 0},
-            "exposed_fault": "Bert"}
+    deal = {
+        "contract": "petite-misere-a-deux",
+        "declarers": ["Anne", "Bert"],
+        "tricks": {"Anne": 1, "Bert": 0},
+        "exposed_fault": "Bert",
+    }
     rejected(evening_text("encheres", deals=[deal]), 1, "Bert is not an opponent in this deal")
 
 
@@ -270,7 +341,9 @@ def test_it_rejects_an_exposed_fault_outside_encheres() -> None:
 
 
 def test_it_rejects_classic_tricks_not_adding_to_13() -> None:
-    rejected(evening_text("classique", deals=[{"tricks": [7, 6]}, {"tricks": [7, 5]}]), 2, "the tricks add up to 12, not 13")
+    rejected(
+        evening_text("classique", deals=[{"tricks": [7, 6]}, {"tricks": [7, 5]}]), 2, "the tricks add up to 12, not 13"
+    )
 
 
 def test_it_rejects_classic_tricks_adding_to_14() -> None:
@@ -291,8 +364,11 @@ def test_it_rejects_classic_tricks_that_are_not_a_pair() -> None:
 
 @pytest.mark.parametrize("honours", [[5, 0], [0, 5], [3, 2], [4, 1]])
 def test_it_rejects_honours_over_4(honours) -> None:
-    rejected(evening_text("classique", deals=[{"tricks": [7, 6]}, {"tricks": [7, 6], "honours": honours}]), 2,
-             "there are only 4 honours")
+    rejected(
+        evening_text("classique", deals=[{"tricks": [7, 6]}, {"tricks": [7, 6], "honours": honours}]),
+        2,
+        "there are only 4 honours",
+    )
 
 
 def test_it_rejects_negative_honours() -> None:
@@ -322,7 +398,9 @@ def test_it_rejects_a_claim_by_a_team_that_does_not_exist() -> None:
 
 @pytest.mark.parametrize("ruleset", ["short", "francais"])
 def test_it_rejects_a_claim_where_there_is_no_claim(ruleset) -> None:
-    rejected(evening_text(ruleset, deals=[{"tricks": [7, 6]}, {"claim": 0}]), 2, f"a claim at 8 is not part of {ruleset}")
+    rejected(
+        evening_text(ruleset, deals=[{"tricks": [7, 6]}, {"claim": 0}]), 2, f"a claim at 8 is not part of {ruleset}"
+    )
 
 
 def test_it_rejects_a_robre_line_while_a_robre_is_in_progress() -> None:
@@ -364,8 +442,12 @@ def test_it_rejects_a_contract_deal_in_a_classic_game() -> None:
 
 
 def test_it_rejects_a_classic_deal_in_a_contract_game_in_the_engine() -> None:
-    evening = Evening(rules=registry.get("liege"), players=tuple(P4), first_dealer="Anne",
-                      deals=(Adjustment({"Anne": 1}), ClassicDeal((7, 6))))
+    evening = Evening(
+        rules=registry.get("liege"),
+        players=tuple(P4),
+        first_dealer="Anne",
+        deals=(Adjustment({"Anne": 1}), ClassicDeal((7, 6))),
+    )
     with pytest.raises(DealError) as excinfo:
         score(evening)
     assert excinfo.value.number == 2
@@ -409,8 +491,11 @@ def test_it_rejects_an_unknown_key_in_a_claim() -> None:
 
 
 def test_it_rejects_an_unknown_key_in_a_robre_line() -> None:
-    rejected(evening_text("classique", deals=[{"robre": {"teams": [["Anne", "Carl"], ["Bert", "Dina"]], "bonus": 3}}]), 1,
-             "robre must be")
+    rejected(
+        evening_text("classique", deals=[{"robre": {"teams": [["Anne", "Carl"], ["Bert", "Dina"]], "bonus": 3}}]),
+        1,
+        "robre must be",
+    )
 
 
 @pytest.mark.parametrize("key", ["format", "ruleset", "players", "deals"])
@@ -568,12 +653,18 @@ def test_it_rejects_a_rules_override_with_an_unknown_contract_key() -> None:
 
 
 def test_it_rejects_a_rules_override_with_a_negative_needs() -> None:
-    rejected(evening_text(rules={"contracts": {"solo": {"needs": -1}}}), 0, "contracts.solo.needs", "must be at least 0")
+    rejected(
+        evening_text(rules={"contracts": {"solo": {"needs": -1}}}), 0, "contracts.solo.needs", "must be at least 0"
+    )
 
 
 def test_it_rejects_a_rules_override_with_needs_over_13() -> None:
-    rejected(evening_text("kleurenwiezen", rules={"contracts": {"alleen-5": {"needs": 14}}}), 0,
-             "contracts.alleen-5.needs", "must be at most 13")
+    rejected(
+        evening_text("kleurenwiezen", rules={"contracts": {"alleen-5": {"needs": 14}}}),
+        0,
+        "contracts.alleen-5.needs",
+        "must be at most 13",
+    )
 
 
 def test_it_rejects_a_rules_override_with_an_unknown_key() -> None:

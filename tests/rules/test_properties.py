@@ -27,12 +27,13 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from oracles import fewest_transfers
 from scorebook.rules import registry
 from scorebook.rules.deals import Adjustment, Claim, ClassicDeal, ContractDeal, Evening, Pass, RobreStart
-from scorebook.rules.evening_file import FileError, dumps, loads, report, to_dict as evening_to_dict
+from scorebook.rules.evening_file import FileError, dumps, loads, report
+from scorebook.rules.evening_file import to_dict as evening_to_dict
 from scorebook.rules.model import BeteEnd, ClassicRules, ContractRules, Trump, to_dict
 from scorebook.rules.scoring import BETE, DealError, EveningResult, NextDeal, score, scorer
-from oracles import fewest_transfers
 
 CONTRACT_PRESETS = ("gand", "kleurenwiezen", "liege", "encheres")
 CLASSIC_PRESETS = ("classique", "short", "francais", "mort")
@@ -87,7 +88,7 @@ def adjustments(draw, players: tuple[str, ...], zero_sum: bool) -> Adjustment:
     if zero_sum:
         values[-1] = -sum(values[:-1])
     note_ = draw(st.sampled_from(["", "revoke", "misdeal", "correction"]))
-    return Adjustment(dict(zip(who, values)), note_)
+    return Adjustment(dict(zip(who, values, strict=False)), note_)
 
 
 @st.composite
@@ -196,7 +197,9 @@ def house_rules(draw, key: str) -> dict:
         options = ["target", "bonus", "manches", "honours"]
     for option in draw(st.lists(st.sampled_from(options), min_size=1, max_size=2, unique=True)):
         if option == "multiplier":
-            changes["all_pass_multiplier"] = draw(st.sampled_from([m for m in (1, 2, 3) if m != rules.all_pass_multiplier]))
+            changes["all_pass_multiplier"] = draw(
+                st.sampled_from([m for m in (1, 2, 3) if m != rules.all_pass_multiplier])
+            )
         elif option == "combination":
             other = "failures-pay-others" if base["misere_combination"] == "each-vs-table" else "each-vs-table"
             changes["misere_combination"] = other
@@ -209,13 +212,18 @@ def house_rules(draw, key: str) -> dict:
                 # with a bête the jetons only change hands: what the opponents pay, the declarers get
                 c = rules.contracts[contract]
                 opponents = 4 - c.declarers
-                paid = draw(st.integers(0, 80).filter(lambda v: [v * opponents // c.declarers, -v] != cells[tricks]))
+                old, share = cells[tricks], (opponents, c.declarers)
+                paid = draw(
+                    st.integers(0, 80).filter(lambda v, old=old, share=share: [v * share[0] // share[1], -v] != old)
+                )
                 cell = [paid * opponents // c.declarers, -paid]
             elif rules.bete is not None:
                 # a failure pays at least this much into the bête; the opponents get nothing
-                cell = [-draw(st.integers(0, 80).filter(lambda v: [-v, 0] != cells[tricks])), 0]
+                old = cells[tricks]
+                cell = [-draw(st.integers(0, 80).filter(lambda v, old=old: [-v, 0] != old)), 0]
             else:
-                cell = draw(st.lists(st.integers(-80, 80), min_size=2, max_size=2).filter(lambda c: c != cells[tricks]))
+                old = cells[tricks]
+                cell = draw(st.lists(st.integers(-80, 80), min_size=2, max_size=2).filter(lambda c, old=old: c != old))
             changes.setdefault("contracts", {}).setdefault(contract, {}).setdefault(table, {})[tricks] = cell
         elif option == "bete":
             bete = draw(
@@ -384,18 +392,26 @@ def any_deals(draw, rules, players):
         key = draw(st.sampled_from([*sorted(rules.contracts), "nonsense"]))
         declarers = tuple(draw(st.lists(st.sampled_from(players), min_size=0, max_size=3)))
         tricks = draw(st.integers(-1, 15) | st.dictionaries(st.sampled_from(players), st.integers(-1, 14), max_size=3))
-        return draw(st.sampled_from([
-            ContractDeal(key, declarers, tricks),
-            Pass(dealer=draw(st.sampled_from(players))),
-            Adjustment({draw(st.sampled_from(players)): draw(st.integers(-200_000, 200_000))}),
-        ]))
+        return draw(
+            st.sampled_from(
+                [
+                    ContractDeal(key, declarers, tricks),
+                    Pass(dealer=draw(st.sampled_from(players))),
+                    Adjustment({draw(st.sampled_from(players)): draw(st.integers(-200_000, 200_000))}),
+                ]
+            )
+        )
     t = draw(st.integers(0, 14))
-    return draw(st.sampled_from([
-        ClassicDeal((t, draw(st.integers(0, 14))), (draw(st.integers(0, 5)), 0)),
-        Claim(draw(st.integers(0, 1))),
-        RobreStart(teams=((players[0], players[-1]), (players[1], players[2]))),
-        RobreStart(dummy_partner=players[0]),
-    ]))
+    return draw(
+        st.sampled_from(
+            [
+                ClassicDeal((t, draw(st.integers(0, 14))), (draw(st.integers(0, 5)), 0)),
+                Claim(draw(st.integers(0, 1))),
+                RobreStart(teams=((players[0], players[-1]), (players[1], players[2]))),
+                RobreStart(dummy_partner=players[0]),
+            ]
+        )
+    )
 
 
 @PROPERTY
@@ -504,9 +520,7 @@ def test_it_scores_an_edited_contract_deal_like_a_fresh_evening(evening: Evening
     k = data.draw(st.integers(0, len(evening.deals) - 1), label="k (0-based)")
     before = score(dataclasses.replace(fixed, deals=fixed.deals[:k])).next
     if isinstance(evening.deals[k], ContractDeal | Pass):
-        before = dataclasses.replace(
-            before, dealer=original.deals[k].dealer, playing=tuple(original.deals[k].playing)
-        )
+        before = dataclasses.replace(before, dealer=original.deals[k].dealer, playing=tuple(original.deals[k].playing))
     replacement = data.draw(
         contract_game_deals(evening.rules, evening.players, before, zero_sum=True, pin=True), label="replacement"
     )
@@ -578,9 +592,11 @@ def test_it_settles_money_to_exactly_zero_within_a_cent_of_the_exact_amount(even
     money = result.money(stake)
     # rules.md 4: the mean is over the players who took part: who sat at the table for a deal
     # or scored on a line (an adjustment); the others have 0.00. Read here from the deals.
-    taking = {p for r in result.deals for p in r.playing} | {
-        p for d in evening.deals if isinstance(d, Adjustment) for p, v in d.points.items() if v
-    } | {p for r in result.deals for p, v in r.deltas.items() if v}
+    taking = (
+        {p for r in result.deals for p in r.playing}
+        | {p for d in evening.deals if isinstance(d, Adjustment) for p, v in d.points.items() if v}
+        | {p for r in result.deals for p, v in r.deltas.items() if v}
+    )
     if set(evening.players) - taking:
         event("a player took no part")
     points = {p: v for p, v in result.totals.items() if p in taking}
@@ -694,8 +710,12 @@ def test_it_brings_in_the_players_who_sat_out_the_last_robre(evening: Evening) -
 def test_it_brings_in_the_player_who_sat_out_a_robre_named_by_a_robre_line() -> None:
     # Anne sits out the first robre (named by a robre line); the second robre is the default one
     deals = [RobreStart(teams=(("Bert", "Dina"), ("Carl", "Eric")))] + [ClassicDeal((13, 0))] * 2
-    evening = Evening(rules=registry.get("short"), players=("Anne", "Bert", "Carl", "Dina", "Eric"),
-                      first_dealer="Anne", deals=tuple(deals))
+    evening = Evening(
+        rules=registry.get("short"),
+        players=("Anne", "Bert", "Carl", "Dina", "Eric"),
+        first_dealer="Anne",
+        deals=tuple(deals),
+    )
     result = score(evening)
     assert result.deals[-1].ended_robre
     assert "Anne" in result.next.robre.players, f"Anne sits out again: {result.next.robre.teams}"
@@ -752,8 +772,15 @@ ENCHERES_TABLE = {
     "solo": (1, 6, 8, 2),
     "huit-a-deux": (2, 8, 4, 1),
 }
-EXACT = {"grande-misere-table", "grande-misere", "petite-misere-table", "piccolo", "piccolissimo",
-         "petite-misere-a-deux", "petite-misere"}
+EXACT = {
+    "grande-misere-table",
+    "grande-misere",
+    "petite-misere-table",
+    "piccolo",
+    "piccolissimo",
+    "petite-misere-a-deux",
+    "petite-misere",
+}
 
 
 def half_up(amount: int) -> int:

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from oracles import fewest_transfers
 from scorebook.rules.settlement import (
     Transfer,
     balances_of,
@@ -17,7 +18,6 @@ from scorebook.rules.settlement import (
     outstanding,
     remaining_transfers,
 )
-from oracles import fewest_transfers
 
 D = Decimal
 
@@ -94,9 +94,7 @@ points_strategy = st.dictionaries(
     min_size=1,
     max_size=8,
 )
-stake_strategy = st.decimals(
-    min_value=D("0"), max_value=D("5"), places=4, allow_nan=False, allow_infinity=False
-)
+stake_strategy = st.decimals(min_value=D("0"), max_value=D("5"), places=4, allow_nan=False, allow_infinity=False)
 
 
 @given(points_strategy, stake_strategy)
@@ -310,7 +308,7 @@ def test_it_settles_exactly_what_the_payments_left_in_whichever_direction(data) 
     rest = remaining_transfers(balances, paid)
     # what was paid and what remains settle the balances exactly
     assert all(v == 0 for v in outstanding(balances, paid + rest).values())
-    assert len(rest) == fewest_transfers({k: v for k, v in left.items()})
+    assert len(rest) == fewest_transfers(dict(left.items()))
     assert remaining_transfers(balances, []) == min_transfers(balances)
 
 

@@ -16,8 +16,20 @@ from scorebook.rules.scoring import DealError
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASE_KEYS = {
-    "name", "deals", "players", "first_dealer", "rules", "stake",
-    "totals", "deltas", "pot", "pots", "money", "transfers", "error", "error_deal",
+    "name",
+    "deals",
+    "players",
+    "first_dealer",
+    "rules",
+    "stake",
+    "totals",
+    "deltas",
+    "pot",
+    "pots",
+    "money",
+    "transfers",
+    "error",
+    "error_deal",
 }
 
 

@@ -19,7 +19,9 @@ INVALID = 422
 def _safe_next(request) -> str:
     """The ``next`` URL of the request when it stays on this site, else an empty string."""
     candidate = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return candidate
     return ""
 

@@ -49,7 +49,11 @@ class Membership(models.Model):
     role = models.CharField(_("role"), max_length=10, choices=Role, default=Role.MEMBER)
     joined_at = models.DateTimeField(auto_now_add=True)
     invitation = models.ForeignKey(
-        "Invitation", null=True, blank=True, on_delete=models.SET_NULL, related_name="memberships",
+        "Invitation",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="memberships",
         help_text="The link this member joined (or took his role) with: revoked when he is removed or demoted.",
     )
 
@@ -84,6 +88,9 @@ class Invitation(models.Model):
     max_uses = models.PositiveSmallIntegerField(default=1)
     uses = models.PositiveSmallIntegerField(default=0)
     revoked_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"invitation to {self.club_id} as {self.role}"
 
     @property
     def active(self) -> bool:

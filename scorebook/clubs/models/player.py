@@ -8,9 +8,7 @@ class Player(models.Model):
     """A person at the table: in a club's roster, or in a user's private table book (no club)."""
 
     name = models.CharField(_("name"), max_length=40)
-    club = models.ForeignKey(
-        "clubs.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="players"
-    )
+    club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="players")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

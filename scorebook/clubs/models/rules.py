@@ -22,6 +22,9 @@ class HouseRules(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["club", "ruleset"], name="house_rules_unique")]
 
+    def __str__(self):
+        return f"house rules of {self.club_id} for {self.ruleset}"
+
     def resolved(self):
         return registry.resolve(self.ruleset, self.overrides)
 

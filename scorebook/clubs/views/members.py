@@ -40,7 +40,9 @@ def _members_page(
     rows = []
     for m in memberships:
         is_failed = failed is not None and m.pk == failed.pk
-        form = role_form if is_failed and role_form is not None else RoleForm(initial={"role": m.role}, auto_id=_row_id(m))
+        form = (
+            role_form if is_failed and role_form is not None else RoleForm(initial={"role": m.role}, auto_id=_row_id(m))
+        )
         rows.append(
             {
                 "membership": m,
@@ -141,7 +143,10 @@ def invitation_new(request, slug):
         return _members_page(request, club, invitation_form=form, status=INVALID)
     try:
         _invitation, token = services.create_invitation(
-            club, request.user, role=Role(form.cleaned_data["role"]), days=form.cleaned_data["days"],
+            club,
+            request.user,
+            role=Role(form.cleaned_data["role"]),
+            days=form.cleaned_data["days"],
             uses=form.cleaned_data["uses"],
         )
     except services.Refused as refused:

@@ -176,8 +176,16 @@ def _schedule_preview(request, club, role, key, contract):
         len(names),
     ) % {"names": ", ".join(names)}
     return _editor(
-        request, club, role, key, form, house, problem,
-        status=200 if valid else INVALID, version=request.POST.get("_version"), preview=preview,
+        request,
+        club,
+        role,
+        key,
+        form,
+        house,
+        problem,
+        status=200 if valid else INVALID,
+        version=request.POST.get("_version"),
+        preview=preview,
     )
 
 

@@ -15,12 +15,12 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scorebook.clubs.models import Club, Player
 from scorebook.clubs.models.club import SCORING_ROLES
+from scorebook.core.engine_messages import localized
 from scorebook.rules import evening_file
 from scorebook.rules.model import RulesError
 
 from .. import services
 from ..access import evening_for_user
-from scorebook.core.engine_messages import localized
 
 MAX_FILE_BYTES = 1024 * 1024  # 1 MB: a long evening is a few tens of kilobytes
 
@@ -75,7 +75,9 @@ class ImportForm(forms.Form):
     def clean_text(self):
         text = self.cleaned_data.get("text", "")
         if len(text.encode()) > MAX_FILE_BYTES:
-            raise forms.ValidationError(_("This text is more than 1 MB; an evening file may be 1 MB at most."), code="too_big")
+            raise forms.ValidationError(
+                _("This text is more than 1 MB; an evening file may be 1 MB at most."), code="too_big"
+            )
         return text
 
     def clean(self):
@@ -115,8 +117,11 @@ def _roster_problems(form: ImportForm, club: Club, names: list[str]) -> bool:
     for name, theirs in spelled:
         form.add_error(
             "club",
-            _("%(name)s is written %(roster)s on the club's roster: correct the name in the file, or import it "
-              "into your private table book.") % {"name": name, "roster": theirs},
+            _(
+                "%(name)s is written %(roster)s on the club's roster: correct the name in the file, or import it "
+                "into your private table book."
+            )
+            % {"name": name, "roster": theirs},
         )
     if new and not form.cleaned_data.get("add_players"):
         form.add_error(

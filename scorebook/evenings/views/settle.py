@@ -56,8 +56,14 @@ def _transfer_rows(evening: Evening) -> list[TransferRow]:
     payments = services.payments_made(evening)
     rows = [
         TransferRow(
-            p.payer, p.payee, p.amount, money_text(p.amount, evening.currency), True, p.marked_at,
-            display_name(p.marked_by), p.pk,
+            p.payer,
+            p.payee,
+            p.amount,
+            money_text(p.amount, evening.currency),
+            True,
+            p.marked_at,
+            display_name(p.marked_by),
+            p.pk,
         )
         for p in payments
     ]

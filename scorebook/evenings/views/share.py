@@ -13,7 +13,7 @@ from functools import wraps
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -43,7 +43,11 @@ def share(request, pk):
 
 
 def _share_page(request, evening, token: str = ""):
-    context = {"evening": evening, "variant": registry.get(evening.ruleset).names.get(lang()), "has_link": bool(evening.share_id)}
+    context = {
+        "evening": evening,
+        "variant": registry.get(evening.ruleset).names.get(lang()),
+        "has_link": bool(evening.share_id),
+    }
     if token:
         url = request.build_absolute_uri(reverse("evening_public", args=[token]))
         context |= {"url": url, "qr": _qr(url)}

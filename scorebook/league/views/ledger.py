@@ -195,7 +195,9 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
     paid: dict[int, list[tuple[str, str, int]]] = defaultdict(list)
     for evening_id, payer, payee, cents in (
         Payment.objects.filter(evening__in=[r[0] for r in rows])
-        .annotate(cents=Cast(Round(F("amount") * 100), BigIntegerField()))  # whole cents (beyond 32 bits), no Decimal per row
+        .annotate(
+            cents=Cast(Round(F("amount") * 100), BigIntegerField())
+        )  # whole cents (beyond 32 bits), no Decimal per row
         .values_list("evening_id", "payer", "payee", "cents")
     ):
         paid[evening_id].append((payer, payee, cents))
@@ -204,9 +206,9 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
     maybe_open = [r[0] for r in rows if not _settled(r[4], paid.get(r[0]))]
     seat_of: dict[int, dict[str, int]] = defaultdict(dict)  # evening -> {name at the table: player}, in seat order
     for evening_id, name, player_id in (
-        Seat.objects.filter(evening_id__in=maybe_open).order_by("evening_id", "position").values_list(
-            "evening_id", "name", "player_id"
-        )
+        Seat.objects.filter(evening_id__in=maybe_open)
+        .order_by("evening_id", "position")
+        .values_list("evening_id", "name", "player_id")
     ):
         seat_of[evening_id][name] = player_id
     opened = open_transfers([(r[0], r[4]) for r in rows], paid, {k: list(v) for k, v in seat_of.items()})
@@ -234,9 +236,7 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
             b.money[currency] = b.money.get(currency, Decimal("0.00")) + sign * amount
             b.count += 1
     made = {
-        evening_id: [
-            PaidTransfer(evening_id, about[evening_id][3], a, b, _money(c)) for a, b, c in paid[evening_id]
-        ]
+        evening_id: [PaidTransfer(evening_id, about[evening_id][3], a, b, _money(c)) for a, b, c in paid[evening_id]]
         for evening_id in still_open
         if paid.get(evening_id)
     }
@@ -274,8 +274,15 @@ def payment_history(club, limit: int | None = HISTORY) -> list[HistoryLine]:
         payments = payments[:limit]
     return [
         HistoryLine(
-            p.pk, p.evening_id, p.evening.date, p.evening.currency, p.payer, p.payee, p.amount,
-            display_name(p.marked_by), p.marked_at,
+            p.pk,
+            p.evening_id,
+            p.evening.date,
+            p.evening.currency,
+            p.payer,
+            p.payee,
+            p.amount,
+            display_name(p.marked_by),
+            p.marked_at,
         )
         for p in payments
     ]
@@ -328,17 +335,25 @@ def ledger_paid(request, slug):
     amount = _amount(request.POST.get("amount"))
     if not payer or not payee or amount is None:
         return HttpResponseBadRequest("payer, payee and a positive amount are needed")
-    evening = get_object_or_404(Evening.objects.only("id", "club_id", "stake", "currency"), pk=evening_id, club=club, stake__isnull=False)
+    evening = get_object_or_404(
+        Evening.objects.only("id", "club_id", "stake", "currency"), pk=evening_id, club=club, stake__isnull=False
+    )
     try:
         _payment, created = services.record_payment(evening, payer, payee, amount, request.user, closed_too=True)
     except services.NotDue:  # the settlement or its payments changed since the page was shown
-        messages.warning(request, _("This transfer is no longer part of the evening's settlement: check the ledger again."))
+        messages.warning(
+            request, _("This transfer is no longer part of the evening's settlement: check the ledger again.")
+        )
     else:
         if created:
             messages.success(
                 request,
                 _("Marked paid: %(payer)s paid %(payee)s %(amount)s.")
-                % {"payer": party_label(payer), "payee": party_label(payee), "amount": money_text(amount, evening.currency)},
+                % {
+                    "payer": party_label(payer),
+                    "payee": party_label(payee),
+                    "amount": money_text(amount, evening.currency),
+                },
             )
     if request.htmx:
         return render(request, TEMPLATE + "#ledger", _context(request, club, role))

@@ -134,9 +134,10 @@ def figures(club, player: Player, seasons: list[Season], wanted: str) -> Figures
         n=Count("id"), last=Max("id")
     )
     season_rows = [(s.pk, s.start, s.end, s.ruleset) for s in seasons]
-    key = "player:" + hashlib.sha256(
-        repr((club.pk, player.pk, wanted, evenings, payments, season_rows)).encode()
-    ).hexdigest()
+    key = (
+        "player:"
+        + hashlib.sha256(repr((club.pk, player.pk, wanted, evenings, payments, season_rows)).encode()).hexdigest()
+    )
     kept = cache.get(key)
     if kept is None:
         kept = _figures(club, player, seasons, wanted)
@@ -204,8 +205,13 @@ def _variant_view(stats: st.PlayerStats, ruleset: str, suffix: str, player: Play
         "chart_thinned": len(steps) < len(stats.steps),
         "steps": len(stats.steps),
         "step_rows": [
-            {"pk": s.evening, "date": s.date, "points": signed_points(s.points), "tone": tone(s.points),
-             "cumulative": signed_points(s.cumulative)}
+            {
+                "pk": s.evening,
+                "date": s.date,
+                "points": signed_points(s.points),
+                "tone": tone(s.points),
+                "cumulative": signed_points(s.cumulative),
+            }
             for s in stats.steps[-SHOWN_EVENINGS:]
         ],
         "steps_hidden": max(len(stats.steps) - SHOWN_EVENINGS, 0),
@@ -225,7 +231,11 @@ def player_page(request, slug, player):
     several = len(found.variants) > 1
     variants = [
         _variant_view(
-            stats, ruleset, f"-{ruleset}" if several else "", player, f"season-chart-{ruleset}" if several else "season-chart"
+            stats,
+            ruleset,
+            f"-{ruleset}" if several else "",
+            player,
+            f"season-chart-{ruleset}" if several else "season-chart",
         )
         for stats, ruleset in zip(found.variants, found.rulesets, strict=True)
     ]

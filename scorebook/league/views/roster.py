@@ -230,7 +230,7 @@ def player_rename(request, slug, player):
 @login_required
 def player_merge(request, slug, player):
     """Two records of the same person: pick the other one (?with=), then which one stays."""
-    club, role = club_for_user(request, slug, Role.ADMIN)
+    club, _role = club_for_user(request, slug, Role.ADMIN)
     player = get_object_or_404(_roster(club), pk=player)
     others = list(_roster(club).exclude(pk=player.pk))
     context = {"club": club, "player": player, "others": others}

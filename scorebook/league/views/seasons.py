@@ -296,9 +296,10 @@ def season_table(season: Season) -> st.Standings:
     """
     names = player_names(season.club)
     fingerprint = season_evenings(season).aggregate(n=Count("id"), ids=Sum("id"), last=Max("updated_at"))
-    key = "standings:" + hashlib.sha256(
-        repr((season.pk, rules_of(season), sorted(names.items()), fingerprint)).encode()
-    ).hexdigest()
+    key = (
+        "standings:"
+        + hashlib.sha256(repr((season.pk, rules_of(season), sorted(names.items()), fingerprint)).encode()).hexdigest()
+    )
     table = cache.get(key)
     if table is None:
         table = st.standings(rules_of(season), summaries(season_evenings(season)), names).without_results()
@@ -408,7 +409,9 @@ def _season_form_page(request, club, role, form, season=None):
 @login_required
 def season_new(request, slug):
     club, role = club_for_user(request, slug, Role.ADMIN)
-    latest = Evening.objects.filter(club=club).order_by("-date", "-created_at").values_list("ruleset", flat=True).first()
+    latest = (
+        Evening.objects.filter(club=club).order_by("-date", "-created_at").values_list("ruleset", flat=True).first()
+    )
     form = SeasonForm(request.POST or None, instance=Season(club=club), initial={"ruleset": latest} if latest else None)
     if request.method == "POST" and form.is_valid():
         season = form.save()
@@ -470,7 +473,9 @@ def season_archive(request, slug, pk):
     archived = request.POST.get("archived", "1") != "0"
     club_services.archive_season(season, archived)
     if archived:
-        messages.success(request, _("“%(name)s” is archived: it is kept, out of the club's lists.") % {"name": season.name})
+        messages.success(
+            request, _("“%(name)s” is archived: it is kept, out of the club's lists.") % {"name": season.name}
+        )
     else:
         messages.success(request, _("“%(name)s” is back in the club's lists.") % {"name": season.name})
     return redirect("season", club.slug, season.pk)

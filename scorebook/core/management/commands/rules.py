@@ -19,7 +19,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["action"] == "list":
             for rules in registry.all_presets():
-                self.stdout.write(f"{rules.key:<14} {rules.family:<9} {rules.min_players}-{rules.max_players} players  {rules.names.en}")
+                players = f"{rules.min_players}-{rules.max_players}"
+                self.stdout.write(f"{rules.key:<14} {rules.family:<9} {players} players  {rules.names.en}")
             return
         try:
             rules = registry.get(options["key"])

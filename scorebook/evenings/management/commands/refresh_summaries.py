@@ -1,7 +1,7 @@
 """Rebuild the stored summaries of evenings from their deals.
 
-    python manage.py refresh_summaries               # every evening
-    python manage.py refresh_summaries --evening 12  # one evening
+python manage.py refresh_summaries               # every evening
+python manage.py refresh_summaries --evening 12  # one evening
 """
 
 from django.core.management.base import BaseCommand, CommandError

@@ -151,7 +151,8 @@ class Command(BaseCommand):
             return
         if get_user_model().objects.filter(username__iexact=USERNAME).exists():
             raise CommandError(
-                f"A user called {USERNAME!r} exists already: seed_demo never touches an existing account. Nothing was seeded."
+                f"A user called {USERNAME!r} exists already: seed_demo never touches an existing account. "
+                "Nothing was seeded."
             )
         with transaction.atomic():
             user = self.demo_user()
@@ -159,9 +160,9 @@ class Command(BaseCommand):
             made = [self.evening(user, today, *spec) for spec in EVENINGS]
         self.stdout.write(self.style.SUCCESS(f"Created the demo user: {USERNAME} / password {PASSWORD}"))
         for evening in made:
-            self.stdout.write(
-                f"  {evening.ruleset:<14} {evening.date}  {evening.deals.count():>2} deals  {evening.get_status_display()}"
-            )
+            deals = evening.deals.count()
+            status = evening.get_status_display()
+            self.stdout.write(f"  {evening.ruleset:<14} {evening.date}  {deals:>2} deals  {status}")
 
     def demo_user(self):
         return get_user_model().objects.create_user(username=USERNAME, password=PASSWORD, first_name="Demo")
