@@ -7,6 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from scorebook.core.http import noindex
+
 from .. import rules_display, services
 from ..access import evening_for_token, evening_for_user
 
@@ -32,9 +34,8 @@ def evening_rules(request, pk):
 
 
 @require_safe
+@noindex
 def public_rules(request, token):
     """The same page from the read-only link (it opens nothing else)."""
     evening = evening_for_token(token)
-    response = render(request, TEMPLATE, _context(evening) | {"token": token})
-    response["X-Robots-Tag"] = "noindex, nofollow"
-    return response
+    return render(request, TEMPLATE, _context(evening) | {"token": token})

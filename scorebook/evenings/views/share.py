@@ -8,7 +8,6 @@ an unchanged evening is never scored again for a poll.
 from __future__ import annotations
 
 import hmac
-from functools import wraps
 
 import segno
 from django.contrib import messages
@@ -22,6 +21,7 @@ from django.views.decorators.http import condition, require_POST, require_safe
 from django_htmx.http import HttpResponseStopPolling
 
 from scorebook.core.formatting import lang
+from scorebook.core.http import noindex
 from scorebook.rules import registry
 from scorebook.rules.model import ClassicRules
 
@@ -68,20 +68,8 @@ def _qr(url: str) -> str:
     )
 
 
-def _public_headers(view):
-    """No search engine should index a score page that only its link opens."""
-
-    @wraps(view)
-    def wrapped(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
-        response["X-Robots-Tag"] = "noindex, nofollow"
-        return response
-
-    return wrapped
-
-
 @require_safe
-@_public_headers
+@noindex
 @cache_control(no_cache=True)
 def public(request, token):
     evening = evening_for_token(token)
@@ -106,7 +94,7 @@ def _live_etag(request, token):
 
 
 @require_safe
-@_public_headers
+@noindex
 @cache_control(no_cache=True)
 @condition(etag_func=_live_etag)
 def public_live(request, token):

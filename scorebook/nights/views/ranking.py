@@ -9,7 +9,6 @@ tells the page to stop polling once the ranking is final. The same page prints.
 from __future__ import annotations
 
 import csv
-from functools import wraps
 
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
@@ -20,21 +19,13 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
 from django_htmx.http import HttpResponseStopPolling
 
+from scorebook.core.http import noindex
+
 from .. import results
 from ..access import night_for_token
 from ..models import Night
 
 POLL_SECONDS = 4
-
-
-def _public(view):
-    @wraps(view)
-    def wrapped(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
-        response["X-Robots-Tag"] = "noindex, nofollow"
-        return response
-
-    return wrapped
 
 
 def _context(night: Night) -> dict:
@@ -50,7 +41,7 @@ def _context(night: Night) -> dict:
 
 
 @require_safe
-@_public
+@noindex
 @cache_control(no_cache=True)
 def ranking_page(request, token):
     night = night_for_token(token)
@@ -69,7 +60,7 @@ def _live_etag(request, token):
 
 
 @require_safe
-@_public
+@noindex
 @cache_control(no_cache=True)
 @condition(etag_func=_live_etag)
 def ranking_live(request, token):
@@ -93,7 +84,7 @@ def ranking_live(request, token):
 
 
 @require_safe
-@_public
+@noindex
 @cache_control(no_cache=True)
 def night_line(request, token, number):
     """One player's night: per session his table, his opponents, his points."""
@@ -108,7 +99,7 @@ def night_line(request, token, number):
 
 
 @require_safe
-@_public
+@noindex
 @cache_control(no_cache=True)
 def session_results(request, token, number):
     """Every table of one session, its players by points (and places)."""
@@ -126,7 +117,7 @@ def session_results(request, token, number):
 
 
 @require_safe
-@_public
+@noindex
 def ranking_csv(request, token):
     night = night_for_token(token)
     r = results.results(night)
