@@ -823,3 +823,15 @@ def test_it_shows_each_players_points_of_a_deal_with_their_tone(scorer_client, m
         ("pos", "Dina", "8"),
         ("neg", "Eric", "-8"),
     ]
+
+
+def test_it_lists_the_last_ten_deals_and_the_earlier_ones_one_tap_away(scorer_client, make_evening):
+    pair = {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": 8}
+    evening = make_evening(deals=[pair] * 12)
+    html = page(scorer_client, evening)
+    listed = [int(n) for n in re.findall(r'<li class="deal[^"]*" id="deal-(\d+)">', html)]
+    assert listed == list(range(12, 2, -1))  # newest first
+    assert "Show the 2 earlier deals" in html and 'href="?deals=all#deal-2"' in html
+    everything = body(scorer_client.get(url("evening", evening) + "?deals=all"))
+    assert [int(n) for n in re.findall(r'<li class="deal[^"]*" id="deal-(\d+)">', everything)] == list(range(12, 0, -1))
+    assert "earlier deal" not in everything

@@ -29,7 +29,7 @@ from ..models import DealRevision
 
 TEMPLATE = "evenings/scoring.html"
 INVALID = 422
-RECENT = 20  # deals listed on the scoring page; the rest is one tap away (?deals=all)
+RECENT = 10  # deals listed on the scoring page (a phone shows about five); the rest is one tap away (?deals=all)
 
 
 @login_required
