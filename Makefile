@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 UV_VERSION := 0.13.9
 
-.PHONY: run test test-fast install lock lint format chromium gettext messages migrate bench clean
+.PHONY: run test test-fast install lock lint format chromium gettext messages migrate bench bench-night clean
 
 # Every package, transitive ones included, comes pinned with its hashes from requirements.lock
 # (made by `make lock` from pyproject.toml); the site itself is then installed on top, editable.
@@ -72,8 +72,13 @@ test: install chromium messages lint
 test-fast: install messages lint
 	$(BIN)/python -m pytest -m "not browser" $(PYTEST_ARGS)
 
-bench: install
+# The site's figures (about 2 minutes), then a club night under load (at most 8 minutes).
+bench: install chromium
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/night.py
+
+bench-night: install
+	$(BIN)/python bench/night.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache artifacts
