@@ -14,13 +14,12 @@ Expected points are worked out by hand from /work/shared/rules.md:
   12 tricks to 1 with 3 honours: 6 + 2 = 8, so the team stands at 8 and may claim.
 """
 
-import html as html_lib
 import re
 
 import pytest
 from django.urls import reverse
 
-from pages import body, datas, field_errors, url
+from pages import Element, Page, body, datas, every_error, field_errors, url
 from scorebook.evenings.models import Deal, DealRevision, Evening
 
 pytestmark = pytest.mark.django_db
@@ -34,51 +33,70 @@ UNIT_SEP = "\x1f"
 # --- helpers ----------------------------------------------------------------------------------
 
 
+def chip_name(chip: Element) -> str:
+    """The full name on a chip: a shortened name keeps it in the button's label; the crown is not part of it."""
+    button = chip.find("button.chip-name")
+    return button.get("aria-label") if button is not None else chip.one("span.chip-name").own_text()
+
+
+def player_chips(html: str) -> list[Element]:
+    return [c for c in Page(html).all("#totals .chip") if "pot" not in c.classes]
+
+
 def totals(html: str) -> dict[str, int]:
     """Every player's total as the chips show it (the bête chip left out)."""
-    chips = re.findall(
-        r'<span class="chip-name">(?:<span class="crown"[^>]*>★</span>)?([^<]+)</span>\s*'
-        r'<span class="chip-total[^"]*">(-?\d+)</span>',
-        html,
-    )
-    return {name: int(total) for name, total in chips if name not in ("bête", "pot")}
+    return {chip_name(c): int(c.one(".chip-total").text) for c in player_chips(html)}
 
 
 def bete(html: str) -> int | None:
-    match = re.search(
-        r'<div class="chip pot"><span class="chip-name">[^<]+</span><span class="chip-total">(-?\d+)</span>', html
-    )  # "pot" in English
-    return int(match.group(1)) if match else None
+    pot = Page(html).all("#totals .chip.pot")
+    return int(pot[0].one(".chip-total").text) if pot else None
 
 
 def leaders(html: str) -> list[str]:
-    return re.findall(
-        r'<div class="chip leader[^"]*">\s*<span class="chip-name"><span class="crown"[^>]*>★</span>([^<]+)</span>',
-        html,
-    )
+    """The players whose chip is marked as leading and wears the crown."""
+    return [chip_name(c) for c in player_chips(html) if "leader" in c.classes and c.find(".chip-name .crown")]
 
 
 def non_field_errors(html: str) -> str:
-    return " ".join(
-        html_lib.unescape(re.sub(r"<[^>]+>", " ", m))
-        for m in re.findall(r'<div class="errors"[^>]*>(.*?)</div>', html, re.S)
-    )
-
-
-def every_error(html: str) -> str:
-    lists = re.findall(r'<ul class="field-errors"[^>]*>(.*?)</ul>', html, re.S)
-    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", m)) for m in lists) + " " + non_field_errors(html)
+    return " ".join(Page(html).texts("div.errors"))
 
 
 def teams(html: str) -> tuple[str, str]:
     """The two teams of the robre line, as the page writes them."""
-    found = re.search(r'<span class="team t0">([^<]*)</span>.*?<span class="team t1">([^<]*)</span>', html, re.S)
-    return html_lib.unescape(found.group(1)), html_lib.unescape(found.group(2))
+    page = Page(html)
+    return page.one("span.team.t0").text, page.one("span.team.t1").text
+
+
+def dealer(html: str) -> str:
+    """Who deals next: the bold name of the line "<name> deals"."""
+    line = Page(html).one("#next .dealer-line")
+    name = line.one("strong").text
+    assert line.text == f"{name} deals", line.text
+    return name
+
+
+def this_manche(html: str) -> str:
+    """The points of the manche being played, bold after "this manche" on the robre line."""
+    line = Page(html).find("#robre p")
+    bold = line.all("strong")[1].text
+    assert f"this manche {bold}" in line.text, line.text
+    return bold
+
+
+def double_badge(html: str) -> Element:
+    """The "after all pass" badge of the next deal (kept, hidden, for the page to show offline)."""
+    return Page(html).one("#next span.badge")
+
+
+def listed(html: str) -> list[int]:
+    """The numbers of the deals in the list, top to bottom."""
+    return [int(li.id.removeprefix("deal-")) for li in Page(html).all("#deals > li.deal")]
 
 
 def is_partial(response) -> bool:
-    html = body(response)
-    return 'id="board"' in html and "<html" not in html
+    page = Page(body(response))
+    return page.by_id("board") is not None and page.find("html") is None
 
 
 def is_recorded(response) -> bool:
@@ -113,9 +131,9 @@ def test_it_says_whose_deal_it_is_and_who_sits_out_with_five_players(scorer_clie
     evening = make_evening(players=FIVE, first_dealer=2)
     html = page(scorer_client, evening)
     assert "Deal 1" in html
-    assert "<strong>Carl</strong> deals" in html
+    assert dealer(html) == "Carl"
     assert "sits out: Carl" in html
-    assert re.search(r'<div class="chip out">\s*<span class="chip-name">Carl<', html)
+    assert [chip_name(c) for c in player_chips(html) if "out" in c.classes] == ["Carl"]
 
 
 def test_it_moves_the_deal_to_the_left_after_a_played_deal(scorer_client, make_evening):
@@ -124,14 +142,15 @@ def test_it_moves_the_deal_to_the_left_after_a_played_deal(scorer_client, make_e
     )
     html = page(scorer_client, evening)
     assert "Deal 2" in html
-    assert "<strong>Dina</strong> deals" in html
+    assert dealer(html) == "Dina"
     assert "sits out: Dina" in html
 
 
 def test_it_says_nobody_sits_out_with_four_players(scorer_client, make_evening):
     html = page(scorer_client, make_evening(first_dealer=1))
-    assert "<strong>Bert</strong> deals" in html
-    assert '<span class="out-line muted" hidden></span>' in html  # the line that names who sits out is empty
+    assert dealer(html) == "Bert"
+    out_line = Page(html).one("#next .out-line")  # the line that names who sits out is empty
+    assert out_line.has("hidden") and out_line.text == ""
 
 
 def test_it_shows_the_bete_for_encheres(scorer_client, make_evening):
@@ -150,7 +169,7 @@ def test_it_shows_the_robre_line_for_classique(scorer_client, make_evening):
     html = page(scorer_client, evening)
     assert "Robre 1" in html
     assert "manches 0 – 0" in html
-    assert "this manche <strong>5 – 0</strong>" in html
+    assert this_manche(html) == "5 – 0"
     assert teams(html) == ("Anne & Carl", "Bert & Dina")
     assert totals(html) == dict.fromkeys(FOUR, 0)  # an unfinished robre changes no total
 
@@ -158,17 +177,18 @@ def test_it_shows_the_robre_line_for_classique(scorer_client, make_evening):
 def test_it_shows_the_double_badge_after_an_all_pass_in_kleurenwiezen(scorer_client, make_evening):
     evening = make_evening(deals=[{"contract": "pass"}])
     html = page(scorer_client, evening)
-    assert '<span class="badge">×<span class="mult">2</span> after all pass</span>' in html
-    assert "<strong>Anne</strong> deals" in html  # the same dealer deals again
+    badge = double_badge(html)
+    assert not badge.has("hidden") and badge.text == "×2 after all pass" and badge.one(".mult").text == "2"
+    assert dealer(html) == "Anne"  # the same dealer deals again
 
 
 def test_it_shows_no_double_badge_before_any_pass(scorer_client, make_evening):
-    assert '<span class="badge" hidden>' in page(scorer_client, make_evening())  # there for the page to show offline
+    assert double_badge(page(scorer_client, make_evening())).has("hidden")  # there for the page to show offline
 
 
 def test_it_shows_no_double_badge_where_passes_do_not_double(scorer_client, make_evening):
     evening = make_evening("liege", deals=[{"contract": "pass"}])
-    assert '<span class="badge" hidden>' in page(scorer_client, evening)
+    assert double_badge(page(scorer_client, evening)).has("hidden")
 
 
 def test_it_lists_the_deals_newest_first(scorer_client, make_evening):
@@ -179,7 +199,7 @@ def test_it_lists_the_deals_newest_first(scorer_client, make_evening):
         ]
     )
     html = page(scorer_client, evening)
-    assert html.index('id="deal-2"') < html.index('id="deal-1"')
+    assert listed(html) == [2, 1]
     assert "All pass" in html
 
 
@@ -238,13 +258,16 @@ def test_it_answers_an_htmx_record_with_the_board_after_it_and_a_fresh_form(scor
     )
     assert is_recorded(response)
     html = body(response)
-    assert '<li class="deal" id="deal-2">' in html and "×2" in html  # the row says the all pass doubled it
+    row = Page(html).one("li#deal-2")
+    assert row.classes == {"deal"} and row.one(".badge").text == "×2"  # the row says the all pass doubled it
     assert totals(html) == {"Anne": 28, "Bert": -28, "Carl": 28, "Dina": -28}
     assert "Deal 3" in html
-    keys = re.findall(r'name="request_key" value="([0-9a-f]+)" id="id_request_key"', html)
-    assert len(keys) == 1 and keys[0] != "sent-key"  # a new key for the next deal
-    checked = 'value="samen-9" data-needs="9" data-exact="0" data-declarers="2" data-max="1" data-changed="1"'
-    assert checked + ' data-exposed="0" checked' not in html
+    keys = [field.get("value") for field in Page(html).all("input#id_request_key[name=request_key]")]
+    assert (
+        len(keys) == 1 and re.fullmatch(r"[0-9a-f]+", keys[0]) and keys[0] != "sent-key"
+    )  # a new key for the next deal
+    assert "samen-9" in [radio.get("value") for radio in Page(html).inputs("contract")]
+    assert Page(html).checked("contract") == []  # the fresh form has no contract tapped
     assert Deal.objects.filter(evening=evening).count() == 2
 
 
@@ -255,7 +278,7 @@ def test_it_marks_who_sits_out_the_next_deal_in_an_htmx_answer(scorer_client, ma
     )
     html = body(response)
     assert "sits out: Bert" in html  # Bert deals the second deal
-    out = re.findall(r'<label class="tap person out"><input type="checkbox" name="declarers" value="(\w+)"', html)
+    out = [label.one("input[name=declarers]").get("value") for label in Page(html).all("label.tap.person.out")]
     assert out == ["Bert"]
 
 
@@ -297,7 +320,7 @@ def test_it_records_two_deals_with_two_request_keys(scorer_client, make_evening)
 
 def test_it_gives_the_record_form_a_fresh_request_key(scorer_client, make_evening):
     evening = make_evening()
-    keys = [re.search(r'name="request_key" value="([^"]+)"', page(scorer_client, evening)).group(1) for _ in range(2)]
+    keys = [Page(page(scorer_client, evening)).field_value("request_key") for _ in range(2)]
     assert keys[0] and keys[0] != keys[1]
 
 
@@ -308,14 +331,15 @@ def test_it_records_an_all_pass(scorer_client, make_evening):
     assert datas(evening) == [{"contract": "pass"}]
     html = page(scorer_client, evening)
     assert totals(html) == dict.fromkeys(FOUR, 0)
-    assert '×<span class="mult">2</span> after all pass' in html
+    badge = double_badge(html)
+    assert not badge.has("hidden") and badge.text == "×2 after all pass" and badge.one(".mult").text == "2"
     # the next deal counts double: samen 8 made exactly, 8 x 2
     scorer_client.post(
         url("deal_record", evening), {"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": "8"}
     )
     html = page(scorer_client, evening)
     assert totals(html) == {"Anne": -16, "Bert": 16, "Carl": -16, "Dina": 16}
-    assert '<span class="badge" hidden>' in html
+    assert double_badge(html).has("hidden")
 
 
 def test_it_records_a_misere_with_two_declarers_and_their_own_tricks(scorer_client, make_evening):
@@ -413,7 +437,7 @@ def test_it_answers_an_htmx_adjustment_with_its_row_and_the_new_totals(scorer_cl
     response = scorer_client.post(url("adjustment", evening), {"adj-points_3": "7"}, **HTMX)
     assert is_recorded(response)
     assert totals(body(response))["Dina"] == 7
-    assert re.search(r'name="adj-request_key" value="[0-9a-f]{32}"', body(response))
+    assert re.fullmatch(r"[0-9a-f]{32}", Page(body(response)).field_value("adj-request_key"))
     assert datas(evening) == [{"adjustment": {"Dina": 7}}]
 
 
@@ -443,32 +467,31 @@ def test_it_records_a_classic_deal_with_honours(scorer_client, make_evening):
     assert response.status_code == 302
     assert datas(evening) == [{"tricks": [9, 4], "honours": [3, 0]}]
     html = page(scorer_client, evening)
-    assert "this manche <strong>5 – 0</strong>" in html
-    assert "Anne &amp; Carl 9 – 4 Bert &amp; Dina" in html
+    assert this_manche(html) == "5 – 0"
+    assert "Anne & Carl 9 – 4 Bert & Dina" in Page(html).text
 
 
 def test_it_records_a_classic_deal_without_honours(scorer_client, make_evening):
     evening = make_evening("classique")
     scorer_client.post(url("deal_record", evening), {"tricks": "5", "honours": "none"})
     assert datas(evening) == [{"tricks": [5, 8], "honours": [0, 0]}]
-    assert "this manche <strong>0 – 2</strong>" in page(scorer_client, evening)
+    assert this_manche(page(scorer_client, evening)) == "0 – 2"
 
 
 def test_it_records_the_honours_of_the_second_team(scorer_client, make_evening):
     evening = make_evening("classique")
     scorer_client.post(url("deal_record", evening), {"tricks": "7", "honours": "1-4"})
     assert datas(evening) == [{"tricks": [7, 6], "honours": [0, 4]}]
-    assert "this manche <strong>1 – 4</strong>" in page(scorer_client, evening)
+    assert this_manche(page(scorer_client, evening)) == "1 – 4"
 
 
 def test_it_offers_the_claim_only_to_a_team_standing_at_8(scorer_client, make_evening):
     evening = make_evening("classique", deals=[{"tricks": [9, 4], "honours": [3, 0]}])  # 5 - 0
-    assert 'name="claim"' not in page(scorer_client, evening)
+    assert Page(page(scorer_client, evening)).inputs("claim") == []
     evening = make_evening("classique", deals=[{"tricks": [12, 1], "honours": [3, 0]}])  # 8 - 0
     html = page(scorer_client, evening)
-    assert "this manche <strong>8 – 0</strong>" in html
-    assert 'name="claim" value="0"' in html
-    assert 'name="claim" value="1"' not in html
+    assert this_manche(html) == "8 – 0"
+    assert [button.get("value") for button in Page(html).inputs("claim")] == ["0"]
 
 
 def test_it_accepts_a_claim_at_8(scorer_client, make_evening):
@@ -478,8 +501,8 @@ def test_it_accepts_a_claim_at_8(scorer_client, make_evening):
     assert datas(evening)[-1] == {"claim": 0}
     html = page(scorer_client, evening)
     assert "manches 1 – 0" in html
-    assert "this manche <strong>0 – 0</strong>" in html
-    assert "Anne &amp; Carl show their honours at 8" in html
+    assert this_manche(html) == "0 – 0"
+    assert "Anne & Carl show their honours at 8" in Page(html).text
 
 
 def test_it_refuses_a_claim_when_the_team_does_not_stand_at_8(scorer_client, make_evening):
@@ -517,10 +540,10 @@ def test_it_refuses_five_honours_in_classique(scorer_client, make_evening):
 
 def test_it_offers_the_partnerships_before_the_first_deal_of_a_robre(scorer_client, make_evening):
     html = page(scorer_client, make_evening("classique"))
-    assert 'name="robre-choice"' in html
+    assert Page(html).inputs("robre-choice")
     assert f"Anne{UNIT_SEP}Carl{UNIT_SEP}Bert{UNIT_SEP}Dina" in html  # the current teams, pre-selected
     html = page(scorer_client, make_evening("classique", deals=[{"tricks": [7, 6]}]))
-    assert 'name="robre-choice"' not in html
+    assert Page(html).inputs("robre-choice") == []
 
 
 def test_it_starts_a_robre_with_new_partnerships(scorer_client, make_evening):
@@ -533,7 +556,7 @@ def test_it_starts_a_robre_with_new_partnerships(scorer_client, make_evening):
     assert teams(html) == ("Anne & Bert", "Carl & Dina")
     # the next deal is counted for the new teams
     scorer_client.post(url("deal_record", evening), {"tricks": "9", "honours": "none"})
-    assert "Anne &amp; Bert 9 – 4 Carl &amp; Dina" in page(scorer_client, evening)
+    assert "Anne & Bert 9 – 4 Carl & Dina" in Page(page(scorer_client, evening)).text
 
 
 def test_it_starts_a_robre_with_htmx(scorer_client, make_evening):
@@ -543,7 +566,7 @@ def test_it_starts_a_robre_with_htmx(scorer_client, make_evening):
     assert is_recorded(response)
     assert teams(body(response)) == ("Anne & Dina", "Bert & Carl")
     # the record form comes again, for the new partnerships
-    assert "Tricks of Anne & Dina" in html_lib.unescape(body(response))
+    assert "Tricks of Anne & Dina" in Page(body(response)).text
 
 
 def test_it_refuses_partnerships_that_are_not_offered(scorer_client, make_evening):
@@ -632,7 +655,7 @@ def test_it_refuses_an_impossible_deal_and_says_why_next_to_the_field(scorer_cli
     response = scorer_client.post(url("deal_record", five), data)
     assert response.status_code == 422
     html = body(response)
-    assert "<html" in html  # the whole page without htmx
+    assert Page(html).find("html") is not None  # the whole page without htmx
     errors = field_errors(html, field)
     assert errors, f"no error next to {field}: {every_error(html)!r}"
     assert words in errors
@@ -684,9 +707,16 @@ def test_it_keeps_what_was_tapped_when_it_refuses(scorer_client, five):
         url("deal_record", five), {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": "9"}
     )
     html = body(response)
-    assert re.search(r'value="samen-8"[^>]*checked', html)
-    assert re.search(r'name="declarers" value="Carl" checked', html)
-    assert 'name="tricks" id="id_tricks" inputmode="numeric" min="0" max="13" value="9"' in html
+    form = Page(html)
+    assert form.checked("contract") == ["samen-8"]
+    assert "Carl" in form.checked("declarers")
+    tricks = form.one("input#id_tricks[name=tricks]")
+    assert (tricks.get("inputmode"), tricks.get("min"), tricks.get("max"), tricks.get("value")) == (
+        "numeric",
+        "0",
+        "13",
+        "9",
+    )
 
 
 def test_it_puts_nothing_in_the_list_after_a_refused_deal(scorer_client, five):
@@ -773,7 +803,7 @@ def closed(make_evening):
 def test_it_says_a_closed_evening_is_closed_and_offers_no_form(scorer_client, closed):
     html = page(scorer_client, closed)
     assert "This evening is closed." in html
-    assert 'id="record"' not in html
+    assert Page(html).by_id("record") is None
     assert url("deal_delete", closed, 1) not in html
     assert totals(html) == {"Anne": 14, "Bert": -14, "Carl": 14, "Dina": -14}
 
@@ -814,8 +844,11 @@ def test_it_shows_each_players_points_of_a_deal_with_their_tone(scorer_client, m
         players=["Anne", "Bert", "Carl", "Dina", "Eric"],
         deals=[{"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": 8}],
     )
-    row = re.search(r'<li class="deal" id="deal-1">.*?</li>', page(scorer_client, evening), re.S).group(0)
-    cells = re.findall(r'<span class="delta ([a-z]*)"><span class="who">(\w+)</span> ([^<]+)</span>', row)
+    row = Page(page(scorer_client, evening)).one("li.deal#deal-1")
+    cells = [
+        (" ".join(sorted(cell.classes - {"delta"})), cell.one(".who").text, cell.own_text())
+        for cell in row.all(".deltas .delta")
+    ]
     assert cells == [
         ("out", "Anne", "–"),
         ("pos", "Bert", "8"),
@@ -829,9 +862,9 @@ def test_it_lists_the_last_ten_deals_and_the_earlier_ones_one_tap_away(scorer_cl
     pair = {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": 8}
     evening = make_evening(deals=[pair] * 12)
     html = page(scorer_client, evening)
-    listed = [int(n) for n in re.findall(r'<li class="deal[^"]*" id="deal-(\d+)">', html)]
-    assert listed == list(range(12, 2, -1))  # newest first
-    assert "Show the 2 earlier deals" in html and 'href="?deals=all#deal-2"' in html
+    assert listed(html) == list(range(12, 2, -1))  # newest first
+    assert "Show the 2 earlier deals" in Page(html).text
+    assert Page(html).all("a[href=?deals=all#deal-2]")
     everything = body(scorer_client.get(url("evening", evening) + "?deals=all"))
-    assert [int(n) for n in re.findall(r'<li class="deal[^"]*" id="deal-(\d+)">', everything)] == list(range(12, 0, -1))
+    assert listed(everything) == list(range(12, 0, -1))
     assert "earlier deal" not in everything
