@@ -231,6 +231,28 @@ def every_error(html: str) -> str:
     return " ".join(page.texts("ul.field-errors") + page.texts("div.errors"))
 
 
+def chip_name(chip: Element) -> str:
+    """The full name on a totals chip: a shortened name keeps it in the button's label; the crown is not part of it."""
+    button = chip.find("button.chip-name")
+    return button.get("aria-label") if button is not None else chip.one("span.chip-name").own_text()
+
+
+def player_chips(html: str) -> list[Element]:
+    """The chips of the scoring page's totals, the bête chip left out."""
+    return [c for c in Page(html).all("#totals .chip") if "pot" not in c.classes]
+
+
+def totals(html: str) -> dict[str, int]:
+    """Every player's total as the chips show it (the bête chip left out)."""
+    return {chip_name(c): int(c.one(".chip-total").text) for c in player_chips(html)}
+
+
+def is_partial(html: str) -> bool:
+    """An htmx answer: the board alone, not a whole page."""
+    page = Page(html)
+    return page.by_id("board") is not None and page.find("html") is None
+
+
 def datas(evening) -> list[dict]:
     """The stored deals of an evening, in order."""
     return [d.data for d in Deal.objects.filter(evening=evening).order_by("number")]

@@ -19,7 +19,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from pages import Element, Page, body, datas, every_error, field_errors, url
+import pages
+from pages import Element, Page, body, chip_name, datas, every_error, field_errors, player_chips, totals, url
 from scorebook.evenings.models import Deal, DealRevision, Evening
 
 pytestmark = pytest.mark.django_db
@@ -31,21 +32,6 @@ UNIT_SEP = "\x1f"
 
 
 # --- helpers ----------------------------------------------------------------------------------
-
-
-def chip_name(chip: Element) -> str:
-    """The full name on a chip: a shortened name keeps it in the button's label; the crown is not part of it."""
-    button = chip.find("button.chip-name")
-    return button.get("aria-label") if button is not None else chip.one("span.chip-name").own_text()
-
-
-def player_chips(html: str) -> list[Element]:
-    return [c for c in Page(html).all("#totals .chip") if "pot" not in c.classes]
-
-
-def totals(html: str) -> dict[str, int]:
-    """Every player's total as the chips show it (the bête chip left out)."""
-    return {chip_name(c): int(c.one(".chip-total").text) for c in player_chips(html)}
 
 
 def bete(html: str) -> int | None:
@@ -95,8 +81,7 @@ def listed(html: str) -> list[int]:
 
 
 def is_partial(response) -> bool:
-    page = Page(body(response))
-    return page.by_id("board") is not None and page.find("html") is None
+    return pages.is_partial(body(response))
 
 
 def is_recorded(response) -> bool:
