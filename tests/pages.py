@@ -48,11 +48,16 @@ class Element:
         return self.attrs.get("id")
 
     def get(self, attr: str, default=None):
-        return self.attrs.get(attr, default)
+        """An attribute's value; names are case-insensitive, as the parser lowers them (``viewBox``)."""
+        return self.attrs.get(attr.lower(), default)
 
     def has(self, attr: str) -> bool:
         """Whether the attribute is there at all (``hidden``, ``checked``, ``readonly`` …)."""
-        return attr in self.attrs
+        return attr.lower() in self.attrs
+
+    def strings(self) -> list[str]:
+        """Everything a reader or a browser could follow: the text and every attribute value inside."""
+        return [self.text] + [v for e in [self, *self.elements()] for v in e.attrs.values()]
 
     @property
     def raw_text(self) -> str:

@@ -10,7 +10,6 @@ in the house-rules editor. ``manage.py score`` keeps printing English.
 from __future__ import annotations
 
 import ast
-import html as html_lib
 import json
 import re
 from html.parser import HTMLParser
@@ -20,7 +19,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from pages import body, datas, field_errors, url
+from pages import body, datas, every_error, field_errors, url
 from scorebook.clubs.models import Club, HouseRules, Membership, Role
 from scorebook.core.engine_messages import localized, localized_with_path
 from scorebook.evenings.models import Deal, Evening
@@ -38,12 +37,6 @@ SITTING_OUT = {
     "fr": "Anne ne joue pas cette donne et ne peut pas être déclarant",
     "nl": "Anne zit uit in dit spel en kan geen contract spelen",
 }
-
-
-def every_error(html: str) -> str:
-    parts = re.findall(r'<ul class="field-errors"[^>]*>(.*?)</ul>', html, re.DOTALL)
-    parts += re.findall(r'<div class="errors"[^>]*>(.*?)</div>', html, re.DOTALL)
-    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", p)) for p in parts)
 
 
 # --- the record form and the deal edit page ----------------------------------------------------

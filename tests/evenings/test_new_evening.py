@@ -4,14 +4,13 @@ Seats are typed clockwise; empty seats are skipped, and the first dealer is chos
 number, so the stored first dealer is the index among the seats actually filled.
 """
 
-import re
 from datetime import date
 from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
-from pages import body, field_errors
+from pages import Page, body, field_errors
 from scorebook.clubs.models import Player
 from scorebook.evenings.models import Evening, Seat
 from scorebook.rules import registry
@@ -23,7 +22,8 @@ NEW = "/evenings/new/"
 
 
 def all_field_errors(html: str) -> list[str]:
-    return re.findall(r'<ul class="field-errors" id="id_([\w-]+)_error"', html)
+    """The fields that have an error list next to them."""
+    return [ul.id.removeprefix("id_").removesuffix("_error") for ul in Page(html).all("ul.field-errors[id]")]
 
 
 def form_data(ruleset="kleurenwiezen", players=("Anne", "Bert", "Carl", "Dina"), first_dealer=0, **extra):
