@@ -68,6 +68,14 @@ class Element:
         """The text inside, entities decoded and runs of HTML whitespace made one space."""
         return _squeeze(self.raw_text)
 
+    @property
+    def spaced_text(self) -> str:
+        """The text with a space where each element starts or ends (a figure and its hidden label stay two words)."""
+        return _squeeze(self._spaced())
+
+    def _spaced(self) -> str:
+        return "".join(c if isinstance(c, str) else f" {c._spaced()} " for c in self.children)
+
     def own_text(self) -> str:
         """The text directly inside this element, not inside its children."""
         return _squeeze("".join(c for c in self.children if isinstance(c, str)))

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from pages import body, field_errors
+from pages import Page, body, field_errors
 from scorebook.accounts.models import Profile
 from scorebook.clubs import services
 from scorebook.clubs.models import Invitation, Membership, Player, Role
@@ -37,8 +37,8 @@ def role_of(club, user):
 
 
 def remove_error(html, membership):
-    match = re.search(rf'id="id_m{membership.pk}_remove_error"[^>]*>(.*?)</ul>', html, re.S)
-    return re.sub(r"<[^>]+>", " ", match.group(1)) if match else ""
+    found = Page(html).by_id(f"id_m{membership.pk}_remove_error")
+    return found.text if found is not None else ""
 
 
 ADMIN_ONLY = [("outsider", 404), ("other_admin", 404), ("member", 403), ("scorer", 403)]

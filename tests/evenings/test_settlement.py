@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from pages import body
+from pages import Element, Page, body
 from scorebook.evenings.models import Evening, Payment
 
 pytestmark = pytest.mark.django_db
@@ -133,7 +133,7 @@ def test_it_shows_the_bete_left_and_shares_it_out_in_encheres(scorer_client, mak
     evening = make_evening("encheres", deals=[{"contract": "solo", "declarers": ["Bert"], "tricks": 4}], stake="0.10")
     html = body(scorer_client.get(url("settlement", evening)))
     assert "jetons left in the bête" in html
-    assert re.search(r'class="figure">8</span>', html)
+    assert "8" in Page(html).texts("span.figure")
     assert "Shared out equally between the 4 players" in html
     standings = text_of(standings_section(html))
     assert f"Bert {MINUS}8 pts {eur('-0,60')}" in standings
@@ -421,6 +421,8 @@ def test_it_writes_the_stake_with_its_own_precision(scorer_client, make_evening)
 
 def test_it_keeps_the_wide_sheet_inside_its_own_scrolling_box(scorer_client, kleuren):
     html = body(scorer_client.get(url("evening_print", kleuren)))
-    assert re.search(r'<div class="table-scroll"[^>]*>\s*<table class="sheet-deals">', html)
+    boxes = Page(html).all("div.table-scroll")
+    first_inside = [next(child for child in box.children if isinstance(child, Element)) for box in boxes]
+    assert any(e.tag == "table" and e.classes == {"sheet-deals"} for e in first_inside)
     css = (Path(__file__).resolve().parents[2] / "static/css/settle.css").read_text()
     assert "@media print" in css and "A4 portrait" in css

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from builders import club_evening
-from pages import body, field_errors
+from pages import Page, body, field_errors
 from scorebook.clubs.models import Club, Player, Season
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,8 @@ def page_url(club, **params):
 
 def listed(html):
     """The evening ids listed, in order."""
-    return [int(pk) for pk in re.findall(r'<a class="card-link past-evening-head" href="/e/(\d+)/"', html)]
+    links = [a.get("href") for a in Page(html).all("a.card-link.past-evening-head")]
+    return [int(re.fullmatch(r"/e/(\d+)/", href).group(1)) for href in links]
 
 
 def text_of(html):

@@ -1,14 +1,12 @@
 """The club's roster: who sees it, adding players, linking accounts, merging two records of one person."""
 
-import html as html_lib
-import re
 from datetime import date
 from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
-from pages import body, datas, field_errors
+from pages import Page, body, datas, field_errors
 from scorebook.accounts.models import Profile
 from scorebook.clubs import services
 from scorebook.clubs.models import Club, Membership, Player, Role
@@ -60,14 +58,11 @@ def named(club, name):
     return Player.objects.get(club=club, name=name)
 
 
-def card(html, player):
-    """The roster card of one player."""
-    start = html.index(f'href="{reverse("club_player", args=[player.club.slug, player.pk])}"')
-    return html[html.rindex("<li", 0, start) : html.index("</li>", start)]
-
-
-def text(fragment):
-    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+def card(html, player) -> str:
+    """The text of the roster card of one player: the list item around the first link to his page."""
+    href = reverse("club_player", args=[player.club.slug, player.pk])
+    link = Page(html).all(f"a[href={href}]")[0]
+    return next(e for e in link.ancestors() if e.tag == "li").text
 
 
 def link_error(html, player):
@@ -75,7 +70,7 @@ def link_error(html, player):
 
 
 def non_field_errors(html):
-    return " ".join(text(m) for m in re.findall(r'<div class="errors"[^>]*>(.*?)</div>', html, re.S))
+    return " ".join(Page(html).texts("div.errors"))
 
 
 # --- seeing the roster and adding to it -------------------------------------------------------
@@ -98,10 +93,8 @@ def test_it_shows_each_players_evenings_and_linked_account(client, cast, club):
     Profile.objects.create(user=cast["member"], display_name="Mia la Reine")
     client.force_login(cast["scorer"])
     html = body(client.get(reverse("club_players", args=["les-as"])))
-    assert "2 evenings" in text(card(html, anne)) and "Mia la Reine" in text(card(html, anne))
-    assert "1 evening" in text(card(html, named(club, "Dina"))) and "No account" in text(
-        card(html, named(club, "Dina"))
-    )
+    assert "2 evenings" in card(html, anne) and "Mia la Reine" in card(html, anne)
+    assert "1 evening" in card(html, named(club, "Dina")) and "No account" in card(html, named(club, "Dina"))
     assert "mia@example.org" not in html
 
 
@@ -385,7 +378,7 @@ def test_it_merges_moving_the_seats_and_keeping_every_total(client, cast, club, 
         assert {p["name"]: p["player"] for p in e.summary["players"]}[e.seats.get(position=0).name] == anne.pk
     assert Seat.objects.filter(player=anne).count() == 2
     html = body(client.get(reverse("club_players", args=["les-as"])))
-    assert "2 evenings" in text(card(html, anne))
+    assert "2 evenings" in card(html, anne)
 
 
 def test_it_merges_into_the_record_chosen_to_keep(client, cast, club, twins):

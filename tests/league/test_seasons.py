@@ -14,7 +14,6 @@ Kleurenwiezen, four players, everybody plays, stake 0.10 EUR:
 
 import csv
 import io
-import re
 from datetime import date
 
 import pytest
@@ -23,7 +22,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from builders import club_evening
-from pages import body, field_errors
+from pages import Page, body, field_errors
 from scorebook.clubs.models import Club, Season
 from scorebook.league.views.seasons import season_evenings
 
@@ -70,15 +69,11 @@ def url(name, club, *args):
 
 def standings_rows(html):
     """[(rank, movement, name, cells...)] from the standings table, tags dropped."""
-    table = html[html.index('<table class="league">') : html.index("</table>")]
-    rows = []
-    for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", table[table.index("<tbody>") :], re.DOTALL):
-        cells = [
-            re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c)).strip().replace(" *", "*")
-            for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.DOTALL)
-        ]
-        rows.append(cells)
-    return rows
+    table = Page(html).all("table.league")[0]
+    return [
+        [cell.spaced_text.replace(" *", "*") for cell in tr.elements() if cell.tag in ("td", "th")]
+        for tr in table.all("tbody tr")
+    ]
 
 
 # --- who sees what -------------------------------------------------------------------------------
