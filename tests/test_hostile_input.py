@@ -1,6 +1,5 @@
 """Hostile input beyond the deal form: the house-rules form, names with markup, forged posts."""
 
-import re
 from datetime import date
 from decimal import Decimal
 
@@ -10,6 +9,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pages import Page
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Role, Season
 from scorebook.evenings import services
 from test_access_matrix import _lines, world  # noqa: F401  (the fixture is used by name)
@@ -34,7 +34,7 @@ def admin_club(scorer):
 def test_it_never_breaks_on_a_hostile_house_rules_post(scorer_client, admin_club, ruleset):
     url = reverse("club_rules_edit", args=[admin_club.slug, ruleset])
     page = scorer_client.get(url).content.decode()
-    fields = dict(re.findall(r'<input[^>]*\bname="([^"]+)"[^>]*\bvalue="([^"]*)"', page))
+    fields = {e.get("name"): e.get("value") for e in Page(page).all("input[name][value]")}
     names = sorted(n for n in fields if n != "csrfmiddlewaretoken")
     assert len(names) > 10
 
