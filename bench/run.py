@@ -197,6 +197,8 @@ def build(history_size: int, season_sizes, small_size: int) -> Data:
     assert same.rules == last.rules and same.summary == last.summary and same.version == last.version, (
         "the bulk history differs from what create_evening and record_deal write"
     )
+    figures = lambda e: list(e.seats.values_list("position", *services.SEAT_FIGURES))  # noqa: E731
+    assert figures(same) == figures(last), "the bulk history's seats differ from what the services write"
     same.delete()
 
     rng = random.Random(7)

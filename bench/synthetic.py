@@ -189,6 +189,7 @@ def add_deals(
         Evening.objects.filter(pk=evening.pk).update(
             version=evening.version, summary=evening.summary, updated_at=timezone.now()
         )
+        services.keep_seat_figures(evening)  # the seats' figures, as every write keeps them
     return s
 
 
@@ -295,13 +296,11 @@ def build_history(
                     for i in range(first, min(first + batch, evenings))
                 ]
             )
-            Seat.objects.bulk_create(
-                [
-                    Seat(evening=e, player=p, position=pos, name=p.name)
-                    for e in chunk
-                    for pos, p in enumerate(seat_players)
-                ]
-            )
+            seats = {
+                e.pk: [Seat(evening=e, player=p, position=pos, name=p.name) for pos, p in enumerate(seat_players)]
+                for e in chunk
+            }
+            Seat.objects.bulk_create([seat for e in chunk for seat in seats[e.pk]])
             rows, payments = [], []
             for e in chunk:
                 deals = make_deals(deals_per_evening, rng, first_dealer=e.first_dealer)
@@ -312,13 +311,19 @@ def build_history(
                 ]
                 e.version = len(deals)
                 e.summary = services.summarize(e, s)
+                paid = []
                 if e.date < days[max(0, evenings - unpaid)] or unpaid <= 0:
-                    payments += [
+                    paid = [
                         Payment(evening=e, payer=t.payer, payee=t.payee, amount=t.amount, marked_by=user)
                         for t in s.result.transfers(e.stake)
                     ]
+                payments += paid
+                services.seat_figures(e.summary, seats[e.pk], paid)  # as every write keeps them
             Deal.objects.bulk_create(rows, batch_size=2000)
             Payment.objects.bulk_create(payments, batch_size=2000)
+            Seat.objects.bulk_update(
+                [seat for e in chunk for seat in seats[e.pk]], services.SEAT_FIGURES, batch_size=500
+            )
             Evening.objects.bulk_update(chunk, ["version", "summary"], batch_size=200)
         history.evening_ids += [e.pk for e in chunk]
         history.dates += [e.date for e in chunk]

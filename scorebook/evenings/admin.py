@@ -2,7 +2,9 @@
 the site, which checks them with the engine, keeps their history and the evening's summary."""
 
 from django.contrib import admin
+from django.db import transaction
 
+from . import services
 from .models import Deal, DealRevision, Evening, Payment, Seat
 
 
@@ -58,4 +60,24 @@ class DealRevisionAdmin(ReadOnlyAdmin):
 
 @admin.register(Payment)
 class PaymentAdmin(admin.ModelAdmin):
+    """Payments changed here keep their evening's seats (what is still open for each) as the
+    site's own payments do."""
+
     list_display = ("evening", "payer", "payee", "amount", "marked_at")
+
+    def save_model(self, request, obj, form, change):
+        with transaction.atomic():
+            super().save_model(request, obj, form, change)
+            services.keep_seat_figures(obj.evening)
+
+    def delete_model(self, request, obj):
+        with transaction.atomic():
+            super().delete_model(request, obj)
+            services.keep_seat_figures(obj.evening)
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():
+            evenings = list(Evening.objects.filter(pk__in=queryset.values("evening_id")))
+            super().delete_queryset(request, queryset)
+            for evening in evenings:
+                services.keep_seat_figures(evening)

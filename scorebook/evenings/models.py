@@ -85,9 +85,27 @@ class Seat(models.Model):
         default=True,
         help_text="Derived from the deals with the summary: False when the player took no part (rules.md 4).",
     )
+    # The seat's figures, copied from the evening's summary by the transaction that writes it
+    # (services.seat_figures): what the player page adds up in the database.
+    points = models.IntegerField(default=0)
+    place = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Among those who took part; empty when the evening is not one of his."
+    )
+    played = models.PositiveIntegerField(default=0, help_text="Deals played.")
+    sat_out = models.PositiveIntegerField(default=0, help_text="Deals sat out.")
+    best_deal = models.IntegerField(null=True, blank=True)
+    worst_deal = models.IntegerField(null=True, blank=True)
+    money = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True, help_text="Empty: no stake.")
+    declared = models.JSONField(default=dict, blank=True, help_text="Contract: [declared, made] (the summary's).")
+    # What is still open for him after the evening's payments (rules.md 4), kept with the payments too.
+    unpaid = models.DecimalField(
+        max_digits=14, decimal_places=2, default=0, help_text="Open transfers netted; > 0: others owe him."
+    )
+    open_transfers = models.PositiveSmallIntegerField(default=0, help_text="Open transfers he pays or receives.")
 
     class Meta:
         ordering = ["position"]
+        indexes = [models.Index(fields=["player", "open_transfers"], name="seat_open")]
         constraints = [
             models.UniqueConstraint(fields=["evening", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["evening", "player"], name="seat_player_unique"),

@@ -18,7 +18,6 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from scorebook.clubs.models import Player
@@ -159,34 +158,91 @@ def _saved(evening: Evening, s: Scored) -> None:
     _check_money(evening, s)
     evening.version += 1
     evening.updated_at = timezone.now()
-    before = evening.summary
     evening.summary = summarize(evening, s)
     evening.save(update_fields=["version", "updated_at", "summary"])
-    _keep_seats(evening, before)
+    _keep_seats(evening)
 
 
-def _absent(summary: dict | None) -> set[int] | None:
-    """The seats whose player took no part, as the summary says (None: a summary that does not say)."""
-    players = (summary or {}).get("players")
-    if not players or any("took_part" not in e for e in players):
-        return None
-    return {e["seat"] for e in players if not e["took_part"]}
+SEAT_FIGURES = [
+    "took_part",
+    "points",
+    "place",
+    "played",
+    "sat_out",
+    "best_deal",
+    "worst_deal",
+    "money",
+    "declared",
+    "unpaid",
+    "open_transfers",
+]
 
 
-def _keep_seats(evening: Evening, before: dict | None = None) -> None:
-    """``Seat.took_part`` as the new summary says (one query, and only when it changed): the
-    lists that ask "whose evening was it" read it from the seats."""
-    absent = _absent(evening.summary)
-    if absent is None or absent == _absent(before):
-        return
-    Seat.objects.filter(evening=evening).update(
-        took_part=Case(When(position__in=sorted(absent), then=Value(False)), default=Value(True))
-    )
+def _open(summary: dict | None, names: list[str], payments) -> list[settlement.Transfer]:
+    """The transfers still open: the summary's settlement netted against ``payments`` (rules.md 4),
+    ties settled in seat order (``names``)."""
+    due = [
+        settlement.Transfer(t["from"], t["to"], Decimal(t["amount"])) for t in (summary or {}).get("transfers") or ()
+    ]
+    if not payments:
+        return due
+    paid = [settlement.Transfer(p.payer, p.payee, p.amount) for p in payments]
+    return settlement.remaining_transfers(settlement.balances_of(due, order=names), paid)
+
+
+def seat_figures(summary: dict | None, seats: list[Seat], payments) -> None:
+    """Set on ``seats`` (one evening's, in seat order) their figures as the evening's ``summary``
+    says, and what is still open for each after ``payments`` (no query). The one place where the
+    per-seat figures are derived: every write, ``refresh_summary`` and bulk loaders call it."""
+    summary = summary or {}
+    entries = {e.get("seat"): e for e in summary.get("players") or ()}
+    taking = [e for e in entries.values() if e.get("took_part", True)]
+    counts = bool(summary.get("deals")) and bool(taking)
+    still_open = _open(summary, [seat.name for seat in seats], payments)
+    for seat in seats:
+        entry = entries.get(seat.position) or {}
+        points = int(entry.get("points") or 0)
+        seat.took_part = bool(entry.get("took_part", True))
+        seat.points = points
+        seat.place = 1 + sum(int(e.get("points") or 0) > points for e in taking) if counts and seat.took_part else None
+        seat.played = int(entry.get("played") or 0)
+        seat.sat_out = int(entry.get("sat_out") or 0)
+        seat.best_deal = entry.get("best")
+        seat.worst_deal = entry.get("worst")
+        money = entry.get("money")
+        seat.money = Decimal(str(money)) if money not in (None, "") else None
+        seat.declared = entry.get("declared") or {}
+        mine = [t for t in still_open if seat.name in (t.payer, t.payee)]
+        seat.unpaid = sum((t.amount if t.payee == seat.name else -t.amount for t in mine), Decimal("0.00"))
+        seat.open_transfers = len(mine)
+
+
+def _figures_of(seat: Seat) -> tuple:
+    return tuple(getattr(seat, name) for name in SEAT_FIGURES)
+
+
+def _keep_seats(evening: Evening) -> None:
+    """Every seat's figures as the evening's summary and payments say, in the transaction that
+    changed them (one ``bulk_update``, none when nothing changed): what the lists ("whose evening
+    was it") and the player page read from the seats."""
+    seats = list(evening.seats.all())
+    payments = list(evening.payments.all()) if evening.stake is not None else []
+    before = [_figures_of(seat) for seat in seats]
+    seat_figures(evening.summary, seats, payments)
+    if [_figures_of(seat) for seat in seats] != before:
+        Seat.objects.bulk_update(seats, SEAT_FIGURES)
 
 
 def _sync(target: Evening, source: Evening) -> None:
     """What a write changed on the locked copy, onto the evening the view holds."""
     target.version, target.updated_at, target.summary = source.version, source.updated_at, source.summary
+
+
+def keep_seat_figures(evening: Evening) -> None:
+    """The seats' figures put back in line with the evening's summary and payments, the evening
+    locked (after payments changed elsewhere than here, e.g. in the admin)."""
+    with transaction.atomic():
+        _keep_seats(Evening.objects.select_for_update().get(pk=evening.pk))
 
 
 # --- the summary: what many-evening pages read of one evening ------------------------------
@@ -253,11 +309,10 @@ def refresh_summary(evening: Evening) -> dict[str, Any]:
     """Rebuild the stored summary from the deals (``manage.py refresh_summaries``)."""
     with transaction.atomic():
         locked = Evening.objects.select_for_update().get(pk=evening.pk)
-        before = locked.summary
         locked.summary = summarize(locked, scored(locked))
         locked.updated_at = timezone.now()
         locked.save(update_fields=["summary", "updated_at"])
-        _keep_seats(locked, before)
+        _keep_seats(locked)
     evening.summary, evening.updated_at = locked.summary, locked.updated_at
     return evening.summary
 
@@ -282,10 +337,9 @@ def scored_in_order(evening: Evening) -> Scored:
                 Deal.objects.filter(pk=deal.pk).update(number=number)
         locked.version += 1
         locked.updated_at = timezone.now()
-        before = locked.summary
         locked.summary = summarize(locked, scored(locked))
         locked.save(update_fields=["version", "updated_at", "summary"])
-        _keep_seats(locked, before)
+        _keep_seats(locked)
     _sync(evening, locked)
     s = scored(evening)
     if not _in_order(evening, s):
@@ -470,12 +524,8 @@ def payments_made(evening: Evening) -> list[Payment]:
 def still_due(evening: Evening, payments: list[Payment] | None = None) -> list[settlement.Transfer]:
     """What remains to settle: the settlement netted against the payments made, in whichever
     direction (``settlement.remaining_transfers``); the settlement itself when nothing was paid."""
-    due = settlement_due(evening)
     payments = payments_made(evening) if payments is None else payments
-    if not payments:
-        return due
-    paid = [settlement.Transfer(p.payer, p.payee, p.amount) for p in payments]
-    return settlement.remaining_transfers(settlement.balances_of(due, order=players_of(evening)), paid)
+    return _open(evening.summary, players_of(evening), payments)
 
 
 def record_payment(
@@ -497,6 +547,7 @@ def record_payment(
                 raise NotDue()
             return repeated, False
         payment = Payment.objects.create(evening=locked, payer=payer, payee=payee, amount=amount, marked_by=_user(user))
+        _keep_seats(locked)
     return payment, True
 
 
@@ -527,6 +578,7 @@ def cancel_payment(
         if payment is None:
             return False
         payment.delete()
+        _keep_seats(locked)
     return True
 
 
@@ -643,6 +695,7 @@ __all__ = [
     "edit_deal",
     "export_text",
     "import_evening",
+    "keep_seat_figures",
     "record_deal",
     "record_payment",
     "restore_deal",

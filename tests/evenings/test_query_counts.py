@@ -22,8 +22,9 @@ def _queries(client, method, url, data=None):
 SCORING_PAGE = 6
 # session, user, the evening with the user's role, its seats (the form is checked against the
 # table), then in a transaction (a savepoint inside the test's): the evening locked, its seats,
-# the request key, its deals, the deal inserted, the evening updated; the corrections for the board
-RECORD = 13
+# the request key, its deals, the deal inserted, the evening updated, its payments and its seats'
+# figures updated (what the player page adds up); the corrections for the board
+RECORD = 15
 
 
 @pytest.mark.django_db

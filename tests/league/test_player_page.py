@@ -30,7 +30,7 @@ from django.urls import reverse
 from builders import club_evening
 from pages import body
 from scorebook.clubs.models import Club, Player, Season
-from scorebook.evenings.models import Payment
+from scorebook.evenings import services
 from scorebook.rules import registry
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +60,7 @@ def built(club, scorer):
         [{"contract": "samen-9", "declarers": ["Bert", "Carl"], "tricks": 10}],
         stake=None,
     )
-    Payment.objects.create(evening=b, payer="Dina", payee="Anne", amount=Decimal("0.10"))
+    services.record_payment(b, "Dina", "Anne", Decimal("0.10"), scorer, closed_too=True)
     season = Season.objects.create(
         club=club, name="September", start=date(2026, 9, 1), end=date(2026, 9, 30), ruleset="kleurenwiezen"
     )
@@ -233,3 +233,34 @@ def test_the_player_page_takes_as_many_queries_for_30_evenings_as_for_3(client, 
     for day in range(4, 31):
         club_evening(club, scorer, date(2026, 3, day), anne_deal)
     assert count() == few
+
+
+def test_the_page_of_his_latest_season_takes_as_many_queries_for_30_evenings_as_for_3(client, cast, club, scorer):
+    """His latest season and all his evenings (two variants), more unpaid transfers than the page
+    lists, payments: the same queries."""
+    client.force_login(cast["member"])
+    Season.objects.create(
+        club=club, name="March", start=date(2026, 3, 1), end=date(2026, 3, 31), ruleset="kleurenwiezen"
+    )
+    anne_deal = [{"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}]
+    classic = [{"tricks": [9, 4], "honours": [0, 0]}]
+
+    def evenings(days):
+        for day in days:
+            evening = club_evening(club, scorer, date(2026, 3, day), anne_deal)
+            club_evening(club, scorer, date(2026, 3, day), classic, ruleset="classique")
+            due = services.still_due(evening)[-1]  # Anne's own transfer stays open
+            services.record_payment(evening, due.payer, due.payee, due.amount, scorer)
+
+    evenings(range(1, 4))
+    anne = Player.objects.get(club=club, name="Anne")
+
+    def count(**season):
+        with CaptureQueriesContext(connection) as queries:
+            html = body(client.get(page(club, anne, **season)))
+        assert ("stat-points-classique" in html) == bool(season) and "Not paid yet" in html
+        return len(queries)
+
+    few = count(), count(season="all")
+    evenings(range(4, 31))
+    assert (count(), count(season="all")) == few

@@ -5,22 +5,20 @@ money and statistics are given per variant; only counts (evenings, deals) have a
 line. An evening in which he took no part (rules.md 4, the summary's ``took_part``) is not one
 of his evenings ("did not play"); the deals he sat out are counted apart.
 
-Every figure comes from the evenings' summaries (``scorebook.league.standings``) and the
-ledger (``open_ledger``), computed once and kept in the cache until one of his evenings or
-their payments changes (the key holds a fingerprint read with two aggregate queries, as the
-standings do). Long lists are capped: the latest evenings, the newest unpaid transfers, with
-links to the rest.
+Every figure is added up by the database from the figures each seat keeps (``Seat.points``,
+``place``, ``played``, ``money``, ``unpaid``…, written with the evening's summary by the same
+transaction): a fixed number of queries, none of them reading a summary. The contracts come
+from each of his seats' ``declared`` (a few bytes), for the evenings shown only. Long lists are
+capped: the latest evenings, the newest unpaid transfers, with links to the rest.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Exists, OuterRef, Q, Sum
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -29,7 +27,7 @@ from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Season
 from scorebook.core.formatting import decimal_text, lang, signed_points, tone
 from scorebook.evenings import charts
-from scorebook.evenings.models import Payment, Seat
+from scorebook.evenings.models import Evening, Seat
 from scorebook.nights import results as night_results
 from scorebook.rules import registry
 from scorebook.rules.model import RulesError
@@ -41,36 +39,34 @@ from .seasons import purse_text, purse_tone
 SHOWN_EVENINGS = 20  # the latest evenings listed per variant; the club's list (filtered on him) has the rest
 SHOWN_UNPAID = 10  # the newest unpaid transfers; the club's ledger has the rest
 CHART_POINTS = 250  # a chart of more evenings draws every n-th (and always the last)
+EVENING_ORDER = ("evening__date", "evening__created_at", "evening_id")  # the standings' order of evenings
+COUNTED = Q(place__isnull=False)  # one of his evenings: deals were played and he took part (rules.md 4)
 
 
-def _player_evenings(club, player: Player) -> list[st.EveningSummary]:
-    """The player's evenings in the club, with their summaries: one query."""
-    out = []
-    for name, pk, day, ruleset, currency, summary in (
-        Seat.objects.filter(player=player, evening__club=club)
-        .order_by("evening__date", "evening__created_at", "evening_id")
-        .values_list("name", "evening_id", "evening__date", "evening__ruleset", "evening__currency", "evening__summary")
-    ):
-        summary = dict(summary or {})
-        summary["players"] = [
-            {**e, "player": player.pk} if e.get("name") == name else e for e in summary.get("players") or ()
-        ]
-        out.append(st.EveningSummary(day, summary, id=pk, ruleset=ruleset, currency=currency))
-    return out
+def _seats(club, player: Player, season: Season | None = None):
+    seats = Seat.objects.filter(player=player, evening__club=club)
+    if season is not None:
+        seats = seats.filter(evening__ruleset=season.ruleset, evening__date__range=(season.start, season.end))
+    return seats
 
 
-def _in_season(evening: st.EveningSummary, season: Season) -> bool:
-    return season.start <= evening.date <= season.end and evening.ruleset == season.ruleset
-
-
-def _played(evening: st.EveningSummary, key) -> bool:
-    entry = evening.entry(key)
-    return evening.counts and entry is not None and st.took_part(entry)
+def _latest_season(club, player: Player, seasons: list[Season]) -> Season | None:
+    """The first of ``seasons`` with one of his evenings (one query)."""
+    his = Seat.objects.filter(
+        COUNTED,
+        player=player,
+        evening__club=club,
+        evening__ruleset=OuterRef("ruleset"),
+        evening__date__gte=OuterRef("start"),
+        evening__date__lte=OuterRef("end"),
+    )
+    played = set(Season.objects.filter(club=club).filter(Exists(his)).values_list("pk", flat=True))
+    return next((s for s in seasons if s.pk in played), None)
 
 
 @dataclass
 class Figures:
-    """What the page computes from the summaries and the ledger (kept in the cache)."""
+    """What the page reads of the seats' stored figures (``Seat``, kept with each evening's summary)."""
 
     season: int | None  # the season shown (None: all evenings)
     variants: list[st.PlayerStats] = field(default_factory=list)  # one per variant, the most played first
@@ -96,53 +92,113 @@ class Figures:
         return sum(v.won for v in self.variants)
 
 
-def _figures(club, player: Player, seasons: list[Season], wanted: str) -> Figures:
-    evenings = _player_evenings(club, player)
+def _variants(player: Player, seats) -> dict[str, st.PlayerStats]:
+    """His figures per variant, added up by the database (a query for the sums, one for his
+    evenings' points in order, one for the contracts, two per variant for the records of one deal)."""
+    found: dict[str, st.PlayerStats] = {}
+    for ruleset, currency, evenings, won, deals, sat_out, absent, points, purse in (
+        seats.values("evening__ruleset", "evening__currency")
+        .annotate(
+            evenings=Count("id", filter=COUNTED),
+            won=Count("id", filter=Q(place=1)),
+            deals=Sum("played", filter=COUNTED),
+            sat_outs=Sum("sat_out"),
+            # no part in an evening with deals: he sat out every one (and only then is it counted)
+            absent=Count("id", filter=Q(took_part=False, sat_out__gt=0)),
+            total=Sum("points", filter=COUNTED),
+            purse=Sum("money", filter=COUNTED),
+        )
+        .values_list(
+            "evening__ruleset", "evening__currency", "evenings", "won", "deals", "sat_outs", "absent", "total", "purse"
+        )
+        .order_by()
+    ):
+        stats = found.setdefault(ruleset, st.PlayerStats(key=player.pk))
+        stats.evenings += evenings
+        stats.won += won
+        stats.deals += deals or 0
+        stats.sat_out += sat_out or 0
+        stats.absent += absent
+        stats.points += points or 0
+        st.add_money(stats.money, currency, purse)
+    counted = seats.filter(COUNTED)
+    running: dict[str, int] = {}
+    for ruleset, evening, day, points in counted.order_by(*EVENING_ORDER).values_list(
+        "evening__ruleset", "evening_id", "evening__date", "points"
+    ):
+        stats = found[ruleset]
+        running[ruleset] = running.get(ruleset, 0) + points
+        stats.steps.append(st.Step(day, evening, points, running[ruleset]))
+        mark = st.Mark(points, day, evening)
+        if points > 0 and (stats.best_evening is None or points > stats.best_evening.value):
+            stats.best_evening = mark
+        if points < 0 and (stats.worst_evening is None or points < stats.worst_evening.value):
+            stats.worst_evening = mark
+    for ruleset, stats in found.items():
+        variant = counted.filter(evening__ruleset=ruleset)
+        best = variant.filter(best_deal__gt=0).order_by("-best_deal", *EVENING_ORDER)
+        worst = variant.filter(worst_deal__lt=0).order_by("worst_deal", *EVENING_ORDER)
+        for name, rows in (("best_deal", best), ("worst_deal", worst)):
+            first = rows.values_list(name, "evening__date", "evening_id").first()
+            setattr(stats, name, st.Mark(*first) if first else None)
+    contracts: dict[tuple[str, str], st.ContractStat] = {}
+    for ruleset, declared in counted.exclude(declared={}).values_list("evening__ruleset", "declared"):
+        for contract, (times, made) in (declared or {}).items():
+            if contract in (None, "", "null", "None"):
+                continue  # a deal without a contract (classic whist) declares nothing
+            stat = contracts.setdefault((ruleset, contract), st.ContractStat(ruleset, contract))
+            stat.declared += int(times)
+            stat.made += int(made)
+    for stat in sorted(contracts.values(), key=lambda c: (c.ruleset, -c.declared, c.contract)):
+        found[stat.ruleset].contracts.append(stat)
+    return found
+
+
+def _unpaid(club, player: Player) -> tuple[dict[str, Decimal], list[OpenTransfer], int]:
+    """What is still open for him (every evening of the club): the seats' stored figures added up,
+    and the newest open transfers, worked out for the few evenings they come from."""
+    open_seats = Seat.objects.filter(player=player, evening__club=club, open_transfers__gt=0)
+    unpaid, count = {}, 0
+    for currency, amount, n in (
+        open_seats.values("evening__currency")
+        .annotate(amount=Sum("unpaid"), n=Sum("open_transfers"))
+        .values_list("evening__currency", "amount", "n")
+        .order_by()
+    ):
+        unpaid[currency] = amount
+        count += n
+    if not count:
+        return unpaid, [], 0
+    newest = list(
+        open_seats.order_by("-evening__date", "-evening__created_at").values_list("evening_id", flat=True)[
+            :SHOWN_UNPAID
+        ]
+    )
+    ledger = open_ledger(club, evenings=Evening.objects.filter(pk__in=newest))
+    mine = [t for t in ledger.transfers if player.pk in (t.payer_key, t.payee_key)]
+    return unpaid, mine[:SHOWN_UNPAID], count
+
+
+def figures(club, player: Player, seasons: list[Season], wanted: str) -> Figures:
+    """The page's figures for the season ``wanted`` ("all", a season's id, or "": the latest
+    season he played in): a fixed number of queries, whatever the length of the club's history."""
     if wanted == "all":
         chosen = None
     elif wanted.isdigit():
         chosen = next((s for s in seasons if s.pk == int(wanted)), None)
-    else:  # the latest season the player played in
-        played = [e for e in evenings if _played(e, player.pk)]
-        chosen = next((s for s in seasons if any(_in_season(e, s) for e in played)), None)
-    selected = [e for e in evenings if _in_season(e, chosen)] if chosen else evenings
-    by_variant: dict[str, list[st.EveningSummary]] = {}
-    for e in selected:
-        by_variant.setdefault(e.ruleset, []).append(e)
-    variants = [st.player_stats(group, player.pk) for group in by_variant.values()]
-    rulesets = list(by_variant)
-    order = sorted(range(len(variants)), key=lambda i: (-variants[i].evenings, rulesets[i]))
-    ledger = open_ledger(club, player)
-    mine = [t for t in ledger.transfers if player.pk in (t.payer_key, t.payee_key)]
-    balance = ledger.balance_of(player.pk)
+    else:
+        chosen = _latest_season(club, player, seasons)
+    found = _variants(player, _seats(club, player, chosen))
+    order = sorted(found, key=lambda ruleset: (-found[ruleset].evenings, ruleset))
+    unpaid, transfers, count = _unpaid(club, player)
     return Figures(
         season=chosen.pk if chosen else None,
-        variants=[variants[i] for i in order],
-        rulesets=[rulesets[i] for i in order],
-        unpaid=dict(balance.money) if balance else {},
-        unpaid_transfers=mine[:SHOWN_UNPAID],
-        unpaid_count=len(mine),
+        variants=[found[r] for r in order],
+        rulesets=order,
+        unpaid=unpaid,
+        unpaid_transfers=transfers,
+        unpaid_count=count,
     )
-
-
-def figures(club, player: Player, seasons: list[Season], wanted: str) -> Figures:
-    """The page's figures, kept until one of the player's evenings or their payments changes
-    (two aggregate queries, no summary read, when they are kept)."""
-    seats = Seat.objects.filter(player=player, evening__club=club)
-    evenings = seats.aggregate(n=Count("id"), ids=Sum("evening_id"), last=Max("evening__updated_at"))
-    payments = Payment.objects.filter(evening__club=club, evening__seats__player=player).aggregate(
-        n=Count("id"), last=Max("id")
-    )
-    season_rows = [(s.pk, s.start, s.end, s.ruleset) for s in seasons]
-    key = (
-        "player:"
-        + hashlib.sha256(repr((club.pk, player.pk, wanted, evenings, payments, season_rows)).encode()).hexdigest()
-    )
-    kept = cache.get(key)
-    if kept is None:
-        kept = _figures(club, player, seasons, wanted)
-        cache.set(key, kept, timeout=24 * 3600)
-    return kept
 
 
 # --- words and numbers for people ---------------------------------------------------------------
