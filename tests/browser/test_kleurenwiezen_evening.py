@@ -163,6 +163,9 @@ def test_a_kleurenwiezen_evening_for_five_from_start_to_settlement(phone, scorer
     chips = p.chips()
     report = p.export_report(pk)
     assert chips == report["totals"]
+    assert len(p.deal_rows()) == 10  # the last ten; the two before are one tap away
+    p.tap(p.page.get_by_role("link", name="Show the 2 earlier deals"))
+    expect(p.page.locator("#board .deal-list li.deal")).to_have_count(12)
     rows = p.deal_rows()
     assert len(rows) == 12 == len(report["deals"])
     for number, row in rows.items():
