@@ -178,12 +178,10 @@ SEAT_FIGURES = [
 ]
 
 
-def _open(summary: dict | None, names: list[str], payments) -> list[settlement.Transfer]:
-    """The transfers still open: the summary's settlement netted against ``payments`` (rules.md 4),
-    ties settled in seat order (``names``)."""
-    due = [
-        settlement.Transfer(t["from"], t["to"], Decimal(t["amount"])) for t in (summary or {}).get("transfers") or ()
-    ]
+def open_transfers(transfers, names: list[str], payments) -> list[settlement.Transfer]:
+    """The transfers still open: a summary's ``transfers`` netted against ``payments`` (anything with
+    ``payer``, ``payee`` and ``amount``; rules.md 4), ties settled in seat order (``names``)."""
+    due = [settlement.Transfer(t["from"], t["to"], Decimal(t["amount"])) for t in transfers or ()]
     if not payments:
         return due
     paid = [settlement.Transfer(p.payer, p.payee, p.amount) for p in payments]
@@ -198,7 +196,7 @@ def seat_figures(summary: dict | None, seats: list[Seat], payments) -> None:
     entries = {e.get("seat"): e for e in summary.get("players") or ()}
     taking = [e for e in entries.values() if e.get("took_part", True)]
     counts = bool(summary.get("deals")) and bool(taking)
-    still_open = _open(summary, [seat.name for seat in seats], payments)
+    still_open = open_transfers(summary.get("transfers"), [seat.name for seat in seats], payments)
     for seat in seats:
         entry = entries.get(seat.position) or {}
         points = int(entry.get("points") or 0)
@@ -525,7 +523,7 @@ def still_due(evening: Evening, payments: list[Payment] | None = None) -> list[s
     """What remains to settle: the settlement netted against the payments made, in whichever
     direction (``settlement.remaining_transfers``); the settlement itself when nothing was paid."""
     payments = payments_made(evening) if payments is None else payments
-    return _open(evening.summary, players_of(evening), payments)
+    return open_transfers((evening.summary or {}).get("transfers"), players_of(evening), payments)
 
 
 def record_payment(

@@ -156,23 +156,17 @@ def open_transfers(rows, paid, order) -> list[tuple[int, str, str, int]]:
     summary), the payments made per evening as (payer, payee, cents) and the names at each
     evening's table in seat order (``order``; ties of the settlement follow it).
 
-    The settlement netted against the payments (rules.md 4). An evening whose payments are
-    exactly its transfers is settled; one without payments is open as its summary says;
-    otherwise the engine settles the remainder.
+    The settlement netted against the payments (rules.md 4), as the evening's own settlement
+    page does (``services.open_transfers``); an evening whose payments are exactly its
+    transfers is settled without arithmetic.
     """
     out = []
     for evening_id, transfers in rows:
-        due = _due(transfers)
         made = paid.get(evening_id, [])
-        if not made:
-            out += [(evening_id, *t) for t in due]
-            continue
         if _settled(transfers, made):
             continue
-        balances = settlement.balances_of(
-            (settlement.Transfer(a, b, _money(c)) for a, b, c in due), order=order.get(evening_id, ())
-        )
-        rest = settlement.remaining_transfers(balances, [settlement.Transfer(a, b, _money(c)) for a, b, c in made])
+        payments = [settlement.Transfer(a, b, _money(c)) for a, b, c in made]
+        rest = services.open_transfers(transfers, order.get(evening_id, ()), payments)
         out += [(evening_id, t.payer, t.payee, int(t.amount * 100)) for t in rest]
     return out
 
