@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 UV_VERSION := 0.13.9
 
-.PHONY: run test test-fast install lock lint format chromium gettext messages migrate bench bench-night clean
+.PHONY: run test test-fast install lock lint format chromium gettext messages catalogues migrate bench bench-night clean
 
 # Every package, transitive ones included, comes pinned with its hashes from requirements.lock
 # (made by `make lock` from pyproject.toml); the site itself is then installed on top, editable.
@@ -57,6 +57,13 @@ gettext:
 
 messages: install gettext
 	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
+
+# After adding or changing a message: extract them into the three catalogues (file names only as
+# references, so that moving code does not rewrite every catalogue), then translate the new entries.
+catalogues: install gettext
+	$(BIN)/python manage.py makemessages --no-obsolete --add-location=file --ignore='.venv/*' --ignore='tests/*' \
+		--locale=fr --locale=nl --locale=en
+	sed -i 's/^"POT-Creation-Date: .*\\n"$$/"POT-Creation-Date: 2026-01-01 00:00+0000\\n"/' locale/*/LC_MESSAGES/django.po
 
 migrate: install messages
 	$(BIN)/python manage.py migrate --noinput
