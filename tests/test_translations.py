@@ -30,18 +30,28 @@ def _entries(po_text: str):
         yield msgid, strs, fuzzy
 
 
+def _extract(tmp_path) -> Path:
+    """The messages of a scratch copy of the project, extracted into its copy of the catalogues
+    (as ``make catalogues`` does). makemessages writes into every ``locale`` folder it finds under
+    its working directory, so it runs in the copy: the checkout's catalogues are never touched."""
+    copy = tmp_path / "project"
+    shutil.copytree(
+        ROOT,
+        copy,
+        ignore=shutil.ignore_patterns(".venv", ".git", "artifacts", "node_modules", "staticfiles", "*.sqlite3", "*.mo"),
+    )
+    env = os.environ | {"LOCALE_DIR": str(copy / "locale"), "DJANGO_SETTINGS_MODULE": "scorebook.settings"}
+    env.pop("DATABASE_URL", None)
+    command = [sys.executable, "manage.py", "makemessages", "--no-obsolete", "--add-location=file"]
+    command += ["--ignore=.venv/*", "--ignore=tests/*"] + [f"--locale={code}" for code in LANGUAGES]
+    subprocess.run(command, cwd=copy, env=env, check=True, capture_output=True)
+    return copy / "locale"
+
+
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="needs GNU gettext (make test installs it)")
 def test_it_has_every_message_translated_in_the_three_languages(tmp_path):
-    scratch = tmp_path / "locale"
-    if (ROOT / "locale").exists():
-        shutil.copytree(ROOT / "locale", scratch)
-    else:
-        scratch.mkdir()
-    env = os.environ | {"LOCALE_DIR": str(scratch), "DJANGO_SETTINGS_MODULE": "scorebook.settings"}
-    env.pop("DATABASE_URL", None)
-    command = [sys.executable, "manage.py", "makemessages", "--no-obsolete", "--ignore=.venv/*", "--ignore=tests/*"]
-    command += [f"--locale={code}" for code in LANGUAGES]
-    subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True)
+    before = {code: (ROOT / "locale" / code / "LC_MESSAGES" / "django.po").read_bytes() for code in LANGUAGES}
+    scratch = _extract(tmp_path)
     missing = {}
     for code in LANGUAGES:
         text = (scratch / code / "LC_MESSAGES" / "django.po").read_text()
@@ -49,6 +59,19 @@ def test_it_has_every_message_translated_in_the_three_languages(tmp_path):
         if untranslated:
             missing[code] = untranslated
     assert not missing, "\n".join(f"{code}: {len(ids)} untranslated, e.g. {ids[:5]}" for code, ids in missing.items())
+    after = {code: (ROOT / "locale" / code / "LC_MESSAGES" / "django.po").read_bytes() for code in LANGUAGES}
+    assert after == before, "the test must not rewrite the checkout's catalogues"
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="needs GNU gettext (make test installs it)")
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_it_keeps_catalogues_that_pass_gettexts_own_checks(code):
+    """msgfmt -c: every plural entry has as many forms as the language's header says (French has
+    three), format directives agree between msgid and msgstr, the header is well formed."""
+    po = ROOT / "locale" / code / "LC_MESSAGES" / "django.po"
+    done = subprocess.run(["msgfmt", "-c", "-o", os.devnull, str(po)], capture_output=True, text=True)
+    errors = [line for line in done.stderr.splitlines() if "warning:" not in line]
+    assert done.returncode == 0 and not errors, done.stderr
 
 
 def test_it_reads_entries_of_a_catalogue():
