@@ -112,6 +112,7 @@ def _lines(w):
         ("home", [], "get", None, PUBLIC),
         ("manifest", [], "get", None, PUBLIC),
         ("service_worker", [], "get", None, PUBLIC),
+        ("offline", [], "get", None, PUBLIC),
         ("login", [], "get", None, PUBLIC),
         ("signup", [], "get", None, {"anonymous": OK} | {key: {302} for key in ROLES[1:]}),
         ("password_reset", [], "get", None, PUBLIC),

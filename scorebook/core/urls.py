@@ -6,4 +6,5 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("sw.js", offline.service_worker, name="service_worker"),
     path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("offline/", offline.offline, name="offline"),
 ]

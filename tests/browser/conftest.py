@@ -1,4 +1,7 @@
-"""Browser tests: Chromium driven by Playwright against pytest-django's live server.
+"""Browser tests: Chromium driven by Playwright against pytest-django's live server, or, for
+what matters at the table (offline above all), against the site served as the README deploys it
+(``deployed_site``: DEBUG=false, collectstatic with the manifest storage, gunicorn with the
+README's command; tests/deployed_site.py).
 
 A phone-sized page (390x844, touch) is the scorer's device. Every tap goes through
 ``Phone.tap`` so that a test can count how many taps a deal costs.
@@ -6,13 +9,18 @@ A phone-sized page (390x844, touch) is the scorer's device. Every tap goes throu
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 import re
+import time
 from decimal import Decimal
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from deployed_site import DeployedSite
 from scorebook.rules.evening_file import score_file
 
 
@@ -95,10 +103,11 @@ def new_context(browser):
 class Phone:
     """One page of one browser context, with a tap counter and named screenshots."""
 
-    def __init__(self, page, base_url: str, test_name: str):
+    def __init__(self, page, base_url: str, test_name: str, site: DeployedSite | None = None):
         self.page = page
         self.base_url = base_url.rstrip("/")
         self.test_name = test_name
+        self.site = site  # the deployed site, whose database is read through its control process
         self.taps = 0
         self.scrolls = 0
         self.errors: list[str] = []
@@ -133,6 +142,24 @@ class Phone:
         path = ARTIFACTS / f"{self.test_name}-{step}.png"
         self.page.screenshot(path=str(path), full_page=True)
         return path
+
+    def wait_until_kept(self, path: str | None = None, timeout_s: float = 20) -> None:
+        """Wait until the service worker controls this page and keeps ``path`` (this page's by
+        default) for use with no network. (A loop: ``wait_for_function`` does not wait for a
+        promise, it takes it as a true value at once.)"""
+        self.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+        deadline = time.monotonic() + timeout_s
+        check = "path => caches.match(path || location.pathname).then(r => Boolean(r))"
+        while not self.page.evaluate(check, path):
+            assert time.monotonic() < deadline, f"{path or self.page.url} was not kept within {timeout_s} s"
+            self.page.wait_for_timeout(100)
+
+    def wait_for_promise(self, script: str, arg=None, timeout_s: float = 20) -> None:
+        """Wait until the promise that ``script`` (a function of ``arg``) returns is true."""
+        deadline = time.monotonic() + timeout_s
+        while not self.page.evaluate(script, arg):
+            assert time.monotonic() < deadline, f"not true within {timeout_s} s: {script}"
+            self.page.wait_for_timeout(100)
 
     def login(self, username: str, password: str = PASSWORD, next_path: str = "/evenings/") -> None:
         """The login form, as a person fills it."""
@@ -276,6 +303,8 @@ class Phone:
         return rows
 
     def deals_stored(self, pk: int) -> int:
+        if self.site:
+            return len(self.site.call("deals", evening=pk))
         from scorebook.evenings.models import Deal
 
         return Deal.objects.filter(evening_id=pk).count()
@@ -316,5 +345,70 @@ def phone(new_context, live_server, artifacts, request):
             height = PHONE["height"] if width == PHONE["width"] else SMALL_PHONE["height"]
         page = new_context(width=width, height=height).new_page()
         return Phone(page, live_server.url, name or request.node.name.removeprefix("test_"))
+
+    return make
+
+
+# --- the deployed site ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def deployed_site(tmp_path_factory):
+    """The site as the README deploys it, started once for the session (tests/deployed_site.py);
+    on PostgreSQL when DATABASE_URL names it (a database of its own, dropped at the end)."""
+    site = DeployedSite(tmp_path_factory.mktemp("deployed"), os.environ.get("DATABASE_URL"))
+    try:
+        site.start()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        timings = {key: round(value, 2) for key, value in site.timings.items()}
+        (ARTIFACTS / "deployed-site-startup.json").write_text(json.dumps(timings, indent=2) + "\n")
+        yield site
+    finally:
+        site.stop()
+
+
+@pytest.fixture
+def deployed(deployed_site):
+    """The deployed site for one test, which fails if the site logged a server error meanwhile."""
+    start = len(deployed_site.log())
+    yield deployed_site
+    errors = deployed_site.server_errors(since=start)
+    assert not errors, "the deployed site logged server errors:\n" + deployed_site.log()[start:][-4000:]
+
+
+_people = itertools.count(1)
+
+
+@pytest.fixture
+def deployed_scorer(deployed):
+    """Marie keeps the score, on the deployed site (an account of her own for each test)."""
+    username = f"marie-{os.getpid()}-{next(_people)}"
+    pk = deployed.call("user", username=username, password=PASSWORD, first_name="Marie")
+    return SimpleNamespace(pk=pk, username=username)
+
+
+@pytest.fixture
+def deployed_evening(deployed, deployed_scorer):
+    """deployed_evening("kleurenwiezen", ["Anne", ...], stake=None, deals=[...]): Marie's evening,
+    made on the deployed site through the real services."""
+
+    def make(ruleset="kleurenwiezen", players=("Anne", "Bert", "Carl", "Dina"), stake="0.10", **extra):
+        pk = deployed.call(
+            "evening", username=deployed_scorer.username, ruleset=ruleset, players=list(players), stake=stake, **extra
+        )
+        return SimpleNamespace(pk=pk)
+
+    return make
+
+
+@pytest.fixture
+def deployed_phone(new_context, deployed, artifacts, request):
+    """deployed_phone(width=390, name=None) -> a Phone on a new context of the deployed site."""
+
+    def make(width: int = PHONE["width"], name: str | None = None, height: int | None = None) -> Phone:
+        if height is None:
+            height = PHONE["height"] if width == PHONE["width"] else SMALL_PHONE["height"]
+        page = new_context(width=width, height=height).new_page()
+        return Phone(page, deployed.url, name or request.node.name.removeprefix("test_"), site=deployed)
 
     return make

@@ -2,33 +2,31 @@
 with no network (service worker); a deal saved offline is kept on the phone, shown at once
 as waiting with a count, who deals next moves on, the totals are marked provisional; a
 reload offline still shows it; when the network is back it is sent by itself, in order,
-each exactly once. A waiting deal the server refuses says why and offers Correct / Discard."""
+each exactly once. A waiting deal the server refuses says why and offers Correct / Discard.
+
+All against the site as deployed (tests/deployed_site.py): the worker, the static files and the
+pages as a phone gets them from gunicorn with DEBUG=false and the manifest storage."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-from scorebook.evenings import services
-from scorebook.evenings.models import Deal, Evening
-
-pytestmark = pytest.mark.django_db(transaction=True)
-
 FIVE = ["Anne", "Bert", "Carl", "Dina", "Eric"]
 
 
 def kept_offline(p) -> None:
     """Wait until the service worker runs and keeps this page for offline use."""
-    p.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== undefined")
-    p.page.evaluate("() => navigator.serviceWorker.ready")
-    p.page.wait_for_function("() => caches.match(location.pathname).then(r => Boolean(r))", polling=200)
+    p.wait_until_kept()
 
 
 @pytest.mark.browser
-def test_it_keeps_deals_saved_offline_and_sends_them_once_when_the_network_is_back(phone, scorer, make_evening):
-    evening = make_evening("kleurenwiezen", FIVE, stake=None)
-    p = phone(name="offline")
-    p.login(scorer.username, next_path=f"/e/{evening.pk}/")
+def test_it_keeps_deals_saved_offline_and_sends_them_once_when_the_network_is_back(
+    deployed_phone, deployed_scorer, deployed_evening, deployed
+):
+    evening = deployed_evening("kleurenwiezen", FIVE, stake=None)
+    p = deployed_phone(name="offline")
+    p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     kept_offline(p)
     p.record_contract("samen-8", ["Bert", "Dina"])  # online: Anne dealt, Bert deals next
     assert p.deals_stored(evening.pk) == 1
@@ -77,9 +75,9 @@ def test_it_keeps_deals_saved_offline_and_sends_them_once_when_the_network_is_ba
     expect(p.page.locator("#deal-2 .desc")).to_contain_text("solo 5 · Carl")
     expect(p.page.locator("#notices")).to_contain_text("The waiting deals were sent.")
     expect(p.page.locator("#totals")).not_to_have_class(re.compile(r"\bprovisional\b"))
-    stored = list(Deal.objects.filter(evening=evening).order_by("number"))
-    assert [d.data.get("contract") for d in stored] == ["samen-8", "alleen-5", "pass"]
-    assert len({d.request_key for d in stored}) == 3
+    stored = deployed.call("deals", evening=evening.pk)
+    assert [d["data"].get("contract") for d in stored] == ["samen-8", "alleen-5", "pass"]
+    assert len({d["request_key"] for d in stored}) == 3
     p.shot("03-sent")
     # a reload sends nothing again
     p.page.reload()
@@ -89,10 +87,12 @@ def test_it_keeps_deals_saved_offline_and_sends_them_once_when_the_network_is_ba
 
 
 @pytest.mark.browser
-def test_it_shows_why_a_waiting_deal_was_refused_and_offers_to_correct_or_discard_it(phone, scorer, make_evening):
-    evening = make_evening("kleurenwiezen", FIVE, stake=None)
-    p = phone(name="offline-refused")
-    p.login(scorer.username, next_path=f"/e/{evening.pk}/")
+def test_it_shows_why_a_waiting_deal_was_refused_and_offers_to_correct_or_discard_it(
+    deployed_phone, deployed_scorer, deployed_evening, deployed
+):
+    evening = deployed_evening("kleurenwiezen", FIVE, stake=None)
+    p = deployed_phone(name="offline-refused")
+    p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     kept_offline(p)
     p.page.context.set_offline(True)
     form = p.page.locator("#record")
@@ -103,7 +103,7 @@ def test_it_shows_why_a_waiting_deal_was_refused_and_offers_to_correct_or_discar
     expect(p.page.locator("#deals li.waiting")).to_have_count(1)
 
     # meanwhile someone closed the evening from another phone
-    services.set_status(Evening.objects.get(pk=evening.pk), Evening.Status.CLOSED)
+    deployed.call("set_status", evening=evening.pk, status="closed")
     p.page.context.set_offline(False)
     p.page.evaluate("() => window.dispatchEvent(new Event('online'))")
     refused = p.page.locator("#deals li.waiting.refused")
@@ -115,7 +115,7 @@ def test_it_shows_why_a_waiting_deal_was_refused_and_offers_to_correct_or_discar
     assert p.deals_stored(evening.pk) == 0
 
     # reopened: Correct puts the deal back in the form; saved, it is recorded once
-    services.set_status(Evening.objects.get(pk=evening.pk), Evening.Status.OPEN)
+    deployed.call("set_status", evening=evening.pk, status="open")
     p.page.reload()
     refused = p.page.locator("#deals li.waiting.refused")
     expect(refused).to_have_count(1)
@@ -132,7 +132,7 @@ def test_it_shows_why_a_waiting_deal_was_refused_and_offers_to_correct_or_discar
     p.tap(form.locator('label.tap:has(input[value="alleen-5"])'))
     p.tap(form.locator('.declarers label.tap:has(input[value="Carl"])'))
     p.tap(p.save_button())
-    services.set_status(Evening.objects.get(pk=evening.pk), Evening.Status.CLOSED)
+    deployed.call("set_status", evening=evening.pk, status="closed")
     p.page.context.set_offline(False)
     p.page.evaluate("() => window.dispatchEvent(new Event('online'))")
     expect(p.page.locator("#deals li.waiting.refused")).to_have_count(1, timeout=10_000)

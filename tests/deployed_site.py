@@ -1,0 +1,355 @@
+"""The site served as the README deploys it, for the browser tests that matter at the table.
+
+``DeployedSite`` (the ``deployed_site`` fixture of tests/browser/conftest.py) builds it once per
+test session, the README's way:
+
+- ``DEBUG=false``, a ``SECRET_KEY``, ``ALLOWED_HOSTS=127.0.0.1``; ``collectstatic`` into a
+  temporary ``STATIC_ROOT`` with the storage the settings choose without DEBUG (whitenoise's
+  manifest storage: hashed names, compressed copies);
+- its own database, made by ``manage.py migrate`` (the tests' own database is made without
+  migrations): a temporary SQLite file, or, when ``DATABASE_URL`` names PostgreSQL, a database
+  of that server named after it (``scorebook`` -> ``scorebook_deployed_<pid>``), dropped at the end;
+- gunicorn with the README's own command line (read from the README, only the port changed),
+  on a free port of 127.0.0.1.
+
+Over plain http on 127.0.0.1 two settings differ from the README's, each for a reason:
+``SECURE_SSL_REDIRECT=false`` (there is no TLS proxy to redirect to; the README names this
+switch for that case) and no ``BEHIND_TLS_PROXY`` (no proxy sets ``X-Forwarded-Proto``; a
+client-sent header would be the spoof the setting trusts a proxy to overwrite). The cookies stay
+``Secure``, as deployed: Chromium treats http://127.0.0.1 as a secure context, which keeps
+``Secure`` cookies and lets service workers run there.
+
+What the tests need in that database (users, evenings) and what they check in it (deals stored,
+an evening closed "from another phone") goes through one helper process started with the site's
+environment: ``python tests/deployed_site.py`` reads one JSON command a line and runs it with the
+real services (the functions below, ``COMMANDS``). A process rather than the test process's ORM:
+pytest-django points the test process at its own test database, and the services open their
+transaction on the default connection, so a second connection there could not run them; one
+process rather than one per command: Django starts once (about half a second each otherwise).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+STARTUP_TIMEOUT = 90  # seconds, for migrate/collectstatic and gunicorn's first answer on a loaded machine
+
+
+def readme_gunicorn_command(port: int) -> list[str]:
+    """The README's gunicorn line, as written, bound to ``port`` (tests/test_slow_clients.py reads
+    it the same way)."""
+    readme = (ROOT / "README.md").read_text()
+    line = next(line for line in readme.splitlines() if line.startswith(".venv/bin/gunicorn "))
+    args = shlex.split(line)
+    args[0] = str(BIN / "gunicorn")
+    return [f"127.0.0.1:{port}" if re.fullmatch(r"127\.0\.0\.1:\d+", a) else a for a in args]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PostgresDatabase:
+    """A database of the PostgreSQL server that ``url`` names, created empty and dropped with FORCE."""
+
+    def __init__(self, url: str):
+        parts = urlsplit(url)
+        self.base = parts.path.lstrip("/") or "scorebook"
+        self.name = f"{self.base}_deployed_{os.getpid()}"
+        self.url = parts._replace(path="/" + self.name).geturl()
+        self.server = {
+            "host": parts.hostname or "127.0.0.1",
+            "port": parts.port or 5432,
+            "user": parts.username or "postgres",
+            "password": parts.password or "",
+            "dbname": "postgres",
+        }
+
+    def _run(self, *statements: str) -> list[tuple]:
+        import psycopg
+
+        with psycopg.connect(**self.server, autocommit=True) as connection:
+            rows = []
+            for statement in statements:
+                cursor = connection.execute(statement)
+                if cursor.description:
+                    rows += cursor.fetchall()
+            return rows
+
+    def create(self) -> None:
+        # left by an earlier run that was killed (its process is gone): dropped first
+        names = self._run(f"SELECT datname FROM pg_database WHERE datname LIKE '{self.base}_deployed_%'")
+        for (name,) in names:
+            pid = name.rsplit("_", 1)[-1]
+            if pid.isdigit() and not _alive(int(pid)):
+                self._run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        self._run(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)', f'CREATE DATABASE "{self.name}"')
+
+    def drop(self) -> None:
+        self._run(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class DeployedSite:
+    """Start with ``start()``, stop with ``stop()`` (the fixture does both). ``url`` is the site's
+    address; ``call(command, **arguments)`` runs one of ``COMMANDS`` against its database."""
+
+    def __init__(self, tmp: Path, database_url: str | None = None):
+        self.tmp = tmp
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = tmp / "gunicorn.log"
+        self.static_root = tmp / "static"
+        self.postgres = (
+            PostgresDatabase(database_url) if database_url and database_url.startswith(("postgres", "pgsql")) else None
+        )
+        self.database_url = self.postgres.url if self.postgres else f"sqlite:///{tmp / 'site.sqlite3'}"
+        self.env = {
+            key: value
+            for key, value in os.environ.items()
+            # the tests' own settings must not reach the site
+            if key not in {"STATICFILES_BACKEND", "BEHIND_TLS_PROXY", "SQLITE_TEST_DB", "EMAIL_BACKEND", "PYTHONPATH"}
+        } | {
+            "DJANGO_SETTINGS_MODULE": "scorebook.settings",
+            "DEBUG": "false",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "CSRF_TRUSTED_ORIGINS": "",
+            "SECURE_SSL_REDIRECT": "false",
+            "DATABASE_URL": self.database_url,
+            "STATIC_ROOT": str(self.static_root),
+            "TRUSTED_PROXY_COUNT": "0",
+        }
+        self.server: subprocess.Popen | None = None
+        self.control: subprocess.Popen | None = None
+        self.timings: dict[str, float] = {}
+        self._log_file = None
+
+    # --- life ------------------------------------------------------------------------------
+    def start(self) -> None:
+        started = time.monotonic()
+        if self.postgres:
+            self.postgres.create()
+        manage = [sys.executable, "manage.py"]
+        # the two are independent: run side by side
+        steps = [
+            subprocess.Popen(
+                manage + ["migrate", "--noinput", "-v", "0"], cwd=ROOT, env=self.env, stderr=subprocess.PIPE, text=True
+            ),
+            subprocess.Popen(
+                manage + ["collectstatic", "--noinput", "-v", "0"],
+                cwd=ROOT,
+                env=self.env,
+                stderr=subprocess.PIPE,
+                text=True,
+            ),
+        ]
+        for step in steps:
+            _, errors = step.communicate(timeout=STARTUP_TIMEOUT)
+            if step.returncode != 0:
+                raise RuntimeError(f"{' '.join(step.args[1:3])} failed:\n{errors}")
+        self.timings["migrate_and_collectstatic"] = time.monotonic() - started
+
+        served = time.monotonic()
+        self._log_file = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
+        self.server = subprocess.Popen(
+            readme_gunicorn_command(self.port),
+            cwd=ROOT,
+            env=self.env,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: the workers are stopped with it
+        )
+        self.control = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve())],
+            cwd=ROOT,
+            env=self.env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self._wait_until_served()
+        self.call("ping")
+        self.timings["gunicorn"] = time.monotonic() - served
+        self.timings["total"] = time.monotonic() - started
+
+    def _wait_until_served(self) -> None:
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.server.poll() is not None:
+                raise RuntimeError(f"gunicorn exited:\n{self.log()[-3000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/accounts/login/", timeout=5) as answer:
+                    if answer.status == 200:
+                        return
+            except (urllib.error.URLError, OSError):
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"gunicorn did not answer within {STARTUP_TIMEOUT} s:\n{self.log()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.control and self.control.poll() is None:
+            self.control.stdin.close()
+            try:
+                self.control.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.control.kill()
+                self.control.wait()
+        if self.server and self.server.poll() is None:
+            os.killpg(self.server.pid, signal.SIGTERM)
+            try:
+                self.server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.server.pid, signal.SIGKILL)
+                self.server.wait()
+        if self._log_file:
+            self._log_file.close()
+        if self.postgres:
+            self.postgres.drop()
+
+    # --- what the tests use -----------------------------------------------------------------
+    def call(self, command: str, **arguments):
+        """Run ``COMMANDS[command](**arguments)`` in the site's environment; its answer (JSON)."""
+        self.control.stdin.write(json.dumps({"command": command, "arguments": arguments}) + "\n")
+        self.control.stdin.flush()
+        line = self.control.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the control process ended (exit status {self.control.poll()})")
+        answer = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError(f"{command}{arguments}: {answer['error']}")
+        return answer["result"]
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def server_errors(self, since: int = 0) -> list[str]:
+        """The server errors logged since offset ``since`` of the log (Django logs each 500 at ERROR)."""
+        return [line for line in self.log()[since:].splitlines() if " ERROR " in line or line.startswith("Traceback")]
+
+
+# --- the control process: run with the site's environment -----------------------------------------
+
+
+def _user(username: str, password: str, first_name: str = "") -> int:
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(username=username, password=password, first_name=first_name).pk
+
+
+def _evening(
+    username: str,
+    ruleset: str = "kleurenwiezen",
+    players: list[str] = ("Anne", "Bert", "Carl", "Dina"),
+    stake: str | None = "0.10",
+    first_dealer: int = 0,
+    date: str = "2026-11-20",
+    deals: list[dict] = (),
+) -> int:
+    from datetime import date as Date
+    from decimal import Decimal
+
+    from django.contrib.auth import get_user_model
+
+    from scorebook.evenings import services
+
+    user = get_user_model().objects.get(username=username)
+    evening = services.create_evening(
+        ruleset=ruleset,
+        players=list(players),
+        first_dealer=first_dealer,
+        stake=Decimal(stake) if stake is not None else None,
+        currency="EUR",
+        date=Date.fromisoformat(date),
+        user=user,
+    )
+    for deal in deals:
+        services.record_deal(evening, deal, user)
+    return evening.pk
+
+
+def _record_deal(evening: int, username: str, deal: dict) -> int:
+    """A deal recorded as another phone would (through the service); its number."""
+    from django.contrib.auth import get_user_model
+
+    from scorebook.evenings import services
+    from scorebook.evenings.models import Evening
+
+    user = get_user_model().objects.get(username=username)
+    return services.record_deal(Evening.objects.get(pk=evening), deal, user).deal.number
+
+
+def _deals(evening: int) -> list[dict]:
+    from scorebook.evenings.models import Deal
+
+    return [
+        {"number": d.number, "data": d.data, "request_key": d.request_key}
+        for d in Deal.objects.filter(evening_id=evening).order_by("number")
+    ]
+
+
+def _set_status(evening: int, status: str) -> str:
+    from scorebook.evenings import services
+    from scorebook.evenings.models import Evening
+
+    services.set_status(Evening.objects.get(pk=evening), Evening.Status(status))
+    return status
+
+
+COMMANDS = {
+    "ping": lambda: "pong",
+    "user": _user,
+    "evening": _evening,
+    "record_deal": _record_deal,
+    "deals": _deals,
+    "set_status": _set_status,
+}
+
+
+def serve_commands() -> None:
+    import traceback
+
+    import django
+    from django.db import connection
+
+    django.setup()
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            answer = {"result": COMMANDS[request["command"]](**request["arguments"])}
+        except Exception:  # noqa: BLE001 (the test process raises it, with the traceback)
+            answer = {"error": traceback.format_exc()}
+        finally:
+            connection.close()  # nothing held between two commands (the site writes meanwhile)
+        sys.stdout.write(json.dumps(answer, default=str) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    serve_commands()
