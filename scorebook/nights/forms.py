@@ -98,6 +98,16 @@ class NightForm(forms.Form):
                 _("%(n)s players cannot sit at tables of four and five: at least 4, and not 6, 7 or 11.")
                 % {"n": len(names)},
             )
+        sessions = data.get("sessions")
+        if sessions and len(names) * sessions > seating.MAX_SEATS:
+            self.add_error(
+                "sessions",
+                _(
+                    "%(players)s players × %(sessions)s sessions is too big a night: at most %(limit)s "
+                    "(such as 160 players × 5 sessions or 40 × 20), whose plan is drawn in under 2 seconds."
+                )
+                % {"players": len(names), "sessions": sessions, "limit": seating.MAX_SEATS},
+            )
         if data.get("ranking") == Night.Ranking.PLACES and not data.get("place_points"):
             self.add_error("place_points", _("Give the points of each place."))
         data["players"] = names

@@ -7,45 +7,59 @@ players cannot be seated so). Each table is listed in seat order from its first 
 
 What a plan aims at, in this order:
 
-1. who sits at a table of five (and so sits out one deal in five) spreads evenly, a hard
-   rule: each session the seats at the tables of five go to those who sat at one least
-   often so far, so that counts never differ by more than one in a fresh plan, and no
-   move of the search may widen them;
-2. within that, two players never meet (share a table) twice in the night where that
-   is possible, otherwise as few repeated meetings as possible, spread out (each pair's
-   meetings cost ``m(m-1)/2``, a convex cost whose minimum spreads the unavoidable
-   repeats);
+1. two players never meet (share a table) twice in the night where that is possible,
+   otherwise as few repeated meetings as possible, spread out (each pair's meetings cost
+   ``m(m-1)/2``, a convex cost whose minimum spreads the unavoidable repeats);
+2. who sits at a table of five (and so sits out one deal in five) spreads: nobody sits at
+   one more often than his share of the seats at five rounded up, plus one, and the
+   counts are as even as they can be (the least sum of squares: they differ by at most
+   one), wherever the fewest repeated meetings allow it;
 3. the first dealers spread evenly (who dealt first least often deals first; then a
    first deal passes to a player of the table who dealt first two times fewer).
 
 Everything is drawn from ``random.Random(seed)``: the same input and seed give the
-same plan; the search is bounded by a count of moves, never by the clock.
+same plan; the search is bounded by a count of weighed moves, never by the clock.
 
-How (the design theory behind it):
+How (the design theory behind it). For N = 4g players at tables of four, a night of S
+sessions without a repeated meeting is a set of S parallel classes of a packing of
+blocks of size 4 (the social golfer problem g-4-S, CSPLib prob010); each player meets 3
+others a session, so S <= (N - 1) / 3. The plans below reach the largest S known:
 
-* N = 4m without tables of five: a *resolvable transversal design* built from a
-  difference matrix. Players are (i, j), i in 0..3 (a group), j in a group G of order m;
-  a row (d0, d1, d2, d3) of the matrix gives a round whose table b is
-  {(i, b + d_i)}. Two players of different groups meet in the round of row d exactly
-  when d_i - d_i' equals their difference, so if for every two columns the differences
-  of the rows are all distinct, no two players ever meet twice (players of one group
-  never meet at all). When m is a prime power, G = GF(m) and the rows
-  (0, k*x1, k*x2, k*x3) for every k in GF(m) give m rounds (Bose's construction of
-  MOLS / the affine plane); for m = 4 the four groups themselves are a fifth round:
-  that is the affine plane of order 4, AG(2,4), whose 5 parallel classes seat 16
-  players 5 times without a repeat (Kirkman-style resolvable 2-(16,4,1) design).
-  Otherwise G = Z_m and the rows are found by a small deterministic backtracking search
-  (a partial (m, 4, 1) difference matrix: for m = 10 it finds 8 rows, hence 40
-  players x 8 sessions). References: C. J. Colbourn, J. H. Dinitz (eds.), Handbook of
-  Combinatorial Designs, 2nd ed., ch. III.3 (MOLS), III.17 (difference matrices),
-  II.7 (resolvable designs); the social golfer problem, CSPLib prob010.
+* N = 4^n (16, 64, 256): the affine geometry AG(n, 4). Its lines are blocks of 4 that
+  cover every pair exactly once, and the lines of one direction partition the points:
+  (4^n - 1) / 3 sessions (5 for 16 players, 21 for 64), the bound itself. Handbook of
+  Combinatorial Designs (C. J. Colbourn, J. H. Dinitz eds., 2nd ed., 2007), VII.2.
+* N = 20, 24, 28, 36, 40, 48, 52, 60: a *rotational* design found for Scorebook by a
+  computer search (see ``_ROTATIONAL``). The points are Z_r x {levels} plus N mod r fixed
+  points; one base session is stored and the r sessions are its translates x -> x + t
+  (the fixed points stay). The translates never repeat a meeting exactly when every
+  (level, level, difference) is met at most once in the base session and each fixed
+  point sits with one point of each level (the method of differences, Handbook VI.16 and
+  VI.17; 1-rotational resolvable designs, M. Buratti and F. Zuanni, "G-invariantly
+  resolvable Steiner 2-designs which are 1-rotational over G", Bull. Belg. Math. Soc. 5,
+  1998). With one fixed point and 3 levels (N = 3r + 1: 28, 40, 52) the design covers
+  every pair exactly once: a Kirkman-type resolvable (N, 4, 1)-BIBD, whose existence
+  for every N = 4 (mod 12) is H. Hanani, D. K. Ray-Chaudhuri, R. M. Wilson, "On
+  resolvable designs", Discrete Math. 3 (1972); with three fixed points (N = 3r + 3:
+  24, 36, 48, 60) every pair but those of a partition into triples: a resolvable 4-GDD
+  of type 3^(N/3) (Handbook IV.5), r = (N - 3) / 3 sessions, again the bound.
+  20 players: the 5 sessions of Z_5 x 4 levels (the social golfer 5-4-5, best known:
+  5-4-6 has no solution, D. Lamken and R. Mullin's 4-RGDD of type 2^10 does not exist).
+  How the base sessions were found: a randomised depth-first search (offline, a few
+  seconds each) over the base blocks, with the base session invariant under the turn
+  of the levels (x, l) -> (x, l + 1) for 36 to 60; each design is checked in the tests.
+* N = 4m otherwise: a resolvable transversal design from a difference matrix (players
+  (i, j), i in 0..3, j in GF(m) or Z_m; Bose's construction of MOLS, Handbook III.3
+  and III.17): m sessions when m is a prime power, fewer otherwise.
 * Everything else (tables of five, more sessions than a construction gives, or a plan
-  redrawn from a session on with played sessions kept): a seeded greedy start, then a
-  tabu search over swaps of two players of one session (as in I. Dotu and P. Van
-  Hentenryck, "Scheduling social golfers locally", CPAIOR 2005): the move is the best
-  swap involving a player who meets someone again, ties drawn at random, the players
-  just swapped may not move back for a few steps unless that gives the best plan yet.
-  The search stops at the least cost possible or after a fixed number of moves.
+  redrawn from a session on with the played sessions kept): a start (the construction,
+  the plan drawn before, or a seeded greedy draw), then a tabu search over swaps of two
+  players of one session (I. Dotu and P. Van Hentenryck, "Scheduling social golfers
+  locally", CPAIOR 2005): the move is the best swap involving a player who meets someone
+  again (or sits at a table of five too often), ties drawn at random, the players just
+  swapped may not move back for a few steps unless that gives the best plan yet, and a
+  few random swaps when the search stalls. It stops at the least cost possible or after
+  a fixed amount of work.
 """
 
 from __future__ import annotations
@@ -57,9 +71,21 @@ from dataclasses import dataclass
 from itertools import combinations
 
 MAX_PLAYERS = 400
-MAX_SESSIONS = 20
-SEARCH_MOVES = 4000
-SAMPLE = 6  # conflicted players whose swaps are weighed at each move
+MAX_SESSIONS = 21  # 64 players meet everyone once in 21 sessions (AG(3, 4))
+# players x sessions of a new night (160 players x 5 sessions, 40 x 20): every plan up to
+# 400 x 20 is drawn in under 2 s of this machine's time (the slowest measured, 27 players x
+# 20 sessions: 0.7 s of processor, 1.7 s on the clock with both cores busy), and a night of
+# 800 seats is 200 tables to create in one transaction
+MAX_SEATS = 800
+WORK = 300_000  # swaps weighed by one search, whatever the size of the night
+SAMPLE = 6  # players whose swaps are weighed at each move
+TABLES = 24  # tables (of the session) a player's swaps are weighed with at each move
+STALL = 200  # moves without a better plan before a few random swaps
+PATIENCE = 2000  # moves without a better plan before the search gives up
+
+# The weights of the aims (each larger than anything the ones after it can change in a move)
+MEETING = 1 << 32  # the cost of the meetings
+OVER_LIMIT = 1 << 12  # a seat at a table of five beyond the player's limit
 
 
 class PlanError(ValueError):
@@ -86,15 +112,8 @@ class Plan:
         """Meetings beyond the first of each pair."""
         return sum(n - 1 for n in self.meetings().values())
 
-    def at_five(self) -> Counter:
-        """How often each player sits at a table of five."""
-        return Counter(p for s in self.sessions for t in s if len(t) == 5 for p in t)
-
-    def first_deals(self) -> Counter:
-        return Counter(t[0] for s in self.sessions for t in s)
-
     def as_dict(self) -> dict:
-        return {"sessions": [{"tables": [list(t) for t in s]} for s in self.sessions]}
+        return {"sessions": [{"tables": [list(t) for t in s]} for s in self.sessions], "repeats": self.repeats()}
 
 
 def table_sizes(n: int) -> list[int]:
@@ -109,10 +128,24 @@ def table_sizes(n: int) -> list[int]:
     return [5] * fives + [4] * (tables - fives)
 
 
-def make_plan(players: int | Sequence[int], sessions: int, seed: int = 0, played: Sequence[Session] = ()) -> Plan:
+def repeat_free_sessions(n: int) -> int:
+    """How many sessions the constructions seat ``n`` players (a multiple of 4) without a
+    repeated meeting (0: none of them applies; the search may still find such a plan)."""
+    return len(_design(n)) if n % 4 == 0 and n >= 4 else 0
+
+
+def make_plan(
+    players: int | Sequence[int],
+    sessions: int,
+    seed: int = 0,
+    played: Sequence[Session] = (),
+    previous: Sequence[Session] = (),
+) -> Plan:
     """The plan of a night: ``players`` (a count, numbered 1..N, or the players' numbers),
     ``sessions`` in all; ``played`` sessions are kept as they are and the rest drawn for
-    ``players`` (a late arrival, someone gone), counting the meetings already played."""
+    ``players`` (a late arrival, someone gone), counting the meetings already played.
+    ``previous``: the plan drawn before for the sessions after ``played``, the start of a
+    redraw, so that it changes as few tables as it can."""
     ids = list(range(1, players + 1)) if isinstance(players, int) else list(players)
     if len(set(ids)) != len(ids):
         raise PlanError("Each player needs a number of his own.")
@@ -125,15 +158,93 @@ def make_plan(players: int | Sequence[int], sessions: int, seed: int = 0, played
     todo = sessions - len(played)
     if todo == 0:
         return Plan(tuple(tuple(tuple(t) for t in s) for s in played))
-    start: list[list[list[int]]] = []
-    if not played and sizes[0] == 4:
+    search = _Search(ids, sizes, [[list(t) for t in s] for s in played], todo, rng)
+    if previous:
+        previous = list(previous)[:todo]
+        search.keep = True
+        places = search.newcomers(previous)
+        start = [search.repaired(s, {p: seat[i] for p, seat in places.items()}) for i, s in enumerate(previous)]
+    elif not played and sizes[0] == 4:
         start = _constructed(ids, todo, rng)
-    search = _Search(ids, sizes, [list(map(list, s)) for s in played], rng)
-    drawn = search.run(start, todo)
+    else:
+        start = []
+    drawn = search.run(start)
     return Plan(tuple(tuple(tuple(t) for t in s) for s in list(played) + drawn))
 
 
 # --- the constructions ------------------------------------------------------------------
+
+# Rotational designs: N -> (r, base session). Points 0..N-1; a point p < N - N % r is
+# (x, level) = (p % r, p // r) and its translate by t is (x + t mod r, level); the last
+# N % r points are fixed. The r translates of the base session seat N players r times
+# without a repeated meeting (checked in tests/nights/test_seating.py). Found by
+# Scorebook's own offline search (a randomised depth-first search over base blocks
+# whose (level, level, difference) triples are all distinct; see the module docstring).
+_ROTATIONAL: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {
+    # 5-4-5 (best known: 5 sessions)
+    20: (5, ((0, 1, 16, 9), (2, 10, 15, 7), (3, 13, 14, 17), (4, 5, 11, 6), (8, 19, 18, 12))),
+    # 4-RGDD of type 3^8: 7 sessions, the bound (23 - 2) / 3
+    24: (7, ((21, 0, 13, 16), (22, 7, 20, 2), (23, 14, 6, 9), (1, 3, 4, 12), (8, 10, 11, 19), (15, 17, 18, 5))),
+    # Kirkman-type resolvable (28, 4, 1)-BIBD: 9 sessions, every pair exactly once
+    28: (9, ((27, 0, 23, 12), (1, 25, 17, 16), (2, 18, 11, 7), (3, 14, 6, 4), (5, 10, 24, 22), (8, 20, 21, 26),
+             (9, 13, 19, 15))),
+    # 4-RGDD of type 3^12: 11 sessions, the bound
+    36: (11, ((33, 0, 21, 26), (34, 11, 32, 4), (35, 22, 10, 15), (1, 28, 30, 9), (12, 6, 8, 20), (23, 17, 19, 31),
+              (2, 27, 3, 7), (13, 5, 14, 18), (24, 16, 25, 29))),
+    # resolvable (40, 4, 1)-BIBD: 13 sessions, every pair exactly once
+    40: (13, ((0, 13, 26, 39), (1, 21, 18, 12), (14, 34, 31, 25), (27, 8, 5, 38), (2, 23, 16, 11), (15, 36, 29, 24),
+              (28, 10, 3, 37), (4, 32, 9, 33), (17, 6, 22, 7), (30, 19, 35, 20))),
+    # 4-RGDD of type 3^16: 15 sessions, the bound
+    48: (15, ((45, 0, 29, 36), (46, 15, 44, 6), (47, 30, 14, 21), (1, 13, 40, 11), (16, 28, 10, 26), (31, 43, 25, 41),
+              (2, 39, 35, 22), (17, 9, 5, 37), (32, 24, 20, 7), (3, 4, 38, 12), (18, 19, 8, 27), (33, 34, 23, 42))),
+    # resolvable (52, 4, 1)-BIBD: 17 sessions, every pair exactly once
+    52: (17, ((0, 17, 34, 51), (1, 15, 16, 45), (18, 32, 33, 11), (35, 49, 50, 28), (2, 43, 8, 47), (19, 9, 25, 13),
+              (36, 26, 42, 30), (3, 40, 21, 29), (20, 6, 38, 46), (37, 23, 4, 12), (5, 10, 41, 48), (22, 27, 7, 14),
+              (39, 44, 24, 31))),
+    # 4-RGDD of type 3^20: 19 sessions, the bound
+    60: (19, ((57, 0, 34, 48), (58, 19, 53, 10), (59, 38, 15, 29), (1, 52, 45, 50), (20, 14, 7, 12), (39, 33, 26, 31),
+              (2, 24, 3, 6), (21, 43, 22, 25), (40, 5, 41, 44), (4, 35, 51, 27), (23, 54, 13, 46), (42, 16, 32, 8),
+              (9, 55, 49, 18), (28, 17, 11, 37), (47, 36, 30, 56))),
+}  # fmt: skip
+
+
+def _rotational(n: int) -> list[list[list[int]]]:
+    r, base = _ROTATIONAL[n]
+    moving = n - n % r
+    return [[[p if p >= moving else p - p % r + (p % r + t) % r for p in block] for block in base] for t in range(r)]
+
+
+# GF(4) = {0, 1, w, w + 1} as 0..3 (bits of a polynomial in w, w^2 = w + 1): addition is xor
+_GF4_MUL = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
+
+
+def _affine(dim: int) -> list[list[list[int]]]:
+    """The parallel classes of lines of AG(dim, 4): a point is a number whose base-4 digits
+    are its coordinates; a direction is a nonzero vector whose first nonzero coordinate is 1."""
+    points = 4**dim
+
+    def coords(p: int) -> list[int]:
+        return [(p >> (2 * i)) & 3 for i in range(dim)]
+
+    def number(c: list[int]) -> int:
+        return sum(x << (2 * i) for i, x in enumerate(c))
+
+    classes = []
+    for d in range(1, points):
+        dc = coords(d)
+        if next(x for x in reversed(dc) if x) != 1:
+            continue
+        seen: set[int] = set()
+        lines = []
+        for p in range(points):
+            if p in seen:
+                continue
+            pc = coords(p)
+            line = [number([a ^ _GF4_MUL[k][b] for a, b in zip(pc, dc, strict=True)]) for k in range(4)]
+            seen.update(line)
+            lines.append(line)
+        classes.append(lines)
+    return classes
 
 
 def _prime_power(q: int) -> tuple[int, int] | None:
@@ -183,18 +294,16 @@ class _Field:
         return (c + [0] * deg)[:deg]
 
     def _irreducible(self) -> list[int]:
+        """The first monic polynomial of degree k with no monic factor of degree <= k/2."""
         for low in range(self.p**self.k):
             modulus = [(low // self.p**i) % self.p for i in range(self.k)] + [1]
             if modulus[0] == 0:
                 continue
-            # no root and (for degree 4+) no factor: check that x has order dividing q - 1 alone
-            # is overkill; a polynomial of degree k is irreducible iff it has no factor of degree <= k/2
-            if all(self._reduce_nonzero(modulus, d) for d in range(1, self.k // 2 + 1)):
+            if all(self._no_factor(modulus, d) for d in range(1, self.k // 2 + 1)):
                 return modulus
         raise AssertionError("no irreducible polynomial")  # pragma: no cover
 
-    def _reduce_nonzero(self, modulus: list[int], degree: int) -> bool:
-        """No monic factor of ``degree`` divides ``modulus``."""
+    def _no_factor(self, modulus: list[int], degree: int) -> bool:
         for low in range(self.p**degree):
             factor = [(low // self.p**i) % self.p for i in range(degree)] + [1]
             if not any(self._reduce(modulus, factor)):
@@ -207,18 +316,9 @@ class _Field:
         return self._number(self._reduce(self._polymul(self._digits(a), self._digits(b)), self.modulus))
 
 
-def _field_rows(m: int) -> tuple[list[list[int]], callable] | None:
-    pk = _prime_power(m)
-    if pk is None or m < 4:
-        return None
-    f = _Field(*pk)
-    rows = [[f.mul(k, x) for x in range(4)] for k in range(m)]
-    return rows, f.add
-
-
-def _cyclic_rows(m: int, wanted: int, budget: int = 200_000) -> list[list[int]]:
-    """Up to ``wanted`` rows (0, a, b, c) over Z_m whose differences in every two columns
-    are distinct: deterministic backtracking, the rows in increasing order of ``a``."""
+def _cyclic_rows(m: int, budget: int = 20_000) -> list[list[int]]:
+    """Rows (0, a, b, c) over Z_m whose differences in every two columns are distinct (a
+    partial difference matrix): a deterministic backtracking search, a bounded one."""
     best: list[list[int]] = []
     rows: list[list[int]] = [[0, 0, 0, 0]]
     used = [{0} for _ in range(6)]  # a, b, c, b-a, c-a, c-b
@@ -228,8 +328,6 @@ def _cyclic_rows(m: int, wanted: int, budget: int = 200_000) -> list[list[int]]:
         nonlocal best, nodes
         if len(rows) > len(best):
             best = [list(r) for r in rows]
-        if len(rows) >= wanted:
-            return True
         for a in range(min_a, m):
             if a in used[0]:
                 continue
@@ -255,25 +353,49 @@ def _cyclic_rows(m: int, wanted: int, budget: int = 200_000) -> list[list[int]]:
         return False
 
     go(1)
-    return best[:wanted]
+    return best
+
+
+def _transversal(n: int) -> list[list[list[int]]]:
+    """The resolvable transversal design of 4 groups of m = n / 4: player (i, j) is i*m + j; when
+    4 divides m, the groups are seated by the design for m players in further sessions."""
+    m = n // 4
+    pk = _prime_power(m)
+    if pk is not None:
+        f = _Field(*pk)
+        rows, add = [[f.mul(k, x) for x in range(4)] for k in range(m)], f.add
+    else:
+        rows, add = _cyclic_rows(m), (lambda a, b: (a + b) % m)
+    rounds = [[[i * m + add(b, row[i]) for i in range(4)] for b in range(m)] for row in rows]
+    if m % 4 == 0:  # the four groups never met: they hold sessions of their own
+        rounds += [[[i * m + p for p in t] for i in range(4) for t in r] for r in _design(m)]
+    return rounds
+
+
+_DESIGNS: dict[int, list[list[list[int]]]] = {}
+
+
+def _design(n: int) -> list[list[list[int]]]:
+    """The most sessions without a repeated meeting the constructions give ``n`` = 4g
+    players: each a list of tables of points 0..n-1."""
+    if n not in _DESIGNS:
+        found: list[list[list[int]]] = [[list(range(i, i + 4)) for i in range(0, n, 4)]]
+        if n in _ROTATIONAL:
+            found = _rotational(n)
+        elif n in (16, 64, 256):
+            found = _affine({16: 2, 64: 3, 256: 4}[n])
+        elif n >= 16:
+            rows = _transversal(n)
+            if len(rows) > 1:
+                found = rows
+        _DESIGNS[n] = found
+    return _DESIGNS[n]
 
 
 def _constructed(ids: list[int], wanted: int, rng: random.Random) -> list[list[list[int]]]:
-    """Rounds without a repeated meeting for 4m players (as many as the construction has,
-    at most ``wanted``), the players' numbers drawn at random onto the points."""
-    m = len(ids) // 4
-    if m < 2:
-        return []
-    found = _field_rows(m)
-    if found is not None:
-        rows, add = found
-    else:
-        rows, add = _cyclic_rows(m, wanted), (lambda a, b: (a + b) % m)
-    rounds = [[[i * m + add(b, row[i]) for i in range(4)] for b in range(m)] for row in rows]
-    if m == 4:  # AG(2,4): the four groups are the fifth parallel class
-        rounds.append([[i * m + j for j in range(m)] for i in range(4)])
-    if len(rounds) < 2:
-        return []
+    """Sessions without a repeated meeting (as many as the construction has, at most
+    ``wanted``), the players' numbers drawn at random onto the points."""
+    rounds = list(_design(len(ids)))
     rng.shuffle(rounds)
     points = list(ids)
     rng.shuffle(points)
@@ -284,9 +406,14 @@ def _constructed(ids: list[int], wanted: int, rng: random.Random) -> list[list[l
 
 
 class _Search:
-    def __init__(self, ids: list[int], sizes: list[int], played: list[list[list[int]]], rng: random.Random):
-        self.ids, self.sizes, self.rng = ids, sizes, rng
+    """The sessions to draw, player indices 0..n-1 into ``everyone`` (those playing and those
+    of the played sessions), with the meetings and seats at five counted incrementally."""
+
+    def __init__(self, ids: list[int], sizes: list[int], played: list[list[list[int]]], todo: int, rng):
+        self.ids, self.sizes, self.rng, self.todo = ids, sizes, rng, todo
+        self.keep = False  # a redraw from the plan drawn before: change as few tables as possible
         everyone = sorted(set(ids) | {p for s in played for t in s for p in t})
+        self.everyone = everyone
         self.index = {p: i for i, p in enumerate(everyone)}
         size = len(everyone)
         self.met = [[0] * size for _ in range(size)]
@@ -297,37 +424,125 @@ class _Search:
             self._count(s, +1)
             for t in s:
                 self.deals_first[t[0]] += 1
-        self.everyone = everyone
+        # the limit of seats at five: each player's share over the sessions he plays, rounded
+        # up, plus one (those of the played sessions counted, and never below them)
+        seats = sum(n for n in sizes if n == 5)
+        playing = {self.index[p] for p in ids}
+        self.limit = [0] * size
+        for p in range(size):
+            sessions = sum(1 for s in self.played if any(p in t for t in s)) + (todo if p in playing else 0)
+            self.limit[p] = max(self.fives[p], -(-seats * sessions // len(ids)) + 1)
 
     def _count(self, session: list[list[int]], sign: int) -> None:
+        met, fives = self.met, self.fives
         for t in session:
             for a, b in combinations(t, 2):
-                self.met[a][b] += sign
-                self.met[b][a] += sign
+                met[a][b] += sign
+                met[b][a] += sign
             if len(t) == 5:
                 for p in t:
-                    self.fives[p] += sign
+                    fives[p] += sign
 
-    def run(self, start: list[list[list[int]]], todo: int) -> list[list[list[int]]]:
-        rng = self.rng
-        sessions: list[list[list[int]]] = []
-        for s in start[:todo]:
-            s = [[self.index[p] for p in t] for t in s]
-            self._count(s, +1)
-            sessions.append(s)
-        while len(sessions) < todo:
-            s = self._greedy()
-            self._count(s, +1)
-            sessions.append(s)
-        self._improve(sessions)
-        for s in sessions:
-            rng.shuffle(s)
-            s.sort(key=len, reverse=True)
-            for t in s:
-                rng.shuffle(t)
-            self._first_dealers(s)
-        self._even_dealers(sessions)
-        return [[[self.everyone[p] for p in t] for t in s] for s in sessions]
+    # --- starts
+
+    def newcomers(self, previous: Sequence[Session]) -> dict[int, list[int]]:
+        """For each player absent from the plan drawn before (a late arrival), the table of
+        each session he joins: tables of four whose players he has not met and that share
+        nobody, one per session, where a short exhaustive search finds them (else those
+        sharing the fewest). {player: [table index per session]}; {} when the count of
+        tables changes (the repair then seats him)."""
+        here = set(self.ids)
+        sessions = [[[p for p in t if p in here] for t in s] for s in previous]
+        if any(len(s) != len(self.sizes) for s in sessions):
+            return {}
+        places: dict[int, list[int]] = {}
+        for newcomer in [p for p in self.ids if not any(p in t for s in sessions for t in s)]:
+            row = self.met[self.index[newcomer]]
+            options = []
+            for s in sessions:
+                fours = [i for i, t in enumerate(s) if len(t) == 4]
+                self.rng.shuffle(fours)
+                options.append(sorted(fours, key=lambda i, s=s: sum(row[self.index[x]] for x in s[i])))
+            if any(not o for o in options):
+                return {}
+            best: list = [None, []]
+            chosen: list[int] = []
+            nodes = 0
+
+            def go(k: int, seen: Counter, cost: int) -> None:
+                nonlocal nodes
+                nodes += 1
+                if best[0] is not None and (cost >= best[0] or nodes > 20_000):
+                    return
+                if k == len(sessions):
+                    best[0], best[1] = cost, list(chosen)
+                    return
+                for i in options[k]:
+                    t = sessions[k][i]
+                    extra = sum(seen[x] for x in t) + sum(row[self.index[x]] for x in t)
+                    chosen.append(i)
+                    seen.update(t)
+                    go(k + 1, seen, cost + extra)
+                    seen.subtract(t)
+                    chosen.pop()
+                    if best[0] == 0:
+                        return
+
+            go(0, Counter(), 0)
+            places[newcomer] = best[1]
+            for s, i in zip(sessions, best[1], strict=True):
+                s[i].append(newcomer)
+        return places
+
+    def repaired(self, previous: Session, seats: dict[int, int] | None = None) -> list[list[int]]:
+        """A session drawn before, fitted to the players now and the table sizes: those gone
+        leave, the smallest tables are dissolved (or empty ones added) until the count of
+        tables is right, who has no seat sits where he meets least (a table of four takes a
+        fifth while tables of five are missing, those whose players sat at five least often
+        first), and a table too full gives a player to one too small. Player numbers."""
+        rng, met, index, fives = self.rng, self.met, self.index, self.fives
+        here = set(self.ids)
+        tables = [[p for p in t if p in here] for t in previous]
+        tables = sorted((t for t in tables if t), key=len)
+        loose = [p for p in self.ids if not any(p in t for t in tables)]
+        while len(tables) > len(self.sizes):
+            loose += tables.pop(0)
+        tables += [[] for _ in range(len(self.sizes) - len(tables))]
+        five_tables = self.sizes.count(5)
+
+        def cost(p: int, table: list[int]) -> int:
+            row = met[index[p]]
+            return sum(row[index[x]] for x in table if x != p)
+
+        def at_five(table: list[int]) -> int:
+            return sum(fives[index[x]] for x in table)
+
+        for p, i in (seats or {}).items():
+            if p in loose and i < len(tables):
+                # the table chosen for him, found again by its players (the tables were sorted)
+                wanted = [x for x in previous[i] if x in here]
+                target = next((t for t in tables if t == wanted), None)
+                if target is not None and len(target) == 4:
+                    target.append(p)
+                    loose.remove(p)
+        rng.shuffle(loose)
+        for p in loose:
+            fifth = sum(1 for t in tables if len(t) >= 5) < five_tables
+            room = [t for t in tables if len(t) < 4 or (len(t) == 4 and fifth)]
+            min(room, key=lambda t: (len(t) >= 4, cost(p, t), at_five(t), rng.random())).append(p)
+        tables.sort(key=len, reverse=True)
+        while True:
+            big = [t for t, n in zip(tables, self.sizes, strict=True) if len(t) > n]
+            small = [t for t, n in zip(tables, self.sizes, strict=True) if len(t) < n]
+            if not big:
+                return tables
+            t = big[0]
+            p, dest = min(
+                ((p, d) for p in t for d in small), key=lambda m: (cost(m[0], m[1]) - cost(m[0], t), rng.random())
+            )
+            t.remove(p)
+            dest.append(p)
+            tables.sort(key=len, reverse=True)
 
     def _greedy(self) -> list[list[int]]:
         rng, met = self.rng, self.met
@@ -350,78 +565,163 @@ class _Search:
             session.extend(tables)
         return session
 
-    def _least_cost(self, sessions: list[list[list[int]]]) -> int:
+    # --- costs
+
+    def _meeting_cost(self) -> int:
+        n = len(self.met)
+        return sum(c * (c - 1) // 2 for a in range(n) for c in self.met[a][a + 1 :])
+
+    def _five_cost(self) -> int:
+        return sum(
+            OVER_LIMIT * max(0, c - lim) + c * c for c, lim in zip(self.fives, self.limit, strict=True) if c or lim
+        )
+
+    def _floor(self, sessions: list[list[list[int]]]) -> int:
+        """No plan costs less: the meetings spread as evenly as the counting allows (and no
+        fewer than the played sessions already cost), the seats at five likewise."""
         n = len(self.everyone)
         pairs = n * (n - 1) // 2
         total = sum(len(t) * (len(t) - 1) // 2 for s in self.played + sessions for t in s)
         q, r = divmod(total, pairs)
-        return (pairs - r) * q * (q - 1) // 2 + r * (q + 1) * q // 2
+        spread = (pairs - r) * q * (q - 1) // 2 + r * (q + 1) * q // 2
+        played = [[0] * n for _ in range(n)]
+        for s in self.played:
+            for t in s:
+                for a, b in combinations(t, 2):
+                    played[a][b] += 1
+        already = sum(c * (c - 1) // 2 for row in played for c in row)
+        counts = [0] * n
+        for s in self.played:
+            for t in s:
+                if len(t) == 5:
+                    for p in t:
+                        counts[p] += 1
+        seats = sum(len(t) for s in sessions for t in s if len(t) == 5)
+        # water-filling: each new seat at five to a player of the night with the fewest
+        playing = sorted((counts[self.index[p]], self.index[p]) for p in self.ids)
+        low = [c for c, _ in playing]
+        per_player = len(sessions)
+        added = [0] * len(low)
+        for _ in range(seats):
+            i = min((i for i in range(len(low)) if added[i] < per_player), key=lambda i: low[i] + added[i])
+            added[i] += 1
+        sq = sum(c * c for c in counts) - sum(c * c for c in low) + sum((c + a) ** 2 for c, a in zip(low, added))
+        return MEETING * max(spread, already) + sq
 
-    def _cost(self) -> int:
-        n = len(self.met)
-        return sum(c * (c - 1) // 2 for a in range(n) for c in self.met[a][a + 1 :])
+    # --- the search
+
+    def run(self, start: list[list[list[int]]]) -> list[list[list[int]]]:
+        rng = self.rng
+        sessions: list[list[list[int]]] = []
+        for s in start[: self.todo]:
+            s = [[self.index[p] for p in t] for t in s]
+            self._count(s, +1)
+            sessions.append(s)
+        while len(sessions) < self.todo:
+            s = self._greedy()
+            self._count(s, +1)
+            sessions.append(s)
+        self._improve(sessions)
+        for s in sessions:
+            s.sort(key=len, reverse=True)
+            for t in s:
+                t.sort()
+                rng.shuffle(t)
+            self._first_dealers(s)
+        self._even_dealers(sessions)
+        return [[[self.everyone[p] for p in t] for t in s] for s in sessions]
 
     def _improve(self, sessions: list[list[list[int]]]) -> None:
         if not sessions:
             return
-        rng, met, fives = self.rng, self.met, self.fives
+        rng, met, fives, limit = self.rng, self.met, self.fives, self.limit
         where = [{p: ti for ti, t in enumerate(s) for p in t} for s in sessions]
-        cost, floor = self._cost(), self._least_cost(sessions)
+        cost = MEETING * self._meeting_cost() + self._five_cost()
+        floor = self._floor(sessions)
+        if self.keep:  # a redraw: the seats at five are not worth changing tables once no repeat is left
+            floor = floor // MEETING * MEETING + self._five_cost() if cost // MEETING <= floor // MEETING else floor
         best_cost, best = cost, [[list(t) for t in s] for s in sessions]
-        tabu: dict[tuple[int, int, int], int] = {}
-        for step in range(SEARCH_MOVES):
-            if cost <= floor:
+        size = len(self.everyone)
+        # p may not go back to table tabu_table[si][p] of session si before step tabu_until[si][p]
+        tabu_table = [[-1] * size for _ in sessions]
+        tabu_until = [[0] * size for _ in sessions]
+        # tables where two players meet again, kept up to date after every swap
+        clashes = {(si, ti) for si, s in enumerate(sessions) for ti, t in enumerate(s) if self._clash(t)}
+        work, step, since_best = 0, 0, 0
+        while work < WORK and cost > floor and since_best < PATIENCE:
+            step += 1
+            candidates = self._candidates(sessions, clashes)
+            if not candidates:
                 break
-            conflicted = [
-                (si, p)
-                for si, s in enumerate(sessions)
-                for t in s
-                for p in t
-                if any(met[p][x] > 1 for x in t if x != p)
-            ]
-            if not conflicted:
-                break
-            if len(conflicted) > SAMPLE:
-                conflicted = rng.sample(conflicted, SAMPLE)
-            moves = []
-            for si, p in conflicted:
-                s, w = sessions[si], where[si]
-                a = s[w[p]]
-                row_p = met[p]
-                out_p = sum(row_p[x] - 1 for x in a if x != p)
-                for ti, b in enumerate(s):
-                    if ti == w[p]:
-                        continue
-                    for q in b:
-                        five_p, five_q = len(a) == 5, len(b) == 5
-                        if five_p != five_q:
-                            losing, gaining = (p, q) if five_p else (q, p)
-                            if fives[gaining] + 1 > fives[losing]:
-                                continue
-                        row_q = met[q]
-                        delta = (
-                            -out_p
-                            + sum(row_q[x] for x in a if x != p)
-                            + sum(row_p[x] for x in b if x != q)
-                            - sum(row_q[x] - 1 for x in b if x != q)
-                        )
-                        is_tabu = tabu.get((si, p, ti), -1) >= step or tabu.get((si, q, w[p]), -1) >= step
-                        if is_tabu and cost + delta >= best_cost:
-                            continue
-                        moves.append((delta, rng.random(), si, p, q))
-            if not moves:
+            if since_best >= STALL and best_cost // MEETING <= floor // MEETING:
+                break  # the meetings are as few as they can be, and the seats at five settled
+            if since_best and since_best % STALL == 0:
+                self._shake(sessions, where, clashes, candidates)
+                cost = MEETING * self._meeting_cost() + self._five_cost()
+                since_best += 1
                 continue
-            delta, _, si, p, q = min(moves)
-            s, w = sessions[si], where[si]
-            ta, tb = w[p], w[q]
-            self._swap(s[ta], s[tb], p, q)
-            w[p], w[q] = tb, ta
+            best_move, ties = None, 0
+            for si, p in candidates:
+                s, w = sessions[si], where[si]
+                ta = w[p]
+                a = s[ta]
+                a_others = [x for x in a if x != p]
+                row_p = met[p]
+                out_p = sum(map(row_p.__getitem__, a_others)) - len(a_others)
+                back_p = tabu_table[si][p] if tabu_until[si][p] >= step else -1
+                t_table, t_until = tabu_table[si], tabu_until[si]
+                others = [ti for ti in range(len(s)) if ti != ta]
+                if len(others) > TABLES:
+                    others = rng.sample(others, TABLES)
+                for tb in others:
+                    b = s[tb]
+                    join_p = sum(map(row_p.__getitem__, b))
+                    stay_b = len(b) - 1
+                    five_p, five_b = len(a) == 5, len(b) == 5
+                    for q in b:
+                        work += 1
+                        row_q = met[q]
+                        delta = MEETING * (
+                            sum(map(row_q.__getitem__, a_others))
+                            - out_p
+                            + join_p
+                            - row_p[q]
+                            - sum(map(row_q.__getitem__, b))
+                            + stay_b
+                        )
+                        if five_p != five_b:
+                            out, into = (p, q) if five_p else (q, p)
+                            co, ci = fives[out], fives[into]
+                            delta += 2 * (ci - co + 1)
+                            delta += OVER_LIMIT * (
+                                max(0, ci + 1 - limit[into])
+                                - max(0, ci - limit[into])
+                                + max(0, co - 1 - limit[out])
+                                - max(0, co - limit[out])
+                            )
+                        if (tb == back_p or (t_table[q] == ta and t_until[q] >= step)) and cost + delta >= best_cost:
+                            continue
+                        if best_move is None or delta < best_move[0]:
+                            best_move, ties = (delta, si, p, q), 1
+                        elif delta == best_move[0]:
+                            ties += 1
+                            if rng.randrange(ties) == 0:
+                                best_move = (delta, si, p, q)
+            if best_move is None:
+                since_best += 1
+                continue
+            delta, si, p, q = best_move
+            ta, tb = where[si][p], where[si][q]
+            self._swap(sessions, where, clashes, si, p, q)
             cost += delta
             tenure = 3 + rng.randrange(8)
-            tabu[(si, p, ta)] = step + tenure
-            tabu[(si, q, tb)] = step + tenure
+            tabu_table[si][p], tabu_until[si][p] = ta, step + tenure
+            tabu_table[si][q], tabu_until[si][q] = tb, step + tenure
             if cost < best_cost:
                 best_cost, best = cost, [[list(t) for t in s] for s in sessions]
+                since_best = 0
+            else:
+                since_best += 1
         if cost > best_cost:
             for s in sessions:
                 self._count(s, -1)
@@ -429,8 +729,38 @@ class _Search:
             for s in sessions:
                 self._count(s, +1)
 
-    def _swap(self, a: list[int], b: list[int], p: int, q: int) -> None:
+    def _clash(self, table: list[int]) -> bool:
+        met = self.met
+        return any(met[a][b] > 1 for a, b in combinations(table, 2))
+
+    def _candidates(self, sessions, clashes) -> list[tuple[int, int]]:
+        """(session, player) pairs whose swaps are weighed next: a sample of the players who
+        meet someone again, and of those who sit at a table of five beyond their limit or
+        two times more often than someone else."""
+        rng, met, fives, limit = self.rng, self.met, self.fives, self.limit
+        out = []
+        if clashes:
+            for si, ti in rng.sample(sorted(clashes), min(SAMPLE, len(clashes))):
+                t = sessions[si][ti]
+                out.append((si, rng.choice([p for p in t if any(met[p][x] > 1 for x in t if x != p)])))
+        if self.sizes[0] == 5:
+            low = min(fives[self.index[p]] for p in self.ids)
+            uneven = [
+                (si, p)
+                for si, s in enumerate(sessions)
+                for t in s
+                if len(t) == 5
+                for p in t
+                if fives[p] > limit[p] or fives[p] >= low + 2
+            ]
+            out += rng.sample(uneven, min(SAMPLE - len(out) if not out else 2, len(uneven)))
+        return out
+
+    def _swap(self, sessions, where, clashes, si: int, p: int, q: int) -> None:
         met, fives = self.met, self.fives
+        s, w = sessions[si], where[si]
+        ta, tb = w[p], w[q]
+        a, b = s[ta], s[tb]
         for x in a:
             if x != p:
                 met[p][x] -= 1
@@ -449,6 +779,28 @@ class _Search:
             fives[q] += sign
         a[a.index(p)] = q
         b[b.index(q)] = p
+        w[p], w[q] = tb, ta
+        # a pair whose count changed has p or q in it: only their tables can gain or lose a clash
+        for sj, (s2, w2) in enumerate(zip(sessions, where, strict=True)):
+            for player in (p, q):
+                tj = w2[player]
+                if self._clash(s2[tj]):
+                    clashes.add((sj, tj))
+                else:
+                    clashes.discard((sj, tj))
+
+    def _shake(self, sessions, where, clashes, candidates) -> None:
+        """A few random swaps of the players in question, to leave a dead end."""
+        rng = self.rng
+        for si, p in candidates[:3]:
+            s = sessions[si]
+            ta = where[si][p]
+            tb = rng.choice([ti for ti in range(len(s)) if ti != ta and len(s[ti]) == len(s[ta])] or [ta])
+            if tb == ta:
+                continue
+            self._swap(sessions, where, clashes, si, p, rng.choice(s[tb]))
+
+    # --- first dealers
 
     def _first_dealers(self, session: list[list[int]]) -> None:
         """Each table turned to start from who dealt first least often so far."""

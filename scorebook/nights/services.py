@@ -53,8 +53,11 @@ def create_night(
     seed: int = 0,
 ) -> Night:
     """A night with its participants numbered 1..N in the order given, its plan, and one evening
-    per table and session, every one with the club's house rules as they are now."""
-    plan = seating.make_plan(len(players), sessions, seed=seed)  # PlanError before anything is written
+    per table and session, every one with the club's house rules as they are now.
+
+    The plan is drawn before the transaction (PlanError before anything is written, and no
+    lock held while it is searched): the transaction only writes rows of the new night."""
+    plan = seating.make_plan(len(players), sessions, seed=seed)
     house = club.house_rules.filter(ruleset=ruleset).first()
     rules = to_dict(registry.resolve(ruleset, house.overrides if house else {}))
     with transaction.atomic():
@@ -207,37 +210,57 @@ def substitute(night: Night, leaving: Participant, name: str, user) -> Participa
 
 def late_arrival(night: Night, name: str, user) -> Participant:
     """A player who comes late plays from the next session that has not begun: the plan of the
-    sessions from there on is drawn again (the sessions begun are kept as they were played)."""
-    with transaction.atomic():
-        night = _locked(night)
+    sessions from there on is drawn again (the sessions begun are kept as they were played),
+    starting from the plan drawn before so that as few tables as possible change.
+
+    The plan is drawn before the transaction (no lock is held while it is searched); the
+    transaction then checks that the night did not change meanwhile (its version and the
+    session it starts from), else the plan is drawn again."""
+    for _attempt in range(3):
+        night.refresh_from_db()
         start = next_unplayed(night)
         if start is None:
             raise NightError("Every session has begun: a late arrival can no longer be seated.")
-        player = evenings.player_named(name, user, night.club)
-        if night.participants.filter(player=player).exists():
-            raise NightError(f"{player.name} already takes part in this night.")
-        number = (night.participants.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-        late = Participant.objects.create(
-            night=night, number=number, player=player, name=player.name, first_session=start
-        )
-        playing = [p for p in night.participants.all() if p.last_session is None or p.last_session >= start]
-        played = [tuple(tuple(t) for t in s["tables"]) for s in night.plan["sessions"][: start - 1]]
+        version = night.version
+        participants = list(night.participants.all())
+        number = max((p.number for p in participants), default=0) + 1
+        playing = [p.number for p in participants if p.last_session is None or p.last_session >= start] + [number]
+        sessions = [tuple(tuple(t) for t in s["tables"]) for s in night.plan["sessions"]]
         try:
             plan = seating.make_plan(
-                [p.number for p in playing], night.sessions, seed=night.seed + number, played=played
+                playing,
+                night.sessions,
+                seed=night.seed + number,
+                played=sessions[: start - 1],
+                previous=sessions[start - 1 :],
             )
         except seating.PlanError as error:
             raise NightError(str(error)) from None
-        names = {p.number: p.name for p in playing}
-        for s_number in range(start, night.sessions + 1):
-            _seat_session(night, s_number, [[names[n] for n in t] for t in plan.sessions[s_number - 1]], user)
-        night.plan = plan.as_dict()
-        night.save(update_fields=["plan"])
-        NightEvent.objects.create(
-            night=night, kind=NightEvent.Kind.LATE, session=start, detail=f"{late.number}. {late.name}", by=_user(user)
-        )
-        _bump(night)
-    return late
+        with transaction.atomic():
+            night = _locked(night)
+            if night.version != version or next_unplayed(night) != start:
+                continue  # a table began or the night changed while the plan was drawn: draw it again
+            player = evenings.player_named(name, user, night.club)
+            if night.participants.filter(player=player).exists():
+                raise NightError(f"{player.name} already takes part in this night.")
+            late = Participant.objects.create(
+                night=night, number=number, player=player, name=player.name, first_session=start
+            )
+            names = {p.number: p.name for p in night.participants.all()}
+            for s_number in range(start, night.sessions + 1):
+                _seat_session(night, s_number, [[names[n] for n in t] for t in plan.sessions[s_number - 1]], user)
+            night.plan = plan.as_dict()
+            night.save(update_fields=["plan"])
+            NightEvent.objects.create(
+                night=night,
+                kind=NightEvent.Kind.LATE,
+                session=start,
+                detail=f"{late.number}. {late.name}",
+                by=_user(user),
+            )
+            _bump(night)
+        return late
+    raise NightError("The night changed while its plan was drawn again: try again.")
 
 
 def _seat_session(night: Night, number: int, tables: list[list[str]], user) -> None:

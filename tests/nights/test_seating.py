@@ -2,15 +2,19 @@
 
 import time
 from collections import Counter
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorebook.nights.seating import PlanError, make_plan, table_sizes
+from scorebook.nights.seating import PlanError, make_plan, repeat_free_sessions, table_sizes
 
-# The cases the clubs asked for, each known to have a plan without a repeated meeting.
-REQUIRED = [(16, 5), (28, 5), (32, 5), (40, 5), (40, 8)]
+# Tables of four, the largest number of sessions with no pair meeting twice: the best known
+# (resolvable designs, the social golfer tables; 8 and 12 players: a second session would
+# need 4 players from 2 or 3 tables of the first), and what Scorebook reaches.
+BEST_KNOWN = {8: 1, 12: 1, 16: 5, 20: 5, 24: 7, 28: 9, 32: 10, 36: 11, 40: 13, 48: 15, 52: 17, 60: 19, 64: 21}
+REACHED = BEST_KNOWN | {32: 9}  # 32 x 10 (A. Aguado's 4-RGDD of type 2^16) is not constructed yet
 
 
 def seated_once_per_session(plan, players):
@@ -19,21 +23,32 @@ def seated_once_per_session(plan, players):
         assert sorted(everyone) == sorted(players)
 
 
-@pytest.mark.parametrize(("players", "sessions"), REQUIRED)
-def test_it_seats_the_required_nights_without_a_repeated_meeting_within_seconds(players, sessions):
+def at_five(plan) -> Counter:
+    return Counter(p for s in plan.sessions for t in s if len(t) == 5 for p in t)
+
+
+@pytest.mark.parametrize(("players", "sessions"), sorted(REACHED.items()))
+def test_it_reaches_the_best_known_number_of_sessions_without_a_repeated_meeting(players, sessions):
     started = time.perf_counter()
     plan = make_plan(players, sessions, seed=7)
-    assert time.perf_counter() - started < 3
+    assert time.perf_counter() - started < 10
     assert len(plan.sessions) == sessions
     seated_once_per_session(plan, range(1, players + 1))
     assert all(len(table) == 4 for session in plan.sessions for table in session)
     assert plan.repeats() == 0
+    assert repeat_free_sessions(players) == sessions
 
 
-def test_it_seats_16_players_five_times_so_that_everyone_meets_everyone_exactly_once():
-    # AG(2,4): 5 parallel classes of 4 lines cover the 120 pairs exactly once
-    met = make_plan(16, 5).meetings()
-    assert len(met) == 120 and set(met.values()) == {1}
+@pytest.mark.parametrize("players", [28, 40, 52])
+def test_it_seats_4_mod_12_players_so_that_everyone_meets_everyone_exactly_once(players):
+    # a resolvable (v, 4, 1)-BIBD: (v - 1) / 3 sessions cover every pair once
+    met = make_plan(players, (players - 1) // 3, seed=3).meetings()
+    assert len(met) == players * (players - 1) // 2 and set(met.values()) == {1}
+
+
+def test_it_seats_16_and_64_players_by_the_affine_geometry_so_that_everyone_meets_everyone_once():
+    assert set(make_plan(16, 5).meetings().values()) == {1}
+    assert len(make_plan(64, 21).meetings()) == 64 * 63 // 2
 
 
 @pytest.mark.parametrize(
@@ -56,7 +71,7 @@ def test_it_uses_tables_of_five_only_where_the_count_is_not_a_multiple_of_four(p
 
 
 @pytest.mark.parametrize(
-    ("players", "sessions"), [(3, 2), (0, 1), (6, 2), (7, 2), (11, 2), (16, 0), (16, 21), (401, 2)]
+    ("players", "sessions"), [(3, 2), (0, 1), (6, 2), (7, 2), (11, 2), (16, 0), (16, 22), (401, 2)]
 )
 def test_it_refuses_a_night_that_cannot_be_seated_with_a_sentence(players, sessions):
     with pytest.raises(PlanError) as exc:
@@ -68,26 +83,31 @@ def test_it_gives_the_same_plan_for_the_same_seed_and_another_for_another_seed()
     assert make_plan(41, 5, seed=3) == make_plan(41, 5, seed=3)
     assert make_plan(41, 5, seed=3) != make_plan(41, 5, seed=4)
     assert make_plan(40, 8, seed=3) == make_plan(40, 8, seed=3)
+    assert make_plan(40, 8, seed=3) != make_plan(40, 8, seed=4)
 
 
 @pytest.mark.parametrize(("players", "sessions"), [(41, 5), (45, 5), (150, 5), (25, 4), (37, 6)])
 def test_it_spreads_the_tables_of_five_and_avoids_repeats_where_there_is_room(players, sessions):
     plan = make_plan(players, sessions, seed=2)
-    at_five = plan.at_five()
-    counts = [at_five.get(p, 0) for p in range(1, players + 1)]
+    counts = [at_five(plan).get(p, 0) for p in range(1, players + 1)]
     assert max(counts) - min(counts) <= 1
     assert plan.repeats() == 0
 
 
-def test_it_keeps_the_played_sessions_and_seats_a_late_arrival_from_the_next_session():
-    first = make_plan(40, 5, seed=1)
-    played = first.sessions[:2]
-    redrawn = make_plan(list(range(1, 42)), 5, seed=1, played=played)
-    assert redrawn.sessions[:2] == played
-    rest = type(redrawn)(redrawn.sessions[2:])
-    seated_once_per_session(rest, range(1, 42))
-    assert rest.at_five()[41] <= 1
-    assert redrawn.repeats() == 0
+def test_it_prefers_no_repeated_meeting_to_an_even_spread_of_the_tables_of_five():
+    # 26 players x 2 sessions: with the two tables of five of session 2 filled only by players
+    # who sat at four in session 1, 4 pairs meet twice (5 players from 4 tables, twice, and
+    # the 10 of session 1's fives spread over 4 tables of four); a player or two sitting at
+    # five twice avoids every repeat, as 26 x 4 sessions does
+    two, four = make_plan(26, 2, seed=1), make_plan(26, 4, seed=1)
+    assert two.repeats() == four.repeats() == 0
+    assert max(at_five(two).values()) <= 2
+
+
+@pytest.mark.parametrize("players", [9, 10, 13, 17, 18, 21, 26, 30, 34, 38])
+def test_it_never_repeats_more_meetings_for_fewer_sessions(players):
+    repeats = [make_plan(players, sessions, seed=5).repeats() for sessions in range(1, 7)]
+    assert repeats == sorted(repeats)
 
 
 def test_it_repeats_as_little_as_the_counting_allows_when_there_is_no_room():
@@ -96,19 +116,54 @@ def test_it_repeats_as_little_as_the_counting_allows_when_there_is_no_room():
     assert make_plan(16, 6, seed=1).repeats() == 24
 
 
-def test_it_keeps_the_tables_of_five_even_at_the_cost_of_the_repeats_this_forces():
-    # 21 players x 3 sessions: the three tables of five hold 15 different players; the 5
-    # of one session's table of five sit at 4 tables of four in each other session, so two
-    # of them meet twice: 6 repeats at least, and the search finds 6
-    plan = make_plan(21, 3, seed=2)
-    assert set(plan.at_five().values()) == {1}
-    assert plan.repeats() == 6
+def test_it_states_the_repeated_meetings_in_the_plan():
+    assert make_plan(16, 6, seed=1).as_dict()["repeats"] == 24
+    assert make_plan(40, 13, seed=1).as_dict()["repeats"] == 0
+
+
+def test_it_keeps_the_played_sessions_and_seats_a_late_arrival_from_the_next_session():
+    first = make_plan(40, 5, seed=1)
+    played = first.sessions[:2]
+    redrawn = make_plan(list(range(1, 42)), 5, seed=1, played=played, previous=first.sessions[2:])
+    assert redrawn.sessions[:2] == played
+    rest = type(redrawn)(redrawn.sessions[2:])
+    seated_once_per_session(rest, range(1, 42))
+    assert redrawn.repeats() == 0
+
+
+@pytest.mark.parametrize(("players", "sessions", "played"), [(28, 7, 2), (28, 9, 3), (40, 10, 3), (20, 5, 1)])
+def test_it_redraws_for_a_late_arrival_without_a_repeated_meeting_where_one_is_possible(players, sessions, played):
+    # before: 28 x 7 with 2 sessions played left 4 pairs meeting twice (28 x 9: 41, 40 x 10: 5,
+    # 20 x 5: 12); the late arrival takes a fifth seat at tables that share nobody
+    first = make_plan(players, sessions, seed=2)
+    everyone = list(range(1, players + 2))
+    redrawn = make_plan(everyone, sessions, seed=3, played=first.sessions[:played], previous=first.sessions[played:])
+    assert redrawn.sessions[:played] == first.sessions[:played]
+    seated_once_per_session(type(redrawn)(redrawn.sessions[played:]), everyone)
+    assert redrawn.repeats() == 0
+
+
+def test_it_redraws_with_few_changes_to_the_tables_drawn_before():
+    first = make_plan(40, 8, seed=2)
+    redrawn = make_plan(list(range(1, 42)), 8, seed=3, played=first.sessions[:3], previous=first.sessions[3:])
+    before = {frozenset(t) for s in first.sessions[3:] for t in s}
+    after = {frozenset(t) - {41} for s in redrawn.sessions[3:] for t in s}
+    assert len(before & after) >= len(before) // 2
 
 
 def test_it_spreads_the_first_deal():
-    deals = make_plan(40, 5, seed=1).first_deals()
+    plan = make_plan(40, 5, seed=1)
+    deals = Counter(t[0] for s in plan.sessions for t in s)
     assert sum(deals.values()) == 50
     assert max(deals.values()) <= 2
+
+
+@pytest.mark.parametrize("players", [399, 27, 99])
+def test_it_plans_the_biggest_nights_within_seconds(players):
+    started = time.process_time()
+    plan = make_plan(players, 20, seed=1)
+    assert time.process_time() - started < 2
+    seated_once_per_session(plan, range(1, players + 1))
 
 
 @settings(max_examples=25, deadline=None)
@@ -124,13 +179,13 @@ def test_it_always_seats_everyone_once_per_session_at_tables_of_four_or_five(pla
     for session in plan.sessions:
         sizes = Counter(len(t) for t in session)
         assert set(sizes) <= {4, 5} and sizes[5] == players % 4
-    at_five = plan.at_five()
-    counts = [at_five.get(p, 0) for p in range(1, players + 1)]
-    assert max(counts) - min(counts) <= 1
     assert plan == make_plan(players, sessions, seed=seed)
+    met = Counter(pair for s in plan.sessions for t in s for pair in combinations(sorted(t), 2))
+    assert plan.repeats() == sum(n - 1 for n in met.values())
 
 
 @settings(max_examples=15, deadline=None)
-@given(players=st.integers(4, 12).map(lambda m: 4 * m), sessions=st.integers(1, 4), seed=st.integers(0, 1000))
-def test_it_never_repeats_a_meeting_for_four_m_players_and_few_sessions(players, sessions, seed):
+@given(players=st.integers(4, 16).map(lambda m: 4 * m), seed=st.integers(0, 1000), data=st.data())
+def test_it_never_repeats_a_meeting_for_four_m_players_up_to_the_constructions_sessions(players, seed, data):
+    sessions = data.draw(st.integers(1, min(repeat_free_sessions(players), 20)))
     assert make_plan(players, sessions, seed=seed).repeats() == 0
