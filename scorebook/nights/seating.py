@@ -465,34 +465,41 @@ class _Search:
                 options.append(sorted(fours, key=lambda i, s=s: sum(row[self.index[x]] for x in s[i])))
             if any(not o for o in options):
                 return {}
-            best: list = [None, []]
-            chosen: list[int] = []
-            nodes = 0
-
-            def go(k: int, seen: Counter, cost: int) -> None:
-                nonlocal nodes
-                nodes += 1
-                if best[0] is not None and (cost >= best[0] or nodes > 20_000):
-                    return
-                if k == len(sessions):
-                    best[0], best[1] = cost, list(chosen)
-                    return
-                for i in options[k]:
-                    t = sessions[k][i]
-                    extra = sum(seen[x] for x in t) + sum(row[self.index[x]] for x in t)
-                    chosen.append(i)
-                    seen.update(t)
-                    go(k + 1, seen, cost + extra)
-                    seen.subtract(t)
-                    chosen.pop()
-                    if best[0] == 0:
-                        return
-
-            go(0, Counter(), 0)
-            places[newcomer] = best[1]
-            for s, i in zip(sessions, best[1], strict=True):
+            best = self._disjoint_tables(sessions, options, row)
+            places[newcomer] = best
+            for s, i in zip(sessions, best, strict=True):
                 s[i].append(newcomer)
         return places
+
+    def _disjoint_tables(self, sessions, options, row) -> list[int]:
+        """One table per session (indices from ``options``) whose players share nobody and were
+        not met before (``row``), or else the fewest such meetings found in 20 000 steps."""
+        index = self.index
+        best: list = [None, []]
+        chosen: list[int] = []
+        nodes = 0
+
+        def go(k: int, seen: Counter, cost: int) -> None:
+            nonlocal nodes
+            nodes += 1
+            if best[0] is not None and (cost >= best[0] or nodes > 20_000):
+                return
+            if k == len(sessions):
+                best[0], best[1] = cost, list(chosen)
+                return
+            for i in options[k]:
+                t = sessions[k][i]
+                extra = sum(seen[x] for x in t) + sum(row[index[x]] for x in t)
+                chosen.append(i)
+                seen.update(t)
+                go(k + 1, seen, cost + extra)
+                seen.subtract(t)
+                chosen.pop()
+                if best[0] == 0:
+                    return
+
+        go(0, Counter(), 0)
+        return best[1]
 
     def repaired(self, previous: Session, seats: dict[int, int] | None = None) -> list[list[int]]:
         """A session drawn before, fitted to the players now and the table sizes: those gone
@@ -605,7 +612,11 @@ class _Search:
         for _ in range(seats):
             i = min((i for i in range(len(low)) if added[i] < per_player), key=lambda i: low[i] + added[i])
             added[i] += 1
-        sq = sum(c * c for c in counts) - sum(c * c for c in low) + sum((c + a) ** 2 for c, a in zip(low, added))
+        sq = (
+            sum(c * c for c in counts)
+            - sum(c * c for c in low)
+            + sum((c + a) ** 2 for c, a in zip(low, added, strict=True))
+        )
         return MEETING * max(spread, already) + sq
 
     # --- the search

@@ -21,19 +21,31 @@ def night_plan(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.mark.parametrize(("players", "sessions"), [(16, 5), (28, 5), (32, 5), (40, 5), (40, 8)])
-def test_it_prints_a_plan_without_a_repeated_meeting_for_the_required_nights(players, sessions):
+# the best known number of sessions without a repeated meeting (resolvable designs, the social
+# golfer tables), 32 players short of it: 9 of 10 (A. Aguado's 10 is not constructed yet)
+@pytest.mark.parametrize(
+    ("players", "sessions"), [(16, 5), (24, 7), (28, 9), (32, 9), (40, 13), (52, 17), (40, 5), (40, 8)]
+)
+def test_it_prints_a_plan_without_a_repeated_meeting_for_the_best_known_nights(players, sessions):
     started = time.perf_counter()
     done = night_plan("--players", str(players), "--sessions", str(sessions), "--seed", "5")
-    assert time.perf_counter() - started < 5
+    assert time.perf_counter() - started < 10
     assert done.returncode == 0, done.stderr
     plan = json.loads(done.stdout)
     assert len(plan["sessions"]) == sessions
     pairs = []
     for session in plan["sessions"]:
         assert sorted(p for t in session["tables"] for p in t) == list(range(1, players + 1))
+        assert {len(t) for t in session["tables"]} == {4}
         pairs += [frozenset(pair) for t in session["tables"] for pair in combinations(t, 2)]
     assert len(pairs) == len(set(pairs))
+    assert plan["repeats"] == 0
+
+
+def test_it_states_how_many_meetings_repeat_when_some_must():
+    plan = json.loads(night_plan("--players", "17", "--sessions", "6").stdout)
+    pairs = [frozenset(pair) for s in plan["sessions"] for t in s["tables"] for pair in combinations(t, 2)]
+    assert plan["repeats"] == len(pairs) - len(set(pairs)) > 0
 
 
 def test_it_prints_the_same_plan_for_the_same_seed():

@@ -1,0 +1,94 @@
+"""A new night: the form's limit on its size, and its plan drawn before any lock is taken, so
+that the other evenings' phones never wait on it."""
+
+import threading
+import time
+
+import pytest
+from django.db import close_old_connections, connection
+
+from night_builders import NAMES, deal
+from scorebook.evenings import services as evenings
+from scorebook.nights import seating, services
+from scorebook.nights.forms import NightForm
+
+
+def night_data(players: int, sessions: int) -> dict:
+    return {
+        "name": "Kaartavond",
+        "date": "2026-03-14",
+        "ruleset": "kleurenwiezen",
+        "sessions": str(sessions),
+        "deals_per_session": "8",
+        "ranking": "total",
+        "place_points": "4, 3, 2, 1, 0",
+        "currency": "EUR",
+        "guests": "\n".join(f"Speler {i}" for i in range(1, players + 1)),
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("players", "sessions", "valid"), [(160, 5, True), (40, 20, True), (161, 5, False), (400, 20, False)]
+)
+def test_it_refuses_a_night_bigger_than_what_is_planned_within_two_seconds(club, players, sessions, valid):
+    form = NightForm(night_data(players, sessions), club=club)
+    assert form.is_valid() is valid
+    if not valid:
+        error = form.errors["sessions"][0]
+        assert f"{players} players × {sessions} sessions" in error and str(seating.MAX_SEATS) in error
+
+
+@pytest.mark.parametrize(("players", "sessions"), [(160, 5), (40, 20), (57, 14)])
+def test_it_plans_every_night_the_form_allows_within_two_seconds(players, sessions):
+    started = time.process_time()
+    seating.make_plan(players, sessions, seed=1)
+    assert time.process_time() - started < 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_draws_the_plan_before_the_transaction_so_another_evenings_deal_never_waits(
+    club, director, make_night, monkeypatch
+):
+    other = make_night(players=8, sessions=1)
+    table = other.night_sessions.get().tables.first().evening
+    recorded = threading.Event()
+    planned_outside = []
+    real_plan = seating.make_plan
+
+    def record_elsewhere():
+        try:
+            evenings.record_deal(table, deal(table), director)
+            recorded.set()
+        finally:
+            close_old_connections()
+
+    def slow_plan(*args, **kwargs):
+        planned_outside.append(not connection.in_atomic_block)
+        writer = threading.Thread(target=record_elsewhere)
+        writer.start()
+        writer.join(timeout=10)  # a lock held while planning would keep the deal waiting
+        return real_plan(*args, **kwargs)
+
+    monkeypatch.setattr(services.seating, "make_plan", slow_plan)
+    make_night(players=NAMES[:12], sessions=3)
+    assert planned_outside == [True]
+    assert recorded.is_set()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_draws_a_late_arrivals_plan_before_the_transaction(make_night, monkeypatch):
+    night = make_night(players=20, sessions=5)
+    planned_outside = []
+    real_plan = seating.make_plan
+
+    def watched(*args, **kwargs):
+        planned_outside.append(not connection.in_atomic_block)
+        return real_plan(*args, **kwargs)
+
+    monkeypatch.setattr(services.seating, "make_plan", watched)
+    services.late_arrival(night, "Laat", None)
+    assert planned_outside == [True]
+    night.refresh_from_db()
+    plan = seating.Plan(tuple(tuple(tuple(t) for t in s["tables"]) for s in night.plan["sessions"]))
+    assert plan.repeats() == 0 and night.plan["repeats"] == 0
