@@ -48,6 +48,8 @@ others a session, so S <= (N - 1) / 3. The plans below reach the largest S known
   How the base sessions were found: a randomised depth-first search (offline, a few
   seconds each) over the base blocks, with the base session invariant under the turn
   of the levels (x, l) -> (x, l + 1) for 36 to 60; each design is checked in the tests.
+* N = 32: the 10 sessions A. Aguado published in 2004 (``_PUBLISHED``), the bound; the
+  transversal design below gives 9.
 * N = 4m otherwise: a resolvable transversal design from a difference matrix (players
   (i, j), i in 0..3, j in GF(m) or Z_m; Bose's construction of MOLS, Handbook III.3
   and III.17): m sessions when m is a prime power, fewer otherwise.
@@ -206,6 +208,36 @@ _ROTATIONAL: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {
               (2, 24, 3, 6), (21, 43, 22, 25), (40, 5, 41, 44), (4, 35, 51, 27), (23, 54, 13, 46), (42, 16, 32, 8),
               (9, 55, 49, 18), (28, 17, 11, 37), (47, 36, 30, 56))),
 }  # fmt: skip
+
+
+# Published solutions, as their authors wrote them (a letter a player, a word a table, a line a
+# session), checked in tests/nights/test_seating.py.
+# 32 players in 10 sessions (the social golfer 8-4-10, the original CSPLib instance, open until
+# then): A. Aguado, "A 10 days solution to the social golfer problem" (2004), as tabulated in the
+# Wolfram Demonstrations Project's "Social Golfer Problem" (E. Pegg Jr.). It leaves unmet exactly
+# the 16 pairs A-a, B-b, ... p-P: a resolvable 4-GDD of type 2^16, (32 - 2) / 3 = 10 sessions, the bound.
+_PUBLISHED: dict[int, str] = {
+    32: """
+        ABCD EFGH IJKL MNOP abcd efgh ijkl mnop
+        AEIm BcgH DFKp dfkP aeiM bCGh jLNo JlnO
+        Aflo Bhkm DGiN aFLO bHKM CeJP cEjp dgIn
+        AciL BdjK bDJk FgoP fGOp aCIl EhMn eHmN
+        AgKN BElP DHIo dhiO beLp Cfjm cFJM aGkn
+        AhJp BFin cDmO bfIN eGKl CdMo EgkL aHjP
+        AdeF BGJo aDEf chlN iKmP CHLn bgjO IkMp
+        AbnP aBNp DglM ceko fHiJ CEKO FhIj dGLm
+        AGjM BeIO DhLP agJm cfKn CFkN bEio dHlp
+        AHkO BfLM Dejn bFlm cGIP Cgip dEJN ahKo
+    """,
+}
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _published(n: int) -> list[list[list[int]]]:
+    """A published solution as sessions of tables of points 0..n-1 (the letters in order)."""
+    lines = _PUBLISHED[n].strip().splitlines()
+    point = {letter: i for i, letter in enumerate(sorted(set("".join(lines[0].split())), key=_LETTERS.index))}
+    return [[[point[c] for c in table] for table in line.split()] for line in lines]
 
 
 def _rotational(n: int) -> list[list[list[int]]]:
@@ -380,7 +412,9 @@ def _design(n: int) -> list[list[list[int]]]:
     players: each a list of tables of points 0..n-1."""
     if n not in _DESIGNS:
         found: list[list[list[int]]] = [[list(range(i, i + 4)) for i in range(0, n, 4)]]
-        if n in _ROTATIONAL:
+        if n in _PUBLISHED:
+            found = _published(n)
+        elif n in _ROTATIONAL:
             found = _rotational(n)
         elif n in (16, 64, 256):
             found = _affine({16: 2, 64: 3, 256: 4}[n])
