@@ -37,10 +37,12 @@ lock:
 		--custom-compile-command "make lock" --quiet $(UPGRADE) -o $(LOCK)
 	$(MAKE) install
 
-# Lint and format checks run before every test run (and so in CI).
+# Lint, format and type checks run before every test run (and so in CI); mypy reads
+# [tool.mypy] in pyproject.toml (the engine, strict).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # Rewrites files: sorts imports, applies the safe fixes, formats.
 format: install

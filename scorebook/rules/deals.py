@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from .model import Ruleset, Trump
 
@@ -77,7 +78,7 @@ class Evening:
     stake: Decimal | None = None
     currency: str = "EUR"
     date: date | None = None
-    overrides: Mapping = field(default_factory=dict)  # the house rules as given, for export
+    overrides: Mapping[str, Any] = field(default_factory=dict)  # the house rules as given, for export
 
     @property
     def ruleset(self) -> str:

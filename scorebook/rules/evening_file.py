@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, NoReturn
 
 from . import registry
 from .deals import Adjustment, Claim, ClassicDeal, ContractDeal, Deal, Evening, Pass, RobreStart
 from .messages import EngineError, gettext_noop
-from .model import ClassicRules, RulesError, Trump
+from .model import ClassicRules, RulesError, Ruleset, Trump
 from .scoring import BETE, DealError, EveningResult, score
 
 FORMAT = "scorebook-evening/1"
@@ -39,7 +39,7 @@ class FileError(EngineError):
     message, ``message`` the English text.
     """
 
-    def __init__(self, number: int, template: str, **params):
+    def __init__(self, number: int, template: str, **params: object):
         self.number = number
         super().__init__(template, params, f"deal {number}: " if number else "")
 
@@ -90,8 +90,8 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _number(kind):
-    def parse(literal: str):
+def _number(kind: Callable[[str], float]) -> Callable[[str], float]:
+    def parse(literal: str) -> float:
         if len(literal) > MAX_NUMBER_CHARS:
             raise FileError(
                 0,
@@ -104,7 +104,7 @@ def _number(kind):
     return parse
 
 
-def _constant(name: str):
+def _constant(name: str) -> NoReturn:
     raise FileError(0, gettext_noop("%(name)s is not a number this format allows"), name=name)
 
 
@@ -168,7 +168,7 @@ def parse_deal(raw: Any, evening: Evening) -> Deal:
     return _parser(evening.rules)(raw, len(evening.deals) + 1, evening.players)
 
 
-def _parser(rules):
+def _parser(rules: Ruleset) -> Callable[[Any, int, tuple[str, ...]], Deal]:
     return _classic_deal if isinstance(rules, ClassicRules) else _contract_deal
 
 
@@ -214,7 +214,7 @@ class _DealReader:
             raise FileError(number, gettext_noop("unknown key %(key)r"), key=unknown[0])
         self.raw, self.number, self.players = raw, number, players
 
-    def error(self, template: str, **params) -> FileError:
+    def error(self, template: str, **params: object) -> FileError:
         return FileError(self.number, template, **params)
 
     def name(self, value: Any, key: str) -> str:
@@ -287,7 +287,7 @@ def _contract_deal(raw: Any, number: int, players: tuple[str, ...]) -> Deal:
     )
 
 
-def _adjustment(raw: Mapping, number: int, players: tuple[str, ...]) -> Adjustment:
+def _adjustment(raw: Mapping[str, Any], number: int, players: tuple[str, ...]) -> Adjustment:
     r = _DealReader(raw, number, players, {"adjustment", "note"})
     points = raw["adjustment"]
     if not isinstance(points, Mapping) or not points:
@@ -319,7 +319,8 @@ def _classic_deal(raw: Any, number: int, players: tuple[str, ...]) -> Deal:
         teams = spec["teams"]
         if not isinstance(teams, list) or len(teams) != 2 or any(not isinstance(t, list) or len(t) != 2 for t in teams):
             raise r.error(gettext_noop("robre teams must be two teams of two players"))
-        return RobreStart(teams=tuple(tuple(r.name(p, "teams") for p in team) for team in teams))
+        (a, b), (c, d) = ([r.name(p, "teams") for p in team] for team in teams)
+        return RobreStart(teams=((a, b), (c, d)))
     if isinstance(raw, Mapping) and "claim" in raw:
         r = _DealReader(raw, number, players, {"claim", "dealer"})
         team = r.int(raw["claim"], "claim")
@@ -346,7 +347,7 @@ def deal_to_dict(deal: Deal) -> dict[str, Any]:
             out["note"] = deal.note
         return out
     if isinstance(deal, RobreStart):
-        if deal.dummy_partner is not None:
+        if deal.dummy_partner is not None or deal.teams is None:
             return {"robre": {"dummy_partner": deal.dummy_partner}}
         return {"robre": {"teams": [list(team) for team in deal.teams]}}
     if isinstance(deal, Claim):
@@ -367,7 +368,7 @@ def deal_to_dict(deal: Deal) -> dict[str, Any]:
             out["trump_changed"] = True
         if deal.exposed_fault is not None:
             out["exposed_fault"] = deal.exposed_fault
-    if getattr(deal, "playing", None) is not None:
+    if isinstance(deal, ContractDeal | Pass) and deal.playing is not None:
         out["playing"] = list(deal.playing)
     if deal.dealer is not None:
         out["dealer"] = deal.dealer

@@ -25,7 +25,7 @@ class RulesError(EngineError):
     message, ``message`` the English text.
     """
 
-    def __init__(self, path: str, template: str, **params):
+    def __init__(self, path: str, template: str, **params: object):
         self.path = path
         super().__init__(template, params, f"{path}: " if path else "")
 
@@ -82,7 +82,7 @@ class Names:
     en: str
 
     def get(self, lang: str) -> str:
-        return getattr(self, lang if lang in LANGS else "fr")
+        return str(getattr(self, lang if lang in LANGS else "fr"))
 
     def to_dict(self) -> dict[str, str]:
         return {"fr": self.fr, "nl": self.nl, "en": self.en}
@@ -268,19 +268,24 @@ class _Reader:
             raise RulesError(self.sub(key), gettext_noop("is missing"))
         return self.data[key]
 
-    def int(self, key: str, low: int | None = None, high: int | None = None, optional: bool = False) -> Any:
-        value = self.raw(key)
-        if value is None and optional:
-            return None
-        return check_int(value, self.sub(key), low, high)
+    def whole(self, key: str, low: int | None = None, high: int | None = None) -> int:
+        """A whole number between ``low`` and ``high``."""
+        return check_int(self.raw(key), self.sub(key), low, high)
 
-    def bool(self, key: str) -> bool:
+    def whole_or_none(self, key: str, low: int | None = None, high: int | None = None) -> int | None:
+        """A whole number between ``low`` and ``high``, or null."""
+        value = self.raw(key)
+        return None if value is None else check_int(value, self.sub(key), low, high)
+
+    def flag(self, key: str) -> bool:
+        """True or false."""
         value = self.raw(key)
         if not isinstance(value, bool):
             raise RulesError(self.sub(key), gettext_noop("must be true or false"))
         return value
 
-    def str(self, key: str) -> str:
+    def text(self, key: str) -> str:
+        """A text that is not blank."""
         value = self.raw(key)
         if not isinstance(value, str) or not value.strip():
             raise RulesError(self.sub(key), gettext_noop("must be a non-empty text"))
@@ -296,7 +301,7 @@ class _Reader:
 
     def names(self, key: str = "names") -> Names:
         r = _Reader(self.raw(key), self.sub(key))
-        names = Names(fr=r.str("fr"), nl=r.str("nl"), en=r.str("en"))
+        names = Names(fr=r.text("fr"), nl=r.text("nl"), en=r.text("en"))
         r.done()
         return names
 
@@ -338,9 +343,9 @@ def _table(data: Any, path: str) -> dict[int, Payout]:
 def contract_from_dict(key: str, data: Any, path: str) -> Contract:
     r = _Reader(data, path)
     kind = r.choice("kind", Kind)
-    declarers = r.int("declarers", 1, 2)
-    needs = r.int("needs", 0, MAX_TRICKS)
-    changed = r.int("needs_if_trump_changed", needs, MAX_TRICKS, optional=True)
+    declarers = r.whole("declarers", 1, 2)
+    needs = r.whole("needs", 0, MAX_TRICKS)
+    changed = r.whole_or_none("needs_if_trump_changed", needs, MAX_TRICKS)
     contract = Contract(
         key=key,
         names=r.names(),
@@ -348,9 +353,9 @@ def contract_from_dict(key: str, data: Any, path: str) -> Contract:
         declarers=declarers,
         needs=needs,
         needs_if_trump_changed=changed,
-        trumps=r.bool("trumps"),
-        simultaneous=r.int("simultaneous", 1, 4),
-        exposed_fault=r.bool("exposed_fault"),
+        trumps=r.flag("trumps"),
+        simultaneous=r.whole("simultaneous", 1, 4),
+        exposed_fault=r.flag("exposed_fault"),
         made=_table(r.raw("made"), r.sub("made")),
         failed=_table(r.raw("failed"), r.sub("failed")),
     )
@@ -435,7 +440,7 @@ def _check_tables(c: Contract, r: _Reader) -> None:
 
 def _players(r: _Reader) -> tuple[int, int]:
     p = _Reader(r.raw("players"), r.sub("players"))
-    low, high = p.int("min", 3, 7), p.int("max", 3, 7)
+    low, high = p.whole("min", 3, 7), p.whole("max", 3, 7)
     p.done()
     if high < low:
         raise RulesError(p.sub("max"), gettext_noop("must not be below min"))
@@ -445,7 +450,7 @@ def _players(r: _Reader) -> tuple[int, int]:
 def ruleset_from_dict(data: Any) -> Ruleset:
     """Build and validate a ruleset from its dict shape. Raises RulesError naming the key."""
     r = _Reader(data, "")
-    key = r.str("key")
+    key = r.text("key")
     family = r.choice("family", Family)
     names = r.names()
     low, high = _players(r)
@@ -459,7 +464,7 @@ def ruleset_from_dict(data: Any) -> Ruleset:
         if bete_data is not None:
             b = _Reader(bete_data, "bete")
             bete = Bete(
-                failure_floor=b.bool("failure_floor"), ante=b.int("ante", 0, 1000), end=b.choice("end", BeteEnd)
+                failure_floor=b.flag("failure_floor"), ante=b.whole("ante", 0, 1000), end=b.choice("end", BeteEnd)
             )
             b.done()
         rules: Ruleset = ContractRules(
@@ -467,7 +472,7 @@ def ruleset_from_dict(data: Any) -> Ruleset:
             names=names,
             contracts=contracts,
             combination=r.choice("misere_combination", Combination),
-            all_pass_multiplier=r.int("all_pass_multiplier", 1, 10),
+            all_pass_multiplier=r.whole("all_pass_multiplier", 1, 10),
             bete=bete,
             min_players=low,
             max_players=high,
@@ -495,7 +500,7 @@ def ruleset_from_dict(data: Any) -> Ruleset:
                         )
     else:
         h = _Reader(r.raw("honours"), "honours")
-        cards = h.int("cards", 4, 5)
+        cards = h.whole("cards", 4, 5)
         points_data = h.raw("points")
         if not isinstance(points_data, Mapping):
             raise RulesError("honours.points", gettext_noop("must be an object of honours held to points"))
@@ -512,14 +517,14 @@ def ruleset_from_dict(data: Any) -> Ruleset:
         if not isinstance(barred, list):
             raise RulesError("honours.barred_at", gettext_noop("must be a list of scores"))
         barred_at = tuple(check_int(v, "honours.barred_at", 0, 100) for v in barred)
-        towards = h.bool("towards_manche")
+        towards = h.flag("towards_manche")
         h.done()
         claim_data = r.raw("claim")
         claim_at, claim_points = None, 2
         if claim_data is not None:
-            c = _Reader(claim_data, "claim")
-            claim_at, claim_points = c.int("at", 1, 99), c.int("points", 1, 99)
-            c.done()
+            cl = _Reader(claim_data, "claim")
+            claim_at, claim_points = cl.whole("at", 1, 99), cl.whole("points", 1, 99)
+            cl.done()
         values_data = r.raw("manche_values")
         if not isinstance(values_data, list) or not values_data:
             raise RulesError("manche_values", gettext_noop("must be a list of [losers' points from, value]"))
@@ -532,14 +537,14 @@ def ruleset_from_dict(data: Any) -> Ruleset:
             )
         if [p[0] for p in manche_values] != sorted({p[0] for p in manche_values}) or manche_values[0][0] != 0:
             raise RulesError("manche_values", gettext_noop("thresholds must start at 0 and go up"))
-        target = r.int("manche_target", 1, 100)
+        target = r.whole("manche_target", 1, 100)
         if claim_at is not None and claim_at >= target:
             raise RulesError("claim.at", gettext_noop("must be below the manche target"))
         rules = ClassicRules(
             key=key,
             names=names,
-            dummy=r.bool("dummy"),
-            book=r.int("book", 0, 12),
+            dummy=r.flag("dummy"),
+            book=r.whole("book", 0, 12),
             manche_target=target,
             honours_cards=cards,
             honours_points=honours_points,
@@ -549,10 +554,10 @@ def ruleset_from_dict(data: Any) -> Ruleset:
             claim_points=claim_points,
             scoring=r.choice("manche_scoring", ClassicScoring),
             manche_values=tuple(manche_values),
-            manche_base=r.int("manche_base", 0, 100),
-            manches_to_win=r.int("manches_to_win", 1, 5),
-            robre_bonus=r.int("robre_bonus", 0, 100),
-            chelem_points=r.int("chelem_points", 0, 1000, optional=True),
+            manche_base=r.whole("manche_base", 0, 100),
+            manches_to_win=r.whole("manches_to_win", 1, 5),
+            robre_bonus=r.whole("robre_bonus", 0, 100),
+            chelem_points=r.whole_or_none("chelem_points", 0, 1000),
             min_players=low,
             max_players=high,
         )

@@ -89,7 +89,8 @@ def _in_order_of(base: Any, value: Any) -> Any:
 
 def diff(key: str, rules: Ruleset) -> dict[str, Any]:
     """The smallest override that turns preset ``key`` into ``rules`` (for export)."""
-    return _diff(to_dict(get(key)), to_dict(rules))
+    override: dict[str, Any] = _diff(to_dict(get(key)), to_dict(rules))
+    return override
 
 
 def _diff(base: Any, new: Any) -> Any:

@@ -10,6 +10,7 @@ import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from typing import Any, Self
 
 from . import settlement
 from .deals import Adjustment, Claim, ClassicDeal, ContractDeal, Deal, Evening, Pass, RobreStart
@@ -26,7 +27,7 @@ class DealError(EngineError):
     message, ``message`` the English text; ``field`` names the input it is about.
     """
 
-    def __init__(self, number: int, template: str, field: str = "", **params):
+    def __init__(self, number: int, template: str, field: str = "", **params: object):
         self.number = number
         self.field = field
         super().__init__(template, params, f"deal {number}: " if number else "")
@@ -107,7 +108,7 @@ class EveningResult:
         adjustment received; an ante paid while sitting out). The others "did not play": no
         money, no transfer, and not an evening of theirs in standings and statistics.
         The one definition of taking part: the summary, standings and pages read it from here."""
-        taking = set()
+        taking: set[str] = set()
         for deal in self.deals:
             taking.update(deal.playing)
             taking.update(name for name, delta in deal.deltas.items() if delta)
@@ -209,7 +210,7 @@ class Scorer:
         new.add(deal)
         return new
 
-    def _copy(self) -> Scorer:
+    def _copy(self) -> Self:
         new = copy.copy(self)
         new.totals = dict(self.totals)
         new.results = list(self.results)
@@ -221,7 +222,7 @@ class Scorer:
     def result(self) -> EveningResult:
         raise NotImplementedError
 
-    def error(self, template: str, field: str = "", **params) -> DealError:
+    def error(self, template: str, field: str = "", **params: object) -> DealError:
         return DealError(self.number, template, field, **params)
 
     def known(self, name: str, field: str) -> str:
@@ -232,7 +233,7 @@ class Scorer:
     def seat(self, name: str) -> int:
         return self.players.index(name)
 
-    def record(self, deal: Deal, deltas: dict[str, int], **kwargs) -> None:
+    def record(self, deal: Deal, deltas: dict[str, int], **kwargs: Any) -> None:
         for player, delta in deltas.items():
             self.totals[player] += delta
         full = {p: deltas.get(p, 0) for p in self.players}
@@ -378,7 +379,18 @@ class _ContractScorer(Scorer):
         )
         self.dealer_seat = (self.seat(dealer) + 1) % len(self.players)
 
-    def bete_side(self, contract, deal, side, tricks, made, declarer_value, opponent_value, playing, deltas) -> None:
+    def bete_side(
+        self,
+        contract: Contract,
+        deal: ContractDeal,
+        side: tuple[str, ...],
+        tricks: dict[str, int],
+        made: bool,
+        declarer_value: int,
+        opponent_value: int,
+        playing: tuple[str, ...],
+        deltas: dict[str, int],
+    ) -> None:
         """``encheres``: a made contract is paid by each opponent and takes the bête; a failure feeds it."""
         opponents = [p for p in playing if p not in side]
         if made:
@@ -389,6 +401,7 @@ class _ContractScorer(Scorer):
                 deltas[d] = deltas.get(d, 0) + declarer_value + share
             self.pot -= share * len(side)
             return
+        assert self.rules.bete is not None  # called for a game with a bête only
         payment = max(self.pot, -declarer_value) if self.rules.bete.failure_floor else self.pot
         payers = list(side)
         if contract.exact and len(side) == 2:  # in association: the partner(s) who took a trick pay
@@ -405,7 +418,7 @@ class _ContractScorer(Scorer):
             deltas[payer] = deltas.get(payer, 0) - amount
             self.pot += amount
 
-    def check_declarers(self, contract: Contract, deal: ContractDeal, playing) -> tuple[str, ...]:
+    def check_declarers(self, contract: Contract, deal: ContractDeal, playing: tuple[str, ...]) -> tuple[str, ...]:
         declarers = tuple(deal.declarers)
         for d in declarers:
             self.known(d, "declarers")
@@ -440,7 +453,7 @@ class _ContractScorer(Scorer):
             )
         return declarers
 
-    def check_tricks(self, contract: Contract, deal: ContractDeal, declarers) -> dict[str, int]:
+    def check_tricks(self, contract: Contract, deal: ContractDeal, declarers: tuple[str, ...]) -> dict[str, int]:
         raw = deal.tricks
         if contract.exact:
             if isinstance(raw, Mapping):
@@ -479,7 +492,14 @@ class _ContractScorer(Scorer):
             )
         return tricks
 
-    def check_options(self, contract: Contract, deal: ContractDeal, playing, declarers, tricks) -> None:
+    def check_options(
+        self,
+        contract: Contract,
+        deal: ContractDeal,
+        playing: tuple[str, ...],
+        declarers: tuple[str, ...],
+        tricks: dict[str, int],
+    ) -> None:
         if deal.trump_changed and contract.needs_if_trump_changed is None:
             raise self.error(gettext_noop("%(contract)s has no changed trump"), "trump_changed", contract=deal.contract)
         if deal.trump not in (None, Trump.NONE) and not contract.trumps:
@@ -528,6 +548,7 @@ class _ClassicScorer(Scorer):
             if previous is None:
                 partner = seats[0]
             else:
+                assert previous.dummy_partner is not None  # every robre of a dummy game has one
                 partner = seats[(self.seat(previous.dummy_partner) + 1) % n]
             return self.dummy_robre(number, partner)
         if previous is None:
@@ -538,7 +559,7 @@ class _ClassicScorer(Scorer):
         stayed = sorted(previous.players, key=lambda p: (-self.streak[p], self.seat(p)))
         leaving = stayed[: n - 4]
         start = max(self.seat(p) for p in leaving) + 1
-        w = [seats[(start + i) % n] for i in range(n) if seats[(start + i) % n] not in leaving]
+        w = tuple(seats[(start + i) % n] for i in range(n) if seats[(start + i) % n] not in leaving)
         return RobreState(number, ((w[0], w[2]), (w[1], w[3])))
 
     def dummy_robre(self, number: int, partner: str) -> RobreState:
@@ -550,7 +571,7 @@ class _ClassicScorer(Scorer):
             return self.next_robre
         return self.robre
 
-    def _copy(self) -> Scorer:
+    def _copy(self) -> Self:
         new = super()._copy()
         new.streak = dict(self.streak)
         new.finished = list(self.finished)
@@ -710,6 +731,7 @@ class _ClassicScorer(Scorer):
         deltas: dict[str, int] = {}
         if self.rules.dummy:
             sign = 1 if winner == 0 else -1
+            assert robre.dummy_partner is not None  # every robre of a dummy game has one
             deltas[robre.dummy_partner] = 2 * d * sign
             for other in robre.teams[1]:
                 deltas[other] = -d * sign

@@ -18,7 +18,7 @@ values at the edges.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -42,7 +42,7 @@ def _to_money(cents: int) -> Decimal:
     return (Decimal(cents) / 100).quantize(CENT)
 
 
-def money(points: dict[str, int | Fraction], stake: Decimal) -> dict[str, Decimal]:
+def money(points: Mapping[str, int | Fraction], stake: Decimal) -> dict[str, Decimal]:
     """Net money per player (keys in the order of `points`), Decimals quantized
     to 0.01, summing to exactly Decimal('0.00').
 

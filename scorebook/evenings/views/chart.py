@@ -6,8 +6,11 @@ it with ``chart = chart_context(result)`` in their context (and link
 """
 
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
+
+from scorebook.core.http import HtmxHttpRequest
 
 from ..access import evening_for_user
 from ..charts import chart_context
@@ -18,10 +21,10 @@ __all__ = ["chart_context", "evening_chart"]
 
 @login_required
 @require_safe
-def evening_chart(request, pk):
+def evening_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     evening = evening_for_user(request, pk)
     result = scored(evening).result
     context = {"evening": evening, "result": result, "chart": chart_context(result)}
-    if getattr(request, "htmx", False):  # a live refresh only needs the chart
+    if request.htmx:  # a live refresh only needs the chart
         return render(request, "evenings/chart.html#chart", context)
     return render(request, "evenings/chart.html", context)

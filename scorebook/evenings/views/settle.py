@@ -11,7 +11,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,6 +22,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from scorebook.accounts.models import display_name
 from scorebook.core.formatting import lang, money_text, signed_points, stake_text, tone
+from scorebook.core.http import HtmxHttpRequest
 from scorebook.rules.model import BeteEnd
 from scorebook.rules.scoring import BETE
 
@@ -161,7 +162,7 @@ def _settlement_url(evening: Evening, anchor: str = "") -> str:
 
 @require_POST
 @login_required
-def payment_toggle(request, pk):
+def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Mark a transfer paid, or not. ``paid`` = "1" / "0" sets it (a double tap is harmless); without it, it toggles."""
     evening = evening_for_user(request, pk, write=True)
     payer = (request.POST.get("payer") or "").strip()

@@ -21,7 +21,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import BigIntegerField, Exists, F, OuterRef, Q
 from django.db.models.functions import Cast, Round
-from django.http import HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -31,6 +31,7 @@ from scorebook.accounts.models import display_name
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Role
 from scorebook.core.formatting import lang, money_text, party_label, tone
+from scorebook.core.http import HtmxHttpRequest
 from scorebook.evenings import services
 from scorebook.evenings.display import TransferWords
 from scorebook.evenings.models import Evening, Payment, Seat
@@ -317,7 +318,7 @@ def ledger(request, slug):
 
 @require_POST
 @login_required
-def ledger_paid(request, slug):
+def ledger_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Mark one open transfer of one evening paid. A second tap changes nothing."""
     club, role = club_for_user(request, slug, *MARKERS)
     try:
@@ -356,7 +357,7 @@ def ledger_paid(request, slug):
 
 @require_POST
 @login_required
-def ledger_undo(request, slug):
+def ledger_undo(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Undo a payment marked by mistake (closed evenings too, as they are marked here): what it
     paid is open again. A second tap changes nothing."""
     club, role = club_for_user(request, slug, *MARKERS)

@@ -1,6 +1,7 @@
 """Small builders that expand a schedule (a start and a step, a list per trick) into explicit tables."""
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..model import MAX_TRICKS, Contract, Kind, Names, Payout
 
@@ -41,7 +42,7 @@ def contract(
     *,
     trumps: bool = True,
     declarers: int | None = None,
-    **extra,
+    **extra: Any,
 ) -> Contract:
     if declarers is None:
         declarers = 2 if kind in (Kind.PAIR, Kind.TROU) else 1

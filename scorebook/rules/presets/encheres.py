@@ -5,7 +5,9 @@ per-trick bonus). Failed rows: the declarer figure is the least the declaring si
 pays into the bête (the table value); opponents receive nothing.
 """
 
-from ..model import MAX_TRICKS, Bete, BeteEnd, Combination, ContractRules, Kind, Names, Payout
+from collections.abc import Iterator
+
+from ..model import MAX_TRICKS, Bete, BeteEnd, Combination, Contract, ContractRules, Kind, Names, Payout
 from ._build import contract
 
 # key, names, kind, declarers, needs, value, per extra trick, trumps
@@ -74,11 +76,17 @@ CONTRACTS = [
 ]
 
 
-def _contracts():
+def _contracts() -> Iterator[Contract]:
     for key, names, kind, declarers, needs, value, bonus, trumps in CONTRACTS:
         opponents = 4 - declarers
 
-        def made(tricks: int, value=value, bonus=bonus, needs=needs, share=(opponents, declarers)) -> Payout:
+        def made(
+            tricks: int,
+            value: int = value,
+            bonus: int = bonus,
+            needs: int = needs,
+            share: tuple[int, int] = (opponents, declarers),
+        ) -> Payout:
             paid = value + bonus * (tricks - needs)
             return Payout(paid * share[0] // share[1], -paid)
 

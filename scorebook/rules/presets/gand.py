@@ -1,6 +1,8 @@
 """``gand``: whist à la couleur / whist de Gand, paid in jetons (rules.md 3.1). Zero-sum."""
 
-from ..model import MAX_TRICKS, Combination, ContractRules, Kind, Names
+from collections.abc import Iterator
+
+from ..model import MAX_TRICKS, Combination, Contract, ContractRules, Kind, Names
 from ._build import contract, exact, pair, solo
 
 # key, names, kind, needs, trumps, value in jetons
@@ -14,7 +16,7 @@ CONTRACTS = [
 ]
 
 
-def _contracts():
+def _contracts() -> Iterator[Contract]:
     for key, names, kind, needs, trumps, value in CONTRACTS:
         side = pair if kind is Kind.PAIR else solo
         if kind.per_declarer:

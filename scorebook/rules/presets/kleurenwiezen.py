@@ -1,6 +1,8 @@
 """``kleurenwiezen``: the grid published by Whisthub (rules.md 3.2). Zero-sum."""
 
-from ..model import Combination, ContractRules, Kind, Names
+from collections.abc import Iterator
+
+from ..model import Combination, Contract, ContractRules, Kind, Names
 from ._build import apply, by_tricks, contract, exact, flat, pair, solo, stepping_down
 
 # Pairs: the made value depends only on the tricks taken (8 -> 8, 9 -> 11, ... 13 -> 30).
@@ -22,7 +24,7 @@ MISERIES = [
 ]
 
 
-def _contracts():
+def _contracts() -> Iterator[Contract]:
     for k in range(8, 14):
         yield contract(
             f"samen-{k}",
@@ -32,13 +34,13 @@ def _contracts():
             apply(pair, by_tricks(k, SAMEN_MADE[k - 8 :])),
             apply(pair, stepping_down(k, SAMEN_FAILED_FIRST[k], SAMEN_FAILED_STEP)),
         )
-    for k, made in ALLEEN_MADE.items():
+    for k, made_values in ALLEEN_MADE.items():
         yield contract(
             f"alleen-{k}",
             (f"seul {k}", f"alleen {k}", f"solo {k}"),
             Kind.SOLO,
             k,
-            apply(solo, by_tricks(k, made)),
+            apply(solo, by_tricks(k, made_values)),
             apply(solo, stepping_down(k, ALLEEN_FAILED_FIRST[k], ALLEEN_FAILED_STEP)),
         )
     for k in range(9, 13):

@@ -1,6 +1,8 @@
 """``liege``: the Liège rules with the whist-score grid (rules.md 3.3). Not zero-sum."""
 
-from ..model import Combination, ContractRules, Kind, Names, Payout
+from collections.abc import Iterator
+
+from ..model import Combination, Contract, ContractRules, Kind, Names, Payout
 from ._build import by_tricks, contract, exact, stepping_down
 
 # Emballage: each declarer scores by the tricks taken; opponents get 0 on success.
@@ -31,30 +33,30 @@ MISERIES = [
 ]
 
 
-def _contracts():
+def _contracts() -> Iterator[Contract]:
     for k in range(8, 14):
         made = {t: Payout(v, 0) for t, v in EMBALLAGE_MADE.items() if t >= k}
         if k == 12:
             made[12] = Payout(EMBALLAGE_MADE_EXACT_12, 0)
-        failed = stepping_down(k, EMBALLAGE_FAILED_FIRST[k], EMBALLAGE_FAILED_STEP)
+        failed_values = stepping_down(k, EMBALLAGE_FAILED_FIRST[k], EMBALLAGE_FAILED_STEP)
         yield contract(
             f"emballage-{k}",
             (f"emballage {k}", f"samen {k}", f"together {k}"),
             Kind.PAIR,
             k,
             made,
-            {t: Payout(-v, v) for t, v in failed.items()},
+            {t: Payout(-v, v) for t, v in failed_values.items()},
         )
-    for k, made in SOLO_MADE.items():
+    for k, made_values in SOLO_MADE.items():
         loss = stepping_down(k, SOLO_FAILED_FIRST[k][0], SOLO_FAILED_STEP[0])
-        gain = stepping_down(k, SOLO_FAILED_FIRST[k][1], SOLO_FAILED_STEP[1])
+        gains = stepping_down(k, SOLO_FAILED_FIRST[k][1], SOLO_FAILED_STEP[1])
         yield contract(
             f"solo-{k}",
             (f"solo {k}", f"alleen {k}", f"solo {k}"),
             Kind.SOLO,
             k,
-            {t: Payout(v, 0) for t, v in by_tricks(k, made).items()},
-            {t: Payout(-loss[t], gain[t]) for t in loss},
+            {t: Payout(v, 0) for t, v in by_tricks(k, made_values).items()},
+            {t: Payout(-loss[t], gains[t]) for t in loss},
         )
     for key, names, needs, value, gain in BIG_SOLOS:
         yield contract(
