@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from pages import body, field_errors
 from scorebook.clubs.models import Club, HouseRules, Membership, Role
-from scorebook.clubs.rules_forms import OUTCOMES, SIDES, HouseRulesForm, cell_name
+from scorebook.clubs.rules_forms import OUTCOMES, SIDES, cell_name, house_rules_form
 from scorebook.evenings import services
 from scorebook.rules import registry
 from scorebook.rules.model import MAX_TRICKS, ContractRules, RulesError, contract_from_dict, payout_cells, to_dict
@@ -591,7 +591,7 @@ def test_the_editor_offers_exactly_the_cells_the_engine_requires_for_every_contr
             data[f"contracts.{ckey}.needs"] = str(needs)
             if contract.needs_if_trump_changed is not None:
                 data[f"contracts.{ckey}.needs_if_trump_changed"] = "" if changed is None else str(changed)
-        form = HouseRulesForm(key, rules, data=data)
+        form = house_rules_form(key, rules, data=data)
         for ckey, contract in rules.contracts.items():
             trump = None if contract.needs_if_trump_changed is None else changed
             edited = replace(contract, needs=needs, needs_if_trump_changed=trump)

@@ -23,7 +23,7 @@ from scorebook.rules import registry
 from scorebook.rules.model import Family, RulesError
 
 from ..models import HouseRules, Role
-from ..rules_forms import HouseRulesForm, rules_version
+from ..rules_forms import house_rules_form, rules_version
 
 INVALID = 422
 CONFLICT = 409
@@ -92,7 +92,7 @@ def rules_edit(request, slug, ruleset):
     club, role = club_for_user(request, slug)
     key = _preset_key(ruleset)
     house, current, problem = _current(club, key)
-    form = HouseRulesForm(key, current, editable=role == Role.ADMIN, open_contract=request.GET.get("open", ""))
+    form = house_rules_form(key, current, editable=role == Role.ADMIN, open_contract=request.GET.get("open", ""))
     return _editor(request, club, role, key, form, house, problem)
 
 
@@ -113,7 +113,7 @@ def _rules_save(request, slug, ruleset):
 
     with transaction.atomic():
         house, current, problem = _current(club, key)
-        form = HouseRulesForm(key, current, request.POST, open_contract=request.POST.get("_open", ""))
+        form = house_rules_form(key, current, request.POST, open_contract=request.POST.get("_open", ""))
         submitted = request.POST.get("_version")
         stale = submitted is not None and submitted != rules_version(house.overrides if house else None)
         if not form.is_valid():
@@ -165,9 +165,9 @@ def _schedule_preview(request, club, role, key, contract):
     house, current, problem = _current(club, key)
     if contract not in getattr(current, "contracts", {}):
         raise Http404("No such contract")
-    probe = HouseRulesForm(key, current, request.POST)
+    probe = house_rules_form(key, current, request.POST)
     data, targets = probe.with_schedule(contract)
-    form = HouseRulesForm(key, current, data, open_contract=contract)
+    form = house_rules_form(key, current, data, open_contract=contract)
     valid = form.is_valid()
     names = [current.contracts[k].names.get(_lang()) for k in targets]
     preview = ngettext(
