@@ -331,13 +331,47 @@ FAULTS = [
 ]
 
 
+# Values of a type the field never holds, which stopped a restore with a traceback (an unhashable
+# value looked up in a set; a night's date well formed but no such day).
+ODD_VALUES = [
+    (lambda d: night(d).update(date="2026-13-01"), "nights[0]: date: a date written YYYY-MM-DD is expected."),
+    (lambda d: d["members"][0].update(username=["anne"]), "members[0]: ['anne'] is not one of the backup's accounts."),
+    (lambda d: d["seasons"][0].update(ruleset=["gand"]), "seasons[0]: ruleset: unknown variant ['gand']."),
+    (
+        lambda d: night(d)["participants"][0].update(player=[1]),
+        "nights[0]: participants[0]: player: one of the backup's players is expected.",
+    ),
+    (
+        lambda d: night(d)["participants"][0].update(replaces=[1]),
+        "nights[0]: participants: a substitute replaces a number the night does not have.",
+    ),
+    (
+        lambda d: night(d)["plan"]["sessions"][0].update(tables=[[1, 2, 3, [4]]]),
+        "nights[0]: plan: tables of 4 or 5 of the night's numbers are expected.",
+    ),
+    (
+        lambda d: d["evenings"][0].update(seats=[[1], 2, 3, 4, 5]),
+        "evenings[0]: seats: one player of the backup per seat is expected.",
+    ),
+]
+
+
 def test_the_backup_with_a_night_is_valid():
     checked = check(backup())
-    assert len(checked["evenings"]) == 21 and len(checked["nights"]) == 1
+    assert len(checked.evenings) == 21 and len(checked.nights) == 1
 
 
 @pytest.mark.parametrize("change, sentence", FAULTS)
 def test_it_names_each_fault_in_one_sentence(change, sentence):
+    data = backup()
+    change(data)
+    with pytest.raises(BackupError) as refused:
+        check(data)
+    assert str(refused.value) == sentence
+
+
+@pytest.mark.parametrize("change, sentence", ODD_VALUES)
+def test_it_names_a_value_of_the_wrong_type_in_one_sentence(change, sentence):
     data = backup()
     change(data)
     with pytest.raises(BackupError) as refused:
@@ -360,7 +394,7 @@ def test_it_refuses_an_account_that_exists_here_unless_it_is_mapped(make_user):
         "account 'anne': a user of that name exists here already; it is attached only if you say so "
         "(--account anne=anne), or give the file's account another user."
     )
-    assert check(backup(), account_map={"anne": "anne"})["account_map"] == {"anne": "anne"}
+    assert check(backup(), account_map={"anne": "anne"}).accounts[0].username == "anne"
 
 
 def test_it_refuses_an_account_map_it_cannot_follow(make_user):

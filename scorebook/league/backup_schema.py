@@ -1,0 +1,320 @@
+"""A club's backup, declared as a schema (``scorebook.core.schema``: why pydantic, how a fault becomes
+a sentence). One class per kind of object, a field per key; the relations between the lists (a
+member is one of the accounts, a seat one of the players, a night's table one of the evenings) are
+the validators of ``ClubBackup``. What depends on the database it is restored into (a club or an
+account that exists there) is ``league.backup.check``.
+
+To extend the backup: declare the new object here (or in its app, as ``nights.backup_schema``), add
+a field for it to ``ClubBackup`` with a default (older backups lack it), export it in
+``league.backup.export_club`` and restore it in ``import_club``.
+"""
+
+from decimal import Decimal, InvalidOperation
+from typing import Annotated, Any, Self
+
+from django.contrib.auth.hashers import identify_hasher
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email, validate_slug
+from pydantic import BeforeValidator, Field, PrivateAttr, ValidationInfo, field_validator, model_validator
+
+from scorebook.accounts.models import Profile
+from scorebook.clubs.models import Club, Player, Ranking, Role, Season, TieBreak
+from scorebook.core.schema import (
+    Day,
+    Flag,
+    Object,
+    OneOf,
+    RawList,
+    Schema,
+    Text,
+    Variant,
+    Whole,
+    among,
+    fault,
+    text,
+    value,
+)
+from scorebook.evenings.models import Evening
+from scorebook.nights.backup_schema import NightBackup
+from scorebook.rules import evening_file, registry
+from scorebook.rules.deals import Evening as EngineEvening
+from scorebook.rules.model import RulesError
+from scorebook.rules.scoring import DealError, score
+
+FORMAT = "scorebook-club/1"
+MAX_SMALL = 32767  # PositiveSmallIntegerField
+PAYMENT_LIMIT = Decimal("9999999999.99")  # what Payment.amount holds (12 digits, 2 decimals)
+
+
+def _max(model, field: str) -> int:
+    return model._meta.get_field(field).max_length
+
+
+# --- the values -----------------------------------------------------------------------------------
+
+
+def _format(raw: Any) -> str:
+    if raw != FORMAT:
+        raise fault(f"not a club backup ({FORMAT!r} expected)")
+    return raw
+
+
+def _slug(raw: Any) -> str:
+    text(raw, _max(Club, "slug"))
+    try:
+        validate_slug(raw)
+    except ValidationError:
+        raise fault(f"{raw!r} is not a short name (letters, digits, - and _)") from None
+    return raw
+
+
+def _username(raw: Any) -> str:
+    text(raw, 150)
+    try:
+        UnicodeUsernameValidator()(raw)
+    except ValidationError:
+        raise fault(f"{raw!r} is not a user name (letters, digits and @ . + - _)") from None
+    return raw
+
+
+def _password(raw: Any) -> str:
+    text(raw, 128, empty=True)
+    if raw and not raw.startswith("!"):
+        try:
+            identify_hasher(raw)
+        except ValueError:
+            raise fault("not a password hash this site knows") from None
+    return raw
+
+
+def _email(raw: Any) -> str:
+    text(raw, 254, empty=True)
+    if raw:
+        try:
+            validate_email(raw)
+        except ValidationError:
+            raise fault(f"{raw!r} is not an e-mail address") from None
+    return raw
+
+
+def _places(raw: Any) -> Any:
+    if not isinstance(raw, list):
+        raise fault("a list is expected")
+    if len(raw) > 100:
+        raise fault("at most 100 places")
+    return raw
+
+
+def _amount(raw: Any) -> Decimal:
+    try:
+        amount = Decimal(raw) if isinstance(raw, str) else None
+    except InvalidOperation:
+        amount = None
+    if (
+        amount is None
+        or not amount.is_finite()
+        or not Decimal("0.01") <= amount <= PAYMENT_LIMIT
+        or amount != amount.quantize(Decimal("0.01"))
+    ):
+        raise fault(f"an amount from 0.01 to {PAYMENT_LIMIT} with at most two decimals is expected", of_object=True)
+    return amount
+
+
+def _one_of(raw: Any, names: set[str]) -> bool:
+    """``raw`` is one of the user ``names`` (whatever it is: a list, a number...)."""
+    return isinstance(raw, str) and raw in names
+
+
+# --- the objects ----------------------------------------------------------------------------------
+
+
+class ClubEntry(Schema):
+    name: Text(_max(Club, "name"))
+    slug: Annotated[str, value(_slug)]
+
+
+class Account(Schema):
+    username: Annotated[str, value(_username)]
+    first_name: Text(150, empty=True)
+    display_name: Text(_max(Profile, "display_name"), empty=True)
+    is_active: Flag
+    password: Annotated[str, value(_password)] = ""  # a hash, only in a backup made --with-secrets
+    email: Annotated[str, value(_email)] = ""  # the same
+
+
+class Member(Schema):
+    username: Any  # one of the accounts: ClubBackup checks it
+    role: OneOf(Role.values)
+
+
+class PlayerEntry(Schema):
+    id: Whole(1, 2**63 - 1)
+    name: Text(_max(Player, "name"))
+    account: Any  # null, or one of the accounts: ClubBackup checks it
+
+
+class HouseRulesEntry(Schema):
+    ruleset: Any  # a preset, which the overrides must fit: checked below
+    overrides: Object
+
+    @model_validator(mode="after")
+    def _fits_the_preset(self) -> Self:
+        try:
+            registry.resolve(self.ruleset, self.overrides)
+        except (RulesError, TypeError) as exc:
+            raise fault(str(exc)) from None
+        return self
+
+
+class SeasonEntry(Schema):
+    name: Text(_max(Season, "name"))
+    start: Day
+    end: Day
+    ruleset: Variant
+    ranking: OneOf(Ranking.values)
+    min_evenings: Whole(0, MAX_SMALL)
+    league_points: Annotated[list[Whole(-10_000, 10_000)], BeforeValidator(_places)]
+    drop_worst: Whole(0, MAX_SMALL)
+    tie_break: OneOf(TieBreak.values)
+
+    @model_validator(mode="after")
+    def _in_order(self) -> Self:
+        if self.end < self.start:
+            raise fault("its last day comes before its first")
+        return self
+
+
+class PaymentEntry(Schema):
+    payer: Any = Field(alias="from")  # two different players of the evening: EveningEntry checks them
+    payee: Any = Field(alias="to")
+    amount: Annotated[Decimal, value(_amount)]
+
+
+class EveningEntry(Schema):
+    file: Any  # an evening file (shared/evening-format.md), with its rules and deals: read below
+    seats: RawList  # one of the backup's players per seat of the file: ClubBackup checks them
+    status: OneOf(Evening.Status.values)
+    version: Whole(0, 2**31 - 1)
+    share_token: Any = None  # written by older backups; never restored (a new link is made)
+    owner: Any  # null, or one of the accounts: ClubBackup checks it
+    payments: list[PaymentEntry]
+
+    _engine: EngineEvening = PrivateAttr()
+
+    @model_validator(mode="after")
+    def _read_the_file(self) -> Self:
+        try:
+            engine = evening_file.from_dict(self.file)  # validated like any evening file
+            score(engine)
+        except (evening_file.FileError, DealError) as exc:
+            raise fault(str(exc)) from None
+        if engine.date is None:
+            raise fault("the evening has no date", "file")
+        for k, p in enumerate(self.payments):
+            if p.payer not in engine.players or p.payee not in engine.players or p.payer == p.payee:
+                raise fault("two different players of the evening are expected", "payments", k)
+        self._engine = engine
+        return self
+
+    @property
+    def engine(self) -> EngineEvening:
+        """The evening as the engine reads it."""
+        return self._engine
+
+
+class ClubBackup(Schema):
+    """The whole backup, in the order a restore reads it."""
+
+    format: Annotated[str, value(_format)]
+    club: ClubEntry
+    accounts: list[Account]
+    members: list[Member]
+    invitations: Any = None  # written by older backups (their links in clear); never restored
+    players: list[PlayerEntry]
+    house_rules: list[HouseRulesEntry]
+    seasons: list[SeasonEntry]
+    evenings: list[EveningEntry]
+    nights: list[NightBackup] = []
+
+    @field_validator("accounts")
+    @classmethod
+    def _accounts(cls, accounts: list[Account]) -> list[Account]:
+        if len({a.username for a in accounts}) != len(accounts):
+            raise fault("a user name is given twice")
+        return accounts
+
+    @field_validator("members")
+    @classmethod
+    def _members(cls, members: list[Member], info: ValidationInfo) -> list[Member]:
+        names = cls._names(info)
+        if names is None:  # the accounts are refused: that is the fault reported
+            return members
+        for i, m in enumerate(members):
+            if not _one_of(m.username, names):
+                raise fault(f"{m.username!r} is not one of the backup's accounts", i)
+        if len({m.username for m in members}) != len(members):
+            raise fault("an account is a member twice")
+        if not any(m.role == Role.ADMIN for m in members):
+            raise fault("the club has no admin")
+        return members
+
+    @field_validator("players")
+    @classmethod
+    def _players(cls, players: list[PlayerEntry], info: ValidationInfo) -> list[PlayerEntry]:
+        names = cls._names(info)
+        if names is None:
+            return players
+        for i, p in enumerate(players):
+            if p.account is not None and not _one_of(p.account, names):
+                raise fault(f"{p.account!r} is not one of the backup's accounts", i, "account")
+        if len({p.id for p in players}) != len(players):
+            raise fault("an id is given twice")
+        if len({p.name.casefold() for p in players}) != len(players):
+            raise fault("a name is given twice")
+        linked = [p.account for p in players if p.account is not None]
+        if len(set(linked)) != len(linked):
+            raise fault("an account is linked to two players")
+        return players
+
+    @field_validator("house_rules")
+    @classmethod
+    def _house_rules(cls, house_rules: list[HouseRulesEntry]) -> list[HouseRulesEntry]:
+        if len({h.ruleset for h in house_rules}) != len(house_rules):
+            raise fault("a variant is given twice")
+        return house_rules
+
+    @field_validator("evenings")
+    @classmethod
+    def _evenings(cls, evenings: list[EveningEntry], info: ValidationInfo) -> list[EveningEntry]:
+        names, players = cls._names(info), info.data.get("players")
+        if names is None or players is None:
+            return evenings
+        ids = {p.id for p in players}
+        for i, e in enumerate(evenings):
+            seats = e.seats
+            if (
+                len(seats) != len(e.engine.players)
+                or not all(among(s, ids) for s in seats)
+                or len(set(seats)) != len(seats)
+            ):
+                raise fault("one player of the backup per seat is expected", i, "seats")
+            if e.owner is not None and not _one_of(e.owner, names):
+                raise fault(f"{e.owner!r} is not one of the backup's accounts", i, "owner")
+        return evenings
+
+    @field_validator("nights")
+    @classmethod
+    def _nights(cls, nights: list[NightBackup], info: ValidationInfo) -> list[NightBackup]:
+        players, evenings = info.data.get("players"), info.data.get("evenings")
+        if players is not None and evenings is not None:
+            ids, rulesets, used = {p.id for p in players}, [e.engine.rules.key for e in evenings], set()
+            for i, night in enumerate(nights):
+                night.check_references(i, ids, rulesets, used)
+        return nights
+
+    @staticmethod
+    def _names(info: ValidationInfo) -> set[str] | None:
+        """The accounts' user names (None when the accounts are refused: their fault is reported)."""
+        accounts = info.data.get("accounts")
+        return None if accounts is None else {a.username for a in accounts}
