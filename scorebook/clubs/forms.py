@@ -13,6 +13,8 @@ from scorebook.rules.scoring import BETE
 from .models import Club, Role
 from .services import slug_taken
 
+NAME_TOO_LONG = {"max_length": _("At most %(limit_value)d characters (this name has %(show_value)d): shorten it.")}
+
 
 def _no_maxlength(field: forms.Field) -> None:
     """The browser would cut a longer text without a word: the form says it is too long instead."""
@@ -33,9 +35,7 @@ class ClubForm(forms.Form):
     name = forms.CharField(
         label=_("Name of the club"),
         max_length=80,
-        error_messages={
-            "max_length": _("At most %(limit_value)d characters (this name has %(show_value)d): shorten it.")
-        },
+        error_messages=NAME_TOO_LONG,
     )
     slug = forms.SlugField(
         label=_("Short name in the address"),
@@ -108,9 +108,7 @@ class PlayerForm(forms.Form):
     name = forms.CharField(
         label=_("Name"),
         max_length=40,
-        error_messages={
-            "max_length": _("At most %(limit_value)d characters (this name has %(show_value)d): shorten it.")
-        },
+        error_messages=NAME_TOO_LONG,
     )
 
     def __init__(self, *args, club: Club, player: Player | None = None, **kwargs):

@@ -54,7 +54,7 @@ def evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
     if evening is None:
         raise Http404("No such evening")
     may_view, may_score = evening_rights(request.user, evening)
-    if not may_score and links.grants(request, evening.pk):  # a scoring link: this evening only
+    if not may_score and links.holds_link(request, evening.pk):  # a scoring link: this evening only
         may_view = may_score = True
     if not may_view:
         raise Http404("No such evening")

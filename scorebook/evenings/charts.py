@@ -1,6 +1,6 @@
 """The running-totals chart as plain geometry, drawn by templates/evenings/chart.html.
 
-Plain Python (no Django): the scores after each deal become polylines in a
+Plain geometry: the scores after each deal become polylines in a
 ``width`` x ``height`` box (the SVG ``viewBox``), with round y ticks that always
 include 0, a few x ticks (deal numbers) and one label per player at the end of
 the line ("Anne +42"), moved up or down as little as possible so that labels
@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from scorebook.core.formatting import signed_points
 
 # Okabe & Ito's colour-blind safe palette, adapted to the dark background: the
 # dark blue (too dark on #14171c) and black give way to a light grey, and the
@@ -37,7 +39,6 @@ FONT_SIZE = 13  # viewBox units; at 360 px wide the chart is drawn 1:1
 CHAR_WIDTH = 0.7 * FONT_SIZE  # a generous average glyph width for bold system fonts (DejaVu Sans is wide)
 LABEL_GAP = FONT_SIZE + 3  # minimum distance between two label centres
 MAX_NAME = 9  # longer names are shortened in the label (the table has them whole)
-MINUS = "\u2212"
 
 
 @dataclass(frozen=True)
@@ -153,14 +154,6 @@ def _n(value: float) -> float:
     return int(rounded) if rounded == int(rounded) else rounded
 
 
-def signed(value: int) -> str:
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"{MINUS}{-value}"
-    return "0"
-
-
 def nice_step(raw: float, quarters: bool = False) -> int:
     """The smallest round step >= raw: 1, 2 or 5 x 10^k (and 25, 250, ... with ``quarters``)."""
     if raw <= 1:
@@ -248,7 +241,7 @@ def build(
     everything = [v for vs in values.values() for v in vs] or [0]
     bottom_value, top_value, step = y_range(min(everything), max(everything))
 
-    finals = {p: signed(values[p][-1]) for p in players}
+    finals = {p: signed_points(values[p][-1]) for p in players}
     # the labels take at most 40% of the width: names are shortened until the longest fits,
     # never the totals (a clipped total would read as another number)
     room = int((width * 0.4 - 12) // CHAR_WIDTH)
@@ -257,7 +250,7 @@ def build(
         limit -= 1
     names = {p: short_name(p, limit) for p in players}
     longest_label = max((len(names[p]) + 1 + len(finals[p]) for p in players), default=4)
-    longest_tick = max(len(signed(bottom_value)), len(signed(top_value)))
+    longest_tick = max(len(signed_points(bottom_value)), len(signed_points(top_value)))
     left = 8 + longest_tick * CHAR_WIDTH
     right = width - min(12 + longest_label * CHAR_WIDTH, width * 0.4)
     plot = Box(left=left, top=FONT_SIZE, right=right, bottom=height - FONT_SIZE - 12)
@@ -271,7 +264,7 @@ def build(
         return plot.bottom - plot.height * (value - bottom_value) / (top_value - bottom_value)
 
     y_ticks = tuple(
-        Tick(v, _n(y_of(v)), signed(v), _n(y_of(v) + 0.35 * FONT_SIZE))
+        Tick(v, _n(y_of(v)), signed_points(v), _n(y_of(v) + 0.35 * FONT_SIZE))
         for v in range(bottom_value, top_value + 1, step)
     )
     max_x_ticks = max(2, int(plot.width // (CHAR_WIDTH * 3 + 10)))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from datetime import date
 
 from django import forms
 from django.db.models import Q
@@ -16,6 +15,7 @@ from django.utils.translation import ngettext
 from scorebook.clubs.models import Club, Player
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core.engine_messages import localized
+from scorebook.core.fields import CurrencyField, StakeField
 from scorebook.core.formatting import lang
 from scorebook.rules import registry
 from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
@@ -308,16 +308,8 @@ class NewEveningForm(forms.Form):
     first_dealer = forms.TypedChoiceField(
         label=_("First dealer"), coerce=int, choices=[(i, i + 1) for i in range(MAX_PLAYERS)], initial=0
     )
-    stake = forms.DecimalField(
-        label=_("Stake per point"), required=False, min_value=0, max_value=10_000, max_digits=9, decimal_places=4
-    )
-    currency = forms.RegexField(
-        r"^[A-Z]{3}\Z",
-        label=_("Currency"),
-        max_length=3,
-        initial="EUR",
-        error_messages={"invalid": _("Three capital letters (ISO 4217), such as EUR.")},
-    )
+    stake = StakeField()
+    currency = CurrencyField()
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args, user, **kwargs):
@@ -378,7 +370,3 @@ class NewEveningForm(forms.Form):
                 cleaned["first_dealer_index"] = seats.index(dealer)
         cleaned["players"] = players
         return cleaned
-
-
-def today() -> date:
-    return timezone.localdate()

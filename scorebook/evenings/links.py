@@ -68,14 +68,14 @@ def link_for(token: str, address: str) -> ScoringLink | None:
     return link
 
 
-def grant(request, link: ScoringLink) -> None:
+def remember(request, link: ScoringLink) -> None:
     """The session may score the link's evening from now on (until the link is revoked)."""
     granted = dict(request.session.get(SESSION_KEY) or {})
     granted[str(link.evening_id)] = link.pk
     request.session[SESSION_KEY] = granted
 
 
-def grants(request, evening_pk: int) -> bool:
+def holds_link(request, evening_pk: int) -> bool:
     """This session holds an active link of that evening (one query, only for link holders)."""
     link_pk = (request.session.get(SESSION_KEY) or {}).get(str(evening_pk))
     if not link_pk:

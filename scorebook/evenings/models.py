@@ -12,11 +12,6 @@ from django.utils.translation import gettext_lazy as _
 from scorebook.rules import registry
 
 
-def new_share_token() -> str:
-    """(Kept for the first migration.) A read-only link is now made by services.new_share_link."""
-    return secrets.token_urlsafe(24)  # 192 random bits
-
-
 class Evening(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("open")

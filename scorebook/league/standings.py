@@ -1,6 +1,6 @@
 """Season standings and player statistics, from the evenings' summaries only.
 
-Plain Python (no Django, no deals): every number here comes from ``Evening.summary``
+No query and no deal: every number here comes from ``Evening.summary``
 (see ``scorebook.evenings.services.summarize``), so a season of thousands of evenings
 is ranked without scoring a single deal again.
 
@@ -39,15 +39,7 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
-TOTAL = "total"
-AVERAGE = "average"
-LEAGUE = "league"
-RANKINGS = (TOTAL, AVERAGE, LEAGUE)
-
-EVENINGS_WON = "evenings-won"
-TOTAL_POINTS = "total-points"
-FEWER_EVENINGS = "fewer-evenings"
-TIE_BREAKS = (EVENINGS_WON, TOTAL_POINTS, FEWER_EVENINGS)
+from scorebook.clubs.models import Ranking, TieBreak  # the season's ranking and tie-break keys, declared once
 
 Key = int | str  # a Player id, or "name:<seat name>" when the summary has none
 
@@ -59,16 +51,16 @@ Key = int | str  # a Player id, or "name:<seat name>" when the summary has none
 class Rules:
     """A season's ranking parameters (the fields of ``Season``)."""
 
-    ranking: str = TOTAL
+    ranking: str = Ranking.TOTAL
     min_evenings: int = 0
     league_points: tuple[int, ...] = ()
     drop_worst: int = 0
-    tie_break: str = EVENINGS_WON
+    tie_break: str = TieBreak.EVENINGS_WON
 
     def __post_init__(self):
-        if self.ranking not in RANKINGS:
+        if self.ranking not in Ranking.values:
             raise ValueError(f"unknown ranking {self.ranking!r}")
-        if self.tie_break not in TIE_BREAKS:
+        if self.tie_break not in TieBreak.values:
             raise ValueError(f"unknown tie break {self.tie_break!r}")
         object.__setattr__(self, "league_points", tuple(int(p) for p in self.league_points))
 
@@ -267,11 +259,11 @@ def _add(rules: Rules, rows: dict[Key, Row], evenings: Sequence[EveningSummary],
 
 
 def _score(rules: Rules, row: Row) -> None:
-    measure = [r.league if rules.ranking == LEAGUE else r.points for r in row.results]
+    measure = [r.league if rules.ranking == Ranking.LEAGUE else r.points for r in row.results]
     drop = min(rules.drop_worst, max(len(measure) - 1, 0))
     kept = sorted(measure)[drop:]
     row.counted = len(kept)
-    if rules.ranking == AVERAGE:
+    if rules.ranking == Ranking.AVERAGE:
         row.score = Fraction(sum(kept), len(kept)) if kept else Fraction(0)
         row.qualified = row.evenings >= rules.min_evenings
     else:
@@ -280,11 +272,11 @@ def _score(rules: Rules, row: Row) -> None:
 
 
 def _tie_value(rules: Rules, row: Row) -> int:
-    if rules.tie_break == EVENINGS_WON:
+    if rules.tie_break == TieBreak.EVENINGS_WON:
         return -row.won
-    if rules.tie_break == TOTAL_POINTS:
+    if rules.tie_break == TieBreak.TOTAL_POINTS:
         return -row.points
-    return row.evenings  # FEWER_EVENINGS
+    return row.evenings  # TieBreak.FEWER_EVENINGS
 
 
 def _order(rules: Rules, rows: Iterable[Row]) -> list[Row]:
@@ -353,10 +345,6 @@ class ContractStat:
     contract: str
     declared: int = 0
     made: int = 0
-
-    @property
-    def rate(self) -> Fraction | None:
-        return Fraction(self.made, self.declared) if self.declared else None
 
     @property
     def percent(self) -> int | None:
@@ -450,21 +438,17 @@ def player_stats(evenings: Iterable[EveningSummary], key: Key) -> PlayerStats:
 
 
 __all__ = [
-    "AVERAGE",
-    "EVENINGS_WON",
-    "FEWER_EVENINGS",
-    "LEAGUE",
-    "TOTAL",
-    "TOTAL_POINTS",
     "ContractStat",
     "EveningSummary",
     "Mark",
     "PlayerStats",
+    "Ranking",
     "Result",
     "Row",
     "Rules",
     "Standings",
     "Step",
+    "TieBreak",
     "places",
     "player_stats",
     "standings",

@@ -8,6 +8,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorebook.core.fields import CurrencyField, StakeField
 from scorebook.core.formatting import lang
 from scorebook.rules import registry
 
@@ -36,16 +37,8 @@ class NightForm(forms.Form):
         max_length=60,
         help_text=_("For the 1st, 2nd... place at a table, separated by commas (place points only)."),
     )
-    stake = forms.DecimalField(
-        label=_("Stake per point"), required=False, min_value=0, max_value=10_000, max_digits=9, decimal_places=4
-    )
-    currency = forms.RegexField(
-        r"^[A-Z]{3}\Z",
-        label=_("Currency"),
-        max_length=3,
-        initial="EUR",
-        error_messages={"invalid": _("Three capital letters (ISO 4217), such as EUR.")},
-    )
+    stake = StakeField()
+    currency = CurrencyField()
     roster = forms.MultipleChoiceField(
         label=_("Players of the roster"), required=False, widget=forms.CheckboxSelectMultiple
     )

@@ -58,8 +58,7 @@ def create_night(
     The plan is drawn before the transaction (PlanError before anything is written, and no
     lock held while it is searched): the transaction only writes rows of the new night."""
     plan = seating.make_plan(len(players), sessions, seed=seed)
-    house = club.house_rules.filter(ruleset=ruleset).first()
-    rules = to_dict(registry.resolve(ruleset, house.overrides if house else {}))
+    rules = to_dict(registry.resolve(ruleset, club.overrides_for(ruleset)))
     with transaction.atomic():
         night = Night.objects.create(
             club=club,

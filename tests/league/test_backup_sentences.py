@@ -361,17 +361,8 @@ def test_the_backup_with_a_night_is_valid():
     assert len(checked.evenings) == 21 and len(checked.nights) == 1
 
 
-@pytest.mark.parametrize("change, sentence", FAULTS)
+@pytest.mark.parametrize("change, sentence", FAULTS + ODD_VALUES)
 def test_it_names_each_fault_in_one_sentence(change, sentence):
-    data = backup()
-    change(data)
-    with pytest.raises(BackupError) as refused:
-        check(data)
-    assert str(refused.value) == sentence
-
-
-@pytest.mark.parametrize("change, sentence", ODD_VALUES)
-def test_it_names_a_value_of_the_wrong_type_in_one_sentence(change, sentence):
     data = backup()
     change(data)
     with pytest.raises(BackupError) as refused:

@@ -55,7 +55,7 @@ def ranks(table):
 
 def test_total_adds_up_the_points_of_every_evening():
     table = st.standings(
-        st.Rules(ranking=st.TOTAL),
+        st.Rules(ranking=st.Ranking.TOTAL),
         [evening(0, Anne=10, Bert=-4, Carl=-6), evening(1, Anne=-12, Bert=8, Carl=4)],
     )
     assert [(r.name, r.score, r.points, r.evenings) for r in table.ranked] == [
@@ -68,7 +68,7 @@ def test_total_adds_up_the_points_of_every_evening():
 
 def test_average_divides_by_the_evenings_played():
     table = st.standings(
-        st.Rules(ranking=st.AVERAGE),
+        st.Rules(ranking=st.Ranking.AVERAGE),
         [
             evening(0, Anne=30, Bert=-10, Carl=-20),
             evening(1, Anne=-20, Bert=15, Carl=5),
@@ -85,7 +85,7 @@ def test_average_divides_by_the_evenings_played():
 
 def test_average_lists_the_players_under_the_minimum_apart_without_a_rank():
     table = st.standings(
-        st.Rules(ranking=st.AVERAGE, min_evenings=2),
+        st.Rules(ranking=st.Ranking.AVERAGE, min_evenings=2),
         [evening(0, Anne=1, Bert=2, Emma=50), evening(1, Anne=3, Bert=4)],
     )
     assert names(table) == ["Bert", "Anne"]
@@ -95,12 +95,12 @@ def test_average_lists_the_players_under_the_minimum_apart_without_a_rank():
 
 
 def test_the_minimum_of_evenings_is_for_the_average_only():
-    table = st.standings(st.Rules(ranking=st.TOTAL, min_evenings=5), [evening(0, Anne=1, Bert=-1)])
+    table = st.standings(st.Rules(ranking=st.Ranking.TOTAL, min_evenings=5), [evening(0, Anne=1, Bert=-1)])
     assert names(table) == ["Anne", "Bert"] and table.apart == []
 
 
 def test_league_gives_points_by_place_and_nothing_beyond_the_list():
-    rules = st.Rules(ranking=st.LEAGUE, league_points=(10, 6, 4))
+    rules = st.Rules(ranking=st.Ranking.LEAGUE, league_points=(10, 6, 4))
     table = st.standings(
         rules,
         [
@@ -113,7 +113,7 @@ def test_league_gives_points_by_place_and_nothing_beyond_the_list():
 
 
 def test_it_keeps_every_figure_when_the_per_evening_results_are_left_out():
-    rules = st.Rules(ranking=st.LEAGUE, league_points=(10, 6, 4), drop_worst=1)
+    rules = st.Rules(ranking=st.Ranking.LEAGUE, league_points=(10, 6, 4), drop_worst=1)
     table = st.standings(
         rules,
         [evening(n, Anne=10 - n, Bert=n, Carl=-10) for n in range(5)] + [evening(5, Anne=1, Emma=-1)],
@@ -133,7 +133,7 @@ def test_it_keeps_every_figure_when_the_per_evening_results_are_left_out():
 
 
 def test_league_players_tied_in_an_evening_share_the_better_place():
-    rules = st.Rules(ranking=st.LEAGUE, league_points=(10, 6, 4, 2))
+    rules = st.Rules(ranking=st.Ranking.LEAGUE, league_points=(10, 6, 4, 2))
     # Anne and Bert tie for 1st: both get 10; Carl is 3rd (4), Dina 4th (2)
     # then Carl and Dina tie for 2nd: both get 6; Anne 1st 10; Bert 4th 2
     table = st.standings(
@@ -158,7 +158,7 @@ def test_league_players_tied_in_an_evening_share_the_better_place():
 
 
 def test_drop_worst_leaves_out_each_players_worst_evenings():
-    rules = st.Rules(ranking=st.TOTAL, drop_worst=1)
+    rules = st.Rules(ranking=st.Ranking.TOTAL, drop_worst=1)
     table = st.standings(
         rules,
         [evening(0, Anne=-50, Bert=50), evening(1, Anne=20, Bert=-20), evening(2, Anne=10, Bert=-10)],
@@ -172,7 +172,7 @@ def test_drop_worst_leaves_out_each_players_worst_evenings():
 
 def test_drop_worst_always_keeps_one_evening():
     table = st.standings(
-        st.Rules(ranking=st.TOTAL, drop_worst=3), [evening(0, Anne=-5, Bert=5), evening(1, Anne=-7, Bert=7)]
+        st.Rules(ranking=st.Ranking.TOTAL, drop_worst=3), [evening(0, Anne=-5, Bert=5), evening(1, Anne=-7, Bert=7)]
     )
     by_name = {r.name: r for r in table.ranked}
     assert (by_name["Anne"].score, by_name["Anne"].counted) == (-5, 1)
@@ -181,9 +181,9 @@ def test_drop_worst_always_keeps_one_evening():
 
 def test_drop_worst_with_the_average_and_with_league_points():
     evenings = [evening(0, Anne=-30, Bert=30), evening(1, Anne=10, Bert=-10), evening(2, Anne=20, Bert=-20)]
-    average = st.standings(st.Rules(ranking=st.AVERAGE, drop_worst=1), evenings)
+    average = st.standings(st.Rules(ranking=st.Ranking.AVERAGE, drop_worst=1), evenings)
     assert {r.name: r.score for r in average.ranked} == {"Anne": Fraction(15), "Bert": Fraction(10)}
-    league = st.standings(st.Rules(ranking=st.LEAGUE, league_points=(3, 1), drop_worst=1), evenings)
+    league = st.standings(st.Rules(ranking=st.Ranking.LEAGUE, league_points=(3, 1), drop_worst=1), evenings)
     assert {r.name: r.score for r in league.ranked} == {"Anne": 6, "Bert": 4}
 
 
@@ -201,19 +201,19 @@ def tied_evenings():
 
 
 def test_tie_break_most_evenings_won():
-    table = st.standings(st.Rules(tie_break=st.EVENINGS_WON), tied_evenings())
+    table = st.standings(st.Rules(tie_break=st.TieBreak.EVENINGS_WON), tied_evenings())
     assert names(table)[:2] == ["Anne", "Bert"]
     assert table.ranked[0].won == 2 and table.ranked[1].won == 1
     assert table.ranked[0].tied and table.ranked[1].tied and not table.ranked[2].tied
 
 
 def test_tie_break_fewer_evenings_played():
-    table = st.standings(st.Rules(tie_break=st.FEWER_EVENINGS), tied_evenings())
+    table = st.standings(st.Rules(tie_break=st.TieBreak.FEWER_EVENINGS), tied_evenings())
     assert names(table)[:2] == ["Bert", "Anne"]  # 2 evenings against 3
 
 
 def test_tie_break_most_points_in_all_decides_league_ties():
-    rules = st.Rules(ranking=st.LEAGUE, league_points=(5, 3), tie_break=st.TOTAL_POINTS)
+    rules = st.Rules(ranking=st.Ranking.LEAGUE, league_points=(5, 3), tie_break=st.TieBreak.TOTAL_POINTS)
     # each wins once: 8 league points each; Bert's points add up to more
     table = st.standings(rules, [evening(0, Anne=2, Bert=-2), evening(1, Anne=-30, Bert=30)])
     assert names(table) == ["Bert", "Anne"]
@@ -221,7 +221,7 @@ def test_tie_break_most_points_in_all_decides_league_ties():
 
 
 def test_it_shares_the_place_when_the_tie_break_is_equal_too():
-    table = st.standings(st.Rules(tie_break=st.EVENINGS_WON), [evening(0, Dina=0, Carl=0, Anne=0)])
+    table = st.standings(st.Rules(tie_break=st.TieBreak.EVENINGS_WON), [evening(0, Dina=0, Carl=0, Anne=0)])
     assert names(table) == ["Anne", "Carl", "Dina"]  # listed by name within the shared place
     assert [r.rank for r in table.ranked] == [1, 1, 1]
     assert all(r.shared for r in table.ranked)
@@ -230,7 +230,7 @@ def test_it_shares_the_place_when_the_tie_break_is_equal_too():
 def test_it_skips_the_places_a_shared_place_takes():
     # Anne and Bert: 10 points each, one evening won each; Carl 5; Dina -25
     evenings = [evening(0, Anne=20, Carl=5, Dina=-25), evening(1, Bert=10, Anne=-10)]
-    table = st.standings(st.Rules(tie_break=st.EVENINGS_WON), evenings)
+    table = st.standings(st.Rules(tie_break=st.TieBreak.EVENINGS_WON), evenings)
     assert [(r.rank, r.name, r.shared) for r in table.ranked] == [
         (1, "Anne", True),
         (1, "Bert", True),
@@ -238,7 +238,7 @@ def test_it_skips_the_places_a_shared_place_takes():
         (4, "Dina", False),
     ]
     # the tie-break that can separate them does: Bert played fewer evenings
-    table = st.standings(st.Rules(tie_break=st.FEWER_EVENINGS), evenings)
+    table = st.standings(st.Rules(tie_break=st.TieBreak.FEWER_EVENINGS), evenings)
     assert [(r.rank, r.name, r.shared, r.tied) for r in table.ranked[:2]] == [
         (1, "Bert", False, True),
         (2, "Anne", False, True),
@@ -290,7 +290,7 @@ def test_everyone_is_new_after_the_first_evening():
 
 
 def test_a_player_who_reaches_the_minimum_enters_the_table_as_new():
-    rules = st.Rules(ranking=st.AVERAGE, min_evenings=2)
+    rules = st.Rules(ranking=st.Ranking.AVERAGE, min_evenings=2)
     table = st.standings(rules, [evening(0, Anne=5, Bert=-5), evening(1, Anne=-1, Bert=1, Carl=3)])
     assert [(r.name, r.movement_text) for r in table.ranked] == [("Anne", "new"), ("Bert", "new")]
     assert [r.name for r in table.apart] == ["Carl"]
@@ -373,7 +373,7 @@ def test_two_thousand_evenings_are_ranked_quickly():
         seated = [players[(n + k) % 5] for k in range(4)]
         evenings.append(evening(n, **{name: ((n * 7 + i * 13) % 41) - 20 for i, name in enumerate(seated)}))
     start = time.perf_counter()
-    table = st.standings(st.Rules(ranking=st.LEAGUE, league_points=(10, 6, 4, 2), drop_worst=5), evenings)
+    table = st.standings(st.Rules(ranking=st.Ranking.LEAGUE, league_points=(10, 6, 4, 2), drop_worst=5), evenings)
     assert time.perf_counter() - start < 2
     assert sum(r.evenings for r in table.rows) == 8000
 

@@ -31,6 +31,11 @@ class Club(models.Model):
     def get_absolute_url(self):
         return reverse("club", args=[self.slug])
 
+    def overrides_for(self, ruleset: str) -> dict:
+        """The club's house rules for preset ``ruleset``: its changes to the preset ({}: it plays the preset)."""
+        house = self.house_rules.filter(ruleset=ruleset).first()
+        return house.overrides if house else {}
+
 
 class FormerSlug(models.Model):
     """A short name the club had before it was renamed: its old addresses redirect to the new ones."""

@@ -24,7 +24,7 @@ def scoring_link(request, token):
         link = links.link_for(token, address)
         if link is None:
             raise Http404("No such link")
-        links.grant(request, link)
+        links.remember(request, link)
         response = redirect("evening", pk=link.evening_id)
     response["Referrer-Policy"] = "no-referrer"
     response["X-Robots-Tag"] = "noindex, nofollow"

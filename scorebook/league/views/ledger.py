@@ -119,9 +119,6 @@ class Ledger:
     balances: list[Balance]
     paid: dict[int, list[PaidTransfer]] = field(default_factory=dict)  # evening -> payments, when open
 
-    def balance_of(self, key) -> Balance | None:
-        return next((b for b in self.balances if b.key == key), None)
-
 
 def _amount(value) -> Decimal | None:
     try:
