@@ -29,6 +29,7 @@ def admin_club(scorer):
     return club
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize("ruleset", ["kleurenwiezen", "encheres", "francais"])
 def test_it_never_breaks_on_a_hostile_house_rules_post(scorer_client, admin_club, ruleset):

@@ -24,6 +24,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_it_serves_the_site_with_make_run_from_a_fresh_clone(tmp_path):
     """Clone what is committed, run `make run` there, and fetch the home page and the demo."""

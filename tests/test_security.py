@@ -18,6 +18,7 @@ PRODUCTION = {
 }
 
 
+@pytest.mark.slow
 def test_it_reports_nothing_in_check_deploy_under_production_settings():
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")} | PRODUCTION
     done = subprocess.run(
@@ -31,6 +32,7 @@ def test_it_reports_nothing_in_check_deploy_under_production_settings():
     assert "no issues" in done.stdout
 
 
+@pytest.mark.slow
 def test_it_refuses_to_start_in_production_without_a_secret_key():
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"} | {"DEBUG": "false"}
     env.pop("SECRET_KEY", None)

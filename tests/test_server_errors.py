@@ -31,6 +31,7 @@ def test_it_mails_the_traceback_of_a_server_error_to_the_admins(client, settings
     assert "the card table collapsed" in mail.outbox[0].body and "Traceback" in mail.outbox[0].body
 
 
+@pytest.mark.slow
 def test_it_writes_the_traceback_of_a_server_error_to_standard_error():
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"} | {
         "DJANGO_SETTINGS_MODULE": "scorebook.settings",
@@ -50,6 +51,7 @@ def test_it_writes_the_traceback_of_a_server_error_to_standard_error():
     assert "Traceback" in done.stderr and "the card table collapsed" in done.stderr
 
 
+@pytest.mark.slow
 def test_it_reads_the_admins_from_the_environment_and_refuses_a_bad_one():
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"} | {
         "DJANGO_SETTINGS_MODULE": "scorebook.settings"

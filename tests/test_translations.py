@@ -48,6 +48,7 @@ def _extract(tmp_path) -> Path:
     return copy / "locale"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="needs GNU gettext (make test installs it)")
 def test_it_has_every_message_translated_in_the_three_languages(tmp_path):
     before = {code: (ROOT / "locale" / code / "LC_MESSAGES" / "django.po").read_bytes() for code in LANGUAGES}

@@ -581,6 +581,7 @@ def _needs_choices(rules: ContractRules):
             yield needs, changed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", [k for k in PRESETS if isinstance(registry.get(k), ContractRules)])
 def test_the_editor_offers_exactly_the_cells_the_engine_requires_for_every_contract_and_needs(key):
     rules = registry.get(key)

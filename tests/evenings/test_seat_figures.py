@@ -60,6 +60,7 @@ def same(evening, after: str) -> None:
     assert stored(evening) == expected(evening), f"the seats' figures after {after} differ from the summary's"
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_it_keeps_every_seats_figures_as_the_summary_says_after_every_write(scorer):
     @CHECK

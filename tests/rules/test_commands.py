@@ -120,6 +120,7 @@ ROBRE_REPORT = {
 # --- manage.py score ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_it_prints_exactly_the_report_of_the_format_for_a_small_evening_with_a_stake(tmp_path):
     result = manage("score", str(write(tmp_path, SMALL)))
     assert result.returncode == 0, result.stderr
@@ -140,12 +141,14 @@ def test_it_prints_no_money_without_a_stake(tmp_path):
     assert json.loads(out.getvalue()) == expected
 
 
+@pytest.mark.slow
 def test_it_reads_the_evening_from_standard_input_with_a_dash():
     result = manage("score", "-", stdin=json.dumps(SMALL))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == SMALL_REPORT
 
 
+@pytest.mark.slow
 def test_it_gives_the_same_report_from_a_file_and_from_standard_input(tmp_path):
     from_file = manage("score", str(write(tmp_path, ROBRE)))
     from_stdin = manage("score", "-", stdin=json.dumps(ROBRE))
@@ -212,6 +215,7 @@ INVALID = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("data", "number", "words"), INVALID.values(), ids=INVALID.keys())
 def test_it_exits_with_status_2_naming_the_deal_and_the_cause(tmp_path, data, number, words):
     result = manage("score", str(write(tmp_path, data)))
@@ -222,6 +226,7 @@ def test_it_exits_with_status_2_naming_the_deal_and_the_cause(tmp_path, data, nu
         assert word in result.stderr
 
 
+@pytest.mark.slow
 def test_it_names_an_unknown_top_level_key(tmp_path):
     data = dict(SMALL, dealer="Anne")
     result = manage("score", str(write(tmp_path, data)))
@@ -231,6 +236,7 @@ def test_it_names_an_unknown_top_level_key(tmp_path):
     assert "dealer" in result.stderr
 
 
+@pytest.mark.slow
 def test_it_refuses_a_file_that_is_not_json(tmp_path):
     result = manage("score", str(write(tmp_path, '{"format": "scorebook-evening/1", "deals": [')))
     assert result.returncode == 2
@@ -238,6 +244,7 @@ def test_it_refuses_a_file_that_is_not_json(tmp_path):
     assert "JSON" in result.stderr
 
 
+@pytest.mark.slow
 def test_it_refuses_bad_json_on_standard_input():
     result = manage("score", "-", stdin="not json at all")
     assert result.returncode == 2
@@ -245,6 +252,7 @@ def test_it_refuses_bad_json_on_standard_input():
     assert "JSON" in result.stderr
 
 
+@pytest.mark.slow
 def test_it_refuses_an_invalid_deal_on_standard_input_too():
     data = evening("classique", FIVE[:4], [{"tricks": [8, 5]}, {"tricks": [7, 5]}])
     result = manage("score", "-", stdin=json.dumps(data))
@@ -253,6 +261,7 @@ def test_it_refuses_an_invalid_deal_on_standard_input_too():
     assert "deal 2" in result.stderr
 
 
+@pytest.mark.slow
 def test_it_exits_with_status_2_for_a_missing_file(tmp_path):
     result = manage("score", str(tmp_path / "nowhere.json"))
     assert result.returncode == 2
@@ -406,6 +415,7 @@ SAMPLES = {
 }
 
 
+@pytest.mark.slow
 def test_it_lists_the_eight_presets():
     result = manage("rules", "list")
     assert result.returncode == 0, result.stderr
@@ -445,6 +455,7 @@ def test_it_shows_rules_that_change_nothing_when_given_back(tmp_path, key):
     assert any(before["totals"].values()), "the sample evening should score something"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", PRESETS)
 def test_it_shows_rules_as_json_in_a_real_process(key):
     result = manage("rules", "show", key)
@@ -468,6 +479,7 @@ def test_it_shows_the_figures_of_the_reference_for_classic_games(key):
     assert shown["book"] == 6
 
 
+@pytest.mark.slow
 def test_it_exits_with_status_2_for_an_unknown_preset():
     result = manage("rules", "show", "nope")
     assert result.returncode == 2

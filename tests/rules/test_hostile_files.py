@@ -36,6 +36,7 @@ def test_it_still_reads_a_well_formed_file():
     assert loads(json.dumps(GOOD)).currency == "EUR"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text, words", HOSTILE[:3])
 def test_it_exits_with_status_2_and_a_sentence_from_the_score_command(tmp_path, text, words):
     done = manage("score", str(write(tmp_path, text)))
