@@ -4,7 +4,7 @@ The club backup (``league.backup_schema``, with its nights: ``nights.backup_sche
 with pydantic v2: a ``Schema`` class per kind of object, a field per key, a type per value.
 Why pydantic rather than Django forms: a backup is a nested JSON document (lists of objects
 holding lists of objects), and pydantic validates nested models and lists with the path of every
-fault (``evenings[3]: payments[0]: amount``), in strict mode (no "1" taken for 1, no true for 1).
+fault (``nights[0]: tables[2]: session``), in strict mode (no "1" taken for 1, no true for 1).
 Django forms read flat HTML form data, where every value is a string to coerce; a nested document
 would need a formset per list and hand-made paths, which is what this replaces.
 
@@ -18,7 +18,8 @@ day after the first, a name given twice, a reference to another list) are ``mode
 naming the field below the one validated (``fault("...", 2, "account")``: ``players[2]: account``).
 
 To extend a document: a new ``Schema`` class, and a field for it, with a default when older
-documents lack it.
+documents lack it. The modules that declare a schema are imported when a document is read (not by
+the pages or the other commands: pydantic is not loaded at every start).
 """
 
 from __future__ import annotations
@@ -34,14 +35,6 @@ from pydantic_core import PydanticCustomError
 from scorebook.rules import registry
 
 FAULT = "fault"
-
-
-class Refusal(ValueError):
-    """A document refused: ``where`` (its field's path) and ``what`` (the fault); ``str``: the sentence."""
-
-    def __init__(self, where: str, what: str):
-        self.where, self.what = where, what
-        super().__init__(f"{where}: {what}.")
 
 
 def fault(what: str, *at: str | int, of_object: bool = False) -> PydanticCustomError:
@@ -213,8 +206,8 @@ def place(path: Iterable[str | int], root: str) -> str:
     return out or root
 
 
-def read[S: BaseModel](schema: type[S], data: Any, *, root: str, refusal: type[Refusal] = Refusal) -> S:
-    """``data`` as ``schema``; its first fault raised as ``refusal`` (a sentence naming the field)."""
+def read[S: BaseModel](schema: type[S], data: Any, *, root: str, refusal: Callable[[str, str], Exception]) -> S:
+    """``data`` as ``schema``; its first fault raised as ``refusal(where, what)`` (a sentence naming the field)."""
     try:
         return schema.model_validate(data)
     except ValidationError as exc:

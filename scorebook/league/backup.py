@@ -15,24 +15,31 @@ name already exists here is attached to that user only when the operator says so
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from scorebook.accounts.models import Profile
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Season
-from scorebook.core.schema import Refusal, read
 from scorebook.evenings import services
 from scorebook.evenings.models import Deal, Evening, Payment, Seat
 from scorebook.nights import backup as night_backup
 from scorebook.rules.model import to_dict as rules_to_dict
 
-from .backup_schema import FORMAT, ClubBackup, EveningEntry
+if TYPE_CHECKING:  # the schema (and pydantic) is loaded when a backup is read, not with every page
+    from .backup_schema import ClubBackup, EveningEntry
+
+FORMAT = "scorebook-club/1"
 
 
-class BackupError(Refusal):
-    """A backup that cannot be restored here: ``str(error)`` is the sentence naming the field."""
+class BackupError(ValueError):
+    """A backup that cannot be restored here: ``where`` (the field's path) and ``what`` (the fault);
+    ``str(error)`` is the sentence naming the field."""
+
+    def __init__(self, where: str, what: str):
+        self.where, self.what = where, what
+        super().__init__(f"{where}: {what}.")
 
 
 def _user(user) -> str | None:
@@ -111,6 +118,10 @@ def check(data: Any, *, account_map: dict[str, str] | None = None) -> ClubBackup
     """Every field of the backup checked (``backup_schema``), then what it needs of this database: no club
     of its name, and no account of the backup whose user name is taken unless ``account_map`` attaches it
     to a user here. Returns what import_club writes. Raises BackupError."""
+    from scorebook.core.schema import read
+
+    from .backup_schema import ClubBackup
+
     backup = read(ClubBackup, data, root="the backup", refusal=BackupError)
     account_map = account_map or {}
     if Club.objects.filter(slug=backup.club.slug).exists():

@@ -42,7 +42,8 @@ from scorebook.rules.deals import Evening as EngineEvening
 from scorebook.rules.model import RulesError
 from scorebook.rules.scoring import DealError, score
 
-FORMAT = "scorebook-club/1"
+from .backup import FORMAT
+
 MAX_SMALL = 32767  # PositiveSmallIntegerField
 PAYMENT_LIMIT = Decimal("9999999999.99")  # what Payment.amount holds (12 digits, 2 decimals)
 

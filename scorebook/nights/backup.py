@@ -5,10 +5,12 @@ written; a refusal names the field."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .backup_schema import NightBackup
 from .models import Night, NightSession, NightTable, Participant
+
+if TYPE_CHECKING:  # the schema (and pydantic) is loaded when a backup is read
+    from .backup_schema import NightBackup
 
 
 def export_nights(club, evening_index: dict[int, int]) -> list[dict[str, Any]]:
