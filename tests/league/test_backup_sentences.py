@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 
 from scorebook.clubs.models import Club
 from scorebook.league.backup import BackupError, check
+from scorebook.nights.seating import MAX_PLAYERS, MAX_SESSIONS
 
 pytestmark = pytest.mark.django_db
 
@@ -240,7 +241,10 @@ FAULTS = [
     (lambda d: night(d).update(name="N" * 81), "nights[0]: name: a text of 1 to 80 characters is expected."),
     (lambda d: night(d).update(date="20 oct"), "nights[0]: date: a date written YYYY-MM-DD is expected."),
     (lambda d: night(d).update(ruleset="bridge"), "nights[0]: ruleset: unknown variant 'bridge'."),
-    (lambda d: night(d).update(sessions=21), "nights[0]: sessions: a whole number from 1 to 20 is expected."),
+    (
+        lambda d: night(d).update(sessions=MAX_SESSIONS + 1),
+        f"nights[0]: sessions: a whole number from 1 to {MAX_SESSIONS} is expected.",
+    ),
     (
         lambda d: night(d).update(deals_per_session=0),
         "nights[0]: deals_per_session: a whole number from 1 to 99 is expected.",
@@ -260,7 +264,7 @@ FAULTS = [
     ),
     (
         lambda d: night(d)["participants"][0].update(number=0),
-        "nights[0]: participants[0]: number: a whole number from 1 to 500 is expected.",
+        f"nights[0]: participants[0]: number: a whole number from 1 to {MAX_PLAYERS + 100} is expected.",
     ),
     (
         lambda d: night(d)["participants"][0].update(player=99),
