@@ -1,36 +1,37 @@
 """A club night under load: 40 tables (160 players) x 5 sessions x 8 deals, every deal recorded
-through HTTP by its table's phone (a scoring link, no account) against gunicorn on 127.0.0.1,
-while 200 followers poll the live ranking.
+through HTTP by its table's phone (a scoring link, no account) against the README's gunicorn on
+127.0.0.1, while 200 followers have the live ranking open.
 
-    .venv/bin/python bench/night.py [--tables 40] [--sessions 5] [--deals 8] [--followers 200]
+    .venv/bin/python bench/night.py [--tables 40] [--sessions 5] [--deals 8] [--followers 200] [--sqlite]
 
-Each session: the 40 table clients open their card's link and record their deals (htmx posts with
-request keys, a deal every 0.5-2 s per table, about a hundred times a real table's pace; one post
-in ten is sent twice, as a phone that lost the answer would);
-then the director closes the session. The followers poll every 4 s with the ETag they were given
-(304 while nothing changed), as the page does. Bounded: at most ``--minutes`` in all.
+- The followers open the ranking page within the first 30 seconds (``night_page_burst_*``), then
+  poll it every 4 s with the ETag they were given (304 while nothing changed), as the page does.
+- **Real pace** (``night_real_*``): session 1 is played as a hall plays it, a deal every 2 minutes a
+  table (each table's first deal at a random moment of the first 2 minutes, then every 90-150 s),
+  for a window of ``--window`` seconds (2 minutes: about one deal a table, one every 3 s in the
+  hall); the director then closes the session. The window is short to keep the benchmark bounded;
+  what it measures (the polls between deals, and a deal among them) does not change after it.
+- **A hundred times that pace** (``night_100x_*``): sessions 2 to 5 in full, a deal every 0.6-1.8 s
+  a table (1.2 s on average: 2 minutes / 100, some 33 deals a second in the hall), each session
+  closed when its tables are done.
 
-Prints ``night_errors``, ``night_lost_deals`` (a deal answered 200 and not stored),
-``night_doubled_deals`` (a deal stored twice), the p95 latency of a recorded deal and of a ranking
-poll, and ``night_ranking_growth``: building the ranking after session 5 over building it after
-session 1 (medians; it reads the tables' stored summaries, so it must not grow with the deals);
-a poll is then served the render of that state kept in the cache (settings.CACHES, in the database).
+One post in ten is sent twice, as a phone that lost the answer would. Prints the latency of a
+recorded deal and of a poll (p50, p95) at each pace, ``night_errors``, ``night_lost`` (a deal
+answered 200 and not stored), ``night_doubled`` (a deal stored twice), and how building the ranking
+grows from session 1 to the last (it reads the tables' stored summaries: it must not grow with the
+deals). Bounded: at most ``--minutes`` in all. PostgreSQL (a throwaway database on the local
+cluster, as the README deploys it), else SQLite.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import re
 import statistics
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -39,20 +40,35 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.run import Server, _postgres_url, configure  # noqa: E402  (the load test's gunicorn and environment)
+from bench.load import Phone, percentile  # noqa: E402
+from bench.report import figure, finish  # noqa: E402
+from bench.run import Server, configure, with_postgres  # noqa: E402
 
 POLL_SECONDS = 4
+BURST_SECONDS = 30  # the followers open the page within this
 REPLAY_EVERY = 10
-# Seconds between two deals of a table: a real table takes 2-4 minutes a deal; the benchmark plays
-# about a hundred times faster (some 30 deals a second in the hall) to stay within minutes.
-THINK = (0.5, 2.0)
+REAL_THINK = (90.0, 150.0)  # seconds between two deals of a table at a real pace (2 minutes on average)
+FAST_THINK = (0.6, 1.8)  # a hundred times faster (1.2 s on average)
+TARGETS = {
+    "night_errors": 0,
+    "night_lost": 0,
+    "night_doubled": 0,
+    "night_100x_poll_p95_ms": 1000,
+}
+
+
+def out(name, value, fmt="{:.0f}"):
+    figure(name, value, fmt, target=TARGETS.get(name))
 
 
 @dataclass
 class Stats:
+    phase: str = "real"
     errors: list[str] = field(default_factory=list)
-    deal_ms: list[float] = field(default_factory=list)
-    poll_ms: list[float] = field(default_factory=list)
+    deal_ms: dict[str, list[float]] = field(default_factory=dict)
+    poll_ms: dict[str, list[float]] = field(default_factory=dict)
+    not_modified: dict[str, int] = field(default_factory=dict)
+    page_ms: list[float] = field(default_factory=list)
     accepted: dict[int, set[str]] = field(default_factory=dict)  # evening pk -> request keys answered 200
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -60,133 +76,121 @@ class Stats:
         with self.lock:
             self.errors.append(text)
 
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-class Phone:
-    """A browser's cookies, sent by hand: the site's cookies are Secure (production settings) and
-    the benchmark speaks plain HTTP on loopback, where a cookie jar would keep them back."""
-
-    def __init__(self):
-        self.opener = urllib.request.build_opener(_NoRedirect)
-        self.cookies: dict[str, str] = {}
-
-    def open(self, url: str, data: bytes | None = None, headers: dict | None = None):
-        headers = dict(headers or {})
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        try:
-            response = self.opener.open(urllib.request.Request(url, data, headers), timeout=30)
-        except urllib.error.HTTPError as answer:
-            response = answer
-        for line in response.headers.get_all("Set-Cookie") or []:
-            name, _, rest = line.partition("=")
-            self.cookies[name.strip()] = rest.split(";", 1)[0]
-        return response
+    def add(self, what: dict, ms: float) -> None:
+        with self.lock:
+            what.setdefault(self.phase, []).append(ms)
 
 
-def table_client(base, token, evening_pk, players, deals, seed, deadline, stats: Stats):
-    """One table's phone: opens its card's link, then records ``deals`` deals."""
+def table_phone(base, token, evening_pk, players, deals, think, first_wait, until, seed, stats: Stats):
+    """One table's phone: opens its card's link, then records up to ``deals`` deals, ``think``
+    seconds apart (the first after ``first_wait``), none after ``until`` (a monotonic time)."""
     rng = random.Random(seed)
-    browser = Phone()
+    phone = Phone()
     try:
-        opened = browser.open(f"{base}/t/{token}/")
-        if opened.status != 302:
-            raise RuntimeError(f"the link answered {opened.status}")
-        page = browser.open(f"{base}/e/{evening_pk}/").read().decode()
-        form_token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        status, _ = phone.open(f"{base}/t/{token}/")
+        if status != 302:
+            raise RuntimeError(f"the link answered {status}")
+        phone.page(f"{base}/e/{evening_pk}/")
     except Exception as error:  # noqa: BLE001
         stats.error(f"table {evening_pk}: open: {error!r}")
         return
-    sent = 0
-    while sent < deals:
-        if time.monotonic() > deadline:
-            stats.error(f"table {evening_pk}: time is up")
+    wait = first_wait
+    for sent in range(deals):
+        if time.monotonic() + wait > until:
             return
+        time.sleep(wait)
+        wait = rng.uniform(*think)
         a, b = rng.sample(players, 2)
         key = f"night-{evening_pk}-{sent}-{rng.getrandbits(32):08x}"
         data = {"contract": "samen-8", "declarers": [a, b], "tricks": str(rng.randint(5, 13)), "request_key": key}
-        body = urllib.parse.urlencode(data | {"csrfmiddlewaretoken": form_token}, doseq=True).encode()
         for _attempt in range(2 if rng.randrange(REPLAY_EVERY) == 0 else 1):
-            headers = {"HX-Request": "true", "Referer": f"{base}/e/{evening_pk}/"}
             t = time.perf_counter()
             try:
-                with browser.open(f"{base}/e/{evening_pk}/deals/", body, headers) as r:
-                    status = r.status
-                    r.read()
+                status, _ = phone.open(f"{base}/e/{evening_pk}/deals/", data, {"HX-Request": "true"})
             except Exception as error:  # noqa: BLE001
                 stats.error(f"table {evening_pk}: post: {error!r}")
                 continue
-            with stats.lock:
-                stats.deal_ms.append((time.perf_counter() - t) * 1000)
+            stats.add(stats.deal_ms, (time.perf_counter() - t) * 1000)
             if status != 200:
                 stats.error(f"table {evening_pk}: post answered {status}")
                 continue
             with stats.lock:
                 stats.accepted.setdefault(evening_pk, set()).add(key)
-        sent += 1
-        time.sleep(rng.uniform(*THINK))  # the table plays the next deal
 
 
 def follower(base, token, stop: threading.Event, seed, stats: Stats):
-    """A phone in the hall with the ranking open: polls with the ETag it was given."""
+    """A phone in the hall: opens the ranking page in the first 30 s, then polls it with its ETag."""
     rng = random.Random(seed)
-    browser = Phone()
+    phone = Phone()
+    if stop.wait(rng.uniform(0, BURST_SECONDS)):
+        return
+    t = time.perf_counter()
+    try:
+        status, _ = phone.open(f"{base}/r/{token}/")
+        stats.page_ms.append((time.perf_counter() - t) * 1000)
+        if status != 200:
+            stats.error(f"follower: the page answered {status}")
+    except Exception as error:  # noqa: BLE001
+        stats.error(f"follower: page: {error!r}")
     etag = None
-    stop.wait(rng.uniform(0, POLL_SECONDS))
-    while not stop.is_set():
+    while not stop.wait(POLL_SECONDS):
         headers = {"HX-Request": "true"} | ({"If-None-Match": etag} if etag else {})
         t = time.perf_counter()
         try:
-            with browser.open(f"{base}/r/{token}/live/", None, headers) as r:
-                status = r.status
-                r.read()
-                etag = r.headers.get("ETag") or etag
+            status, _ = phone.open(f"{base}/r/{token}/live/", None, headers)
         except Exception as error:  # noqa: BLE001
             stats.error(f"follower: {error!r}")
-            stop.wait(POLL_SECONDS)
             continue
-        with stats.lock:
-            stats.poll_ms.append((time.perf_counter() - t) * 1000)
-        if status == 286:  # final: the page stops polling
+        etag = phone.headers.get("ETag") or etag
+        stats.add(stats.poll_ms, (time.perf_counter() - t) * 1000)
+        if status == 304:
+            with stats.lock:
+                stats.not_modified[stats.phase] = stats.not_modified.get(stats.phase, 0) + 1
+        elif status == 286:  # final: the page stops polling
             return
-        if status not in (200, 304):
+        elif status != 200:
             stats.error(f"follower: answered {status}")
-        stop.wait(POLL_SECONDS)
-
-
-def ranking_ms(base, token, reps=15) -> float:
-    """The median time of a full ranking answer (no ETag: built from the summaries)."""
-    browser = Phone()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        with browser.open(f"{base}/r/{token}/live/") as r:
-            r.read()
-        times.append((time.perf_counter() - t) * 1000)
-    return statistics.median(times)
 
 
 def build_ms(night, reps=9) -> float:
-    """The median time of building the ranking region from the tables' summaries (in this process,
-    as the server does on a poll that misses its snapshot): what could grow with the deals."""
+    """The median time of building the ranking region from the tables' stored summaries (in this
+    process, as the server does for a state no follower has asked for yet)."""
     from django.template.loader import render_to_string
 
-    from scorebook.nights.views.ranking import _context
+    from scorebook.nights.views.ranking import live_context
 
     times = []
     for _ in range(reps):
         t = time.perf_counter()
-        render_to_string("nights/ranking.html#live", _context(night))
+        render_to_string("nights/ranking.html#live", live_context(night))
         times.append((time.perf_counter() - t) * 1000)
     return statistics.median(times)
 
 
-def p95(values) -> float:
-    return statistics.quantiles(values, n=20)[-1] if len(values) >= 2 else (values[0] if values else 0.0)
+def play_session(base, tokens, tables, number, deals, think, first_wait, until, stats):
+    threads = [
+        threading.Thread(
+            target=table_phone,
+            args=(
+                base,
+                tokens[pk],
+                pk,
+                players,
+                deals,
+                think,
+                first_wait(),
+                until,
+                number * 1000 + i,
+                stats,
+            ),
+            daemon=True,
+        )
+        for i, (pk, players) in enumerate(tables[number])
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=max(0.0, until - time.monotonic()) + 35)
 
 
 def main() -> int:
@@ -195,31 +199,31 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=5)
     parser.add_argument("--deals", type=int, default=8)
     parser.add_argument("--followers", type=int, default=200)
-    parser.add_argument("--minutes", type=float, default=8)
+    parser.add_argument("--window", type=float, default=120, help="seconds of session 1 at a real pace")
+    parser.add_argument("--minutes", type=float, default=12)
     parser.add_argument("--sqlite", action="store_true", help="SQLite instead of a throwaway PostgreSQL database")
     args = parser.parse_args()
-    deadline = time.monotonic() + args.minutes * 60
+    started = time.monotonic()
+    deadline = started + args.minutes * 60
     tmp = Path(tempfile.mkdtemp(prefix="scorebook-night-"))
-    database_url, dropped = None, None
-    if not args.sqlite:
-        server_url, problem = _postgres_url()
-        if server_url:
-            import psycopg
-
-            name = f"scorebook_night_{os.getpid()}"
-            with psycopg.connect(server_url + "/postgres", autocommit=True) as conn:
-                conn.execute(f'CREATE DATABASE "{name}"')
-            database_url, dropped = f"{server_url}/{name}", (server_url, name)
+    with with_postgres("night") as (url, problem):
+        if args.sqlite or url is None:
+            url = None
+            out("night_database", f"SQLite{f' ({problem})' if problem else ''}")
         else:
-            print(f"night_database: SQLite ({problem})")
+            out("night_database", "PostgreSQL")
+        return night(args, tmp, url, started, deadline)
+
+
+def night(args, tmp, database_url, started, deadline) -> int:
     configure(tmp, database_url)
-    print(f"night_database: {'PostgreSQL' if database_url else 'SQLite'}, gunicorn 2 workers x 4 threads")
     import django
 
     django.setup()
     from django.core.management import call_command
+    from django.db import connections
 
-    call_command("migrate", run_syncdb=True, verbosity=0)
+    call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     from bench import synthetic as syn
     from scorebook.clubs.models import Role
@@ -245,18 +249,20 @@ def main() -> int:
         players=names,
         seed=12,
     )
-    print(f"night_created_s: {time.perf_counter() - t:.1f}", flush=True)
+    out("night_created_s", time.perf_counter() - t, "{:.1f}")
+    out("night_tables", f"{args.tables} x {args.sessions} sessions x {args.deals} deals, {args.followers} followers")
     tokens = services.table_links(night)
     tables = {
         s.number: [(t.evening_id, [seat.name for seat in t.evening.seats.all()]) for t in s.tables.order_by("number")]
         for s in night.night_sessions.prefetch_related("tables__evening__seats")
     }
+    connections.close_all()
     server = Server(tmp, "gunicorn-night")
-    # run.py's gunicorn (2 workers), each with 4 threads: 240 phones are many more connections than workers
-    os.environ["GUNICORN_CMD_ARGS"] = "--threads 4 --worker-class gthread --backlog 512"
+    out("night_gunicorn", " ".join(server.command[1:-4]))
     stats = Stats()
     stop = threading.Event()
     growth = {}
+    fast_started = fast_ended = None
     try:
         server.start()
         base = server.base
@@ -266,22 +272,38 @@ def main() -> int:
         ]
         for f in followers:
             f.start()
-        for number in range(1, args.sessions + 1):
-            clients = [
-                threading.Thread(
-                    target=table_client,
-                    args=(base, tokens[pk], pk, players, args.deals, number * 1000 + i, deadline, stats),
-                )
-                for i, (pk, players) in enumerate(tables[number])
-            ]
-            for c in clients:
-                c.start()
-            for c in clients:
-                c.join()
-            if number in (1, args.sessions):
-                growth[number] = (build_ms(night), ranking_ms(base, night.ranking_token))
+        # session 1 at a real pace, for a window
+        rng = random.Random(5)
+        window = min(args.window, max(10.0, deadline - time.monotonic() - 60))
+        play_session(
+            base,
+            tokens,
+            tables,
+            1,
+            args.deals,
+            REAL_THINK,
+            lambda: rng.uniform(0, REAL_THINK[1] - REAL_THINK[0] + 60),
+            time.monotonic() + window,
+            stats,
+        )
+        growth[1] = build_ms(night)
+        services.close_session(night, 1, director)
+        out("night_session_1_done_s", time.monotonic() - started)
+        # the other sessions at a hundred times that pace
+        stats.phase = "100x"
+        fast_started = time.monotonic()
+        for number in range(2, args.sessions + 1):
+            if time.monotonic() > deadline:
+                stats.error(f"session {number}: the benchmark's time is up")
+                break
+            play_session(
+                base, tokens, tables, number, args.deals, FAST_THINK, lambda: rng.uniform(0, 1.2), deadline, stats
+            )
+            if number == args.sessions:
+                growth[number] = build_ms(night)
             services.close_session(night, number, director)
-            print(f"night_session_{number}_done_s: {time.monotonic() - (deadline - args.minutes * 60):.1f}", flush=True)
+            out(f"night_session_{number}_done_s", time.monotonic() - started)
+        fast_ended = time.monotonic()
         stop.wait(POLL_SECONDS + 1)  # the followers see the final ranking
         stop.set()
         for f in followers:
@@ -289,7 +311,6 @@ def main() -> int:
     finally:
         stop.set()
         server.stop()
-        os.environ.pop("GUNICORN_CMD_ARGS", None)
     stored = {}
     for pk, key in Deal.objects.filter(evening__night_table__session__night=night).values_list(
         "evening_id", "request_key"
@@ -297,29 +318,35 @@ def main() -> int:
         stored.setdefault(pk, []).append(key)
     lost = sum(len(keys - set(stored.get(pk, []))) for pk, keys in stats.accepted.items())
     doubled = sum(len(keys) - len(set(keys)) for keys in stored.values())
-    expected = args.tables * args.sessions * args.deals
-    print(f"night_deals: {sum(len(k) for k in stored.values())} of {expected}")
-    print(f"night_errors: {len(stats.errors)}")
-    for e in stats.errors[:10]:
-        print(f"  {e}")
-    print(f"night_lost_deals: {lost}")
-    print(f"night_doubled_deals: {doubled}")
-    for name, values, what in (("deal", stats.deal_ms, "posts"), ("poll", stats.poll_ms, "polls")):
-        median = statistics.median(values or [0])
-        print(f"night_{name}_p95_ms: {p95(values):.0f} (median {median:.0f}, {len(values)} {what})")
-    (first, served1), (last, served5) = growth.get(1, (0.0, 0.0)), growth.get(args.sessions, (0.0, 0.0))
-    print(f"night_ranking_build_ms: after session 1 {first:.1f}, after session {args.sessions} {last:.1f}")
-    print(f"night_ranking_served_ms: after session 1 {served1:.1f}, after session {args.sessions} {served5:.1f}")
-    print(f"night_ranking_growth: {last / first if first else 0:.2f}")
-    from django.db import connections
-
+    by_phase = {"real": 0, "100x": 0}
+    session_of = {pk: number for number, rows in tables.items() for pk, _ in rows}
+    for pk, keys in stored.items():
+        by_phase["real" if session_of[pk] == 1 else "100x"] += len(keys)
+    out("night_real_deals", by_phase["real"])
+    out("night_100x_deals", by_phase["100x"])
+    if fast_started and fast_ended:
+        out("night_100x_deals_per_s", by_phase["100x"] / max(0.001, fast_ended - fast_started), "{:.1f}")
+    for phase in ("real", "100x"):
+        deals, polls = stats.deal_ms.get(phase, []), stats.poll_ms.get(phase, [])
+        for what, values in (("deal", deals), ("poll", polls)):
+            out(f"night_{phase}_{what}_p50_ms", percentile(values, 50) if values else "unavailable (none)")
+            out(f"night_{phase}_{what}_p95_ms", percentile(values, 95) if values else "unavailable (none)")
+        out(f"night_{phase}_polls", len(polls))
+        out(f"night_{phase}_polls_not_modified", stats.not_modified.get(phase, 0))
+    out("night_page_burst_p50_ms", percentile(stats.page_ms, 50) if stats.page_ms else "unavailable (none)")
+    out("night_page_burst_p95_ms", percentile(stats.page_ms, 95) if stats.page_ms else "unavailable (none)")
+    out("night_page_burst_pages", len(stats.page_ms))
+    out("night_errors", len(stats.errors))
+    for e in stats.errors[:8]:
+        out("night_error_sample", e[:200])
+    out("night_lost", lost)
+    out("night_doubled", doubled)
+    first, last = growth.get(1), growth.get(args.sessions)
+    out("night_ranking_build_ms", f"after session 1 {first or 0:.1f}, after session {args.sessions} {last or 0:.1f}")
+    out("night_ranking_growth", last / first if first and last else None, "{:.2f}")
+    out("night_seconds", time.monotonic() - started)
     connections.close_all()
-    if dropped:
-        import psycopg
-
-        with psycopg.connect(dropped[0] + "/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{dropped[1]}" WITH (FORCE)')
-    return 0 if not stats.errors and not lost and not doubled else 1
+    return finish()
 
 
 if __name__ == "__main__":

@@ -163,34 +163,33 @@ def add_deals(
 ):
     """Append ``deals`` to ``evening`` as ``record_deal`` would, one deal after another, in one go.
 
-    The engine checks the whole list once (a DealError/FileError names the bad deal);
-    the evening's version goes up by one per deal and its summary is rebuilt once.
+    The deals are inserted in bulk, the evening's version goes up by one per deal, and then the
+    evening's stored figures (summary, seats, whatever the evening keeps) are rebuilt from its deals
+    by ``manage.py refresh_summaries``, which scores them once (deals it cannot score: ValueError).
     """
-    from django.db import transaction
-    from django.utils import timezone
+    import io
 
-    from scorebook.evenings import services
+    from django.core.management import call_command
+    from django.db import transaction
+    from django.db.models import F
+
     from scorebook.evenings.models import Deal, Evening
 
     rng = rng or random.Random(evening.pk)
-    if existing is None:
-        existing = [d.data for d in evening.deals.all()]
+    start = len(existing) if existing is not None else evening.deals.count()
     with transaction.atomic():
-        s = services.check(evening, existing + deals)
-        start = len(existing)
         Deal.objects.bulk_create(
             [
                 Deal(evening=evening, number=start + i, data=data, recorded_by=user, request_key=request_key(rng))
                 for i, data in enumerate(deals, start=1)
             ]
         )
-        evening.version += len(deals)
-        evening.summary = services.summarize(evening, s)
-        Evening.objects.filter(pk=evening.pk).update(
-            version=evening.version, summary=evening.summary, updated_at=timezone.now()
-        )
-        services.keep_seat_figures(evening)  # the seats' figures, as every write keeps them
-    return s
+        Evening.objects.filter(pk=evening.pk).update(version=F("version") + len(deals))
+        problems = io.StringIO()
+        call_command("refresh_summaries", evening=evening.pk, stdout=io.StringIO(), stderr=problems)
+        if problems.getvalue():
+            raise ValueError(problems.getvalue())
+    evening.refresh_from_db()
 
 
 def make_evening(

@@ -112,13 +112,18 @@ TEMPLATES = [
     },
 ]
 
+_DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+_SQLITE = _DATABASE_URL.startswith("sqlite:")
 DATABASES = {
     "default": dj_database_url.parse(
-        env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
+        _DATABASE_URL,
+        # PostgreSQL: a worker keeps its connection for a minute (opening one costs more than most
+        # requests), checked before each request reuses it; SQLite opens a file, kept per request.
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 0 if _SQLITE else 60),
+        conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if _SQLITE:
     # writers take the lock when their transaction begins, so two scorers queue instead of failing
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",

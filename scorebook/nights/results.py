@@ -40,18 +40,28 @@ def results(night: Night) -> NightResults:
     return NightResults(night, ranking.rank(participants, tables, places), tables, closed == night.sessions, closed)
 
 
-def fingerprint(night_pk: int) -> str | None:
-    """What changes whenever the ranking may change: one aggregate query, no summary read."""
+def version(**night) -> tuple[int, str] | None:
+    """(pk, version) of the night found by ``night`` (``pk=`` or ``ranking_token=``): what changes
+    whenever its ranking may change, read in one aggregate query and no summary. The night's own
+    version (its sessions, participants, plan), its tables, and the sum of their evenings' versions:
+    every write of an evening raises its version in the write's own transaction, so no write has to
+    touch the night's row (nor wait for it behind a director's change)."""
     row = (
-        Night.objects.filter(pk=night_pk)
+        Night.objects.filter(**night)
         .annotate(
             tables=Count("night_sessions__tables"),
             versions=Sum("night_sessions__tables__evening__version"),
         )
-        .values_list("version", "tables", "versions")
+        .values_list("pk", "version", "tables", "versions")
         .first()
     )
-    return None if row is None else "-".join(str(x) for x in row)
+    return None if row is None else (row[0], "-".join(str(x) for x in row[1:]))
+
+
+def fingerprint(night_pk: int) -> str | None:
+    """The night's version (above) by its id."""
+    found = version(pk=night_pk)
+    return found and found[1]
 
 
 def one_result(summaries: list[dict]) -> dict:

@@ -1,22 +1,31 @@
 """The night's live ranking: one read-only link (and its QR) for the hall's screen and every
 phone, provisional during a session and final once the last one is closed.
 
-The live region polls ``ranking_live``, which answers 304 from one aggregate query while no
-table changed, reads the tables' stored summaries when one did (never their deals), and
-tells the page to stop polling once the ranking is final. The same page prints.
+The live region polls ``ranking_live``. Its ETag is the night's version (``results.version``: one
+aggregate query over what the writes store, never a summary read), so a follower whose copy is
+current gets 304 at that cost. Otherwise the region is served as rendered for the night (in the
+active language) and kept in the cache (settings.CACHES: the database by default, shared by every
+instance), for every follower: rendered again only when the night changed AND the kept render is
+more than ``FRESH_SECONDS`` old. On a busy night (tables recording a deal every few seconds in all)
+a render thus serves the whole hall for those seconds instead of one poll; a follower sees a change
+within ``FRESH_SECONDS`` plus his poll. The ranking page itself shows the same kept region.
 """
 
 from __future__ import annotations
 
 import csv
+import time
+from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.cache import get_conditional_response, quote_etag
+from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import condition, require_safe
+from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseStopPolling
 
 from scorebook.core.http import noindex
@@ -26,9 +35,12 @@ from ..access import night_for_token
 from ..models import Night
 
 POLL_SECONDS = 4
+FRESH_SECONDS = 2  # a kept render of an older state still serves the followers for this long
+MAX_TOKEN = 100
 
 
-def _context(night: Night) -> dict:
+def live_context(night: Night) -> dict:
+    """What the live region shows: the ranking, from the tables' stored summaries."""
     r = results.results(night)
     return {
         "night": night,
@@ -36,8 +48,51 @@ def _context(night: Night) -> dict:
         "rows": [(row, [row.lines.get(s) for s in range(1, night.sessions + 1)]) for row in r.rows],
         "session_numbers": list(range(1, night.sessions + 1)),
         "places": night.ranking == Night.Ranking.PLACES,
-        "poll": POLL_SECONDS,
     }
+
+
+@dataclass(frozen=True)
+class Live:
+    """The live region as rendered for one state of the night, in one language."""
+
+    version: str
+    html: str
+    final: bool
+    made: float  # time.time() when rendered: instances on several machines compare it
+
+    @property
+    def etag(self) -> str:
+        return _etag(self.version)
+
+
+def _etag(version: str) -> str:
+    return quote_etag(f"{version}-{translation.get_language()}")
+
+
+def _not_modified(request, etag: str) -> HttpResponse | None:
+    """304 (with its ETag) when the follower's copy has ``etag``, else None."""
+    response = get_conditional_response(request, etag=etag)
+    if response is not None:
+        response["ETag"] = etag
+    return response
+
+
+def _rendered(night_pk: int, version: str, token: str) -> Live:
+    key = f"night-live:{night_pk}:{translation.get_language()}"
+    kept = cache.get(key)
+    if kept is not None and (kept.version == version or time.time() - kept.made < FRESH_SECONDS):
+        return kept
+    context = live_context(night_for_token(token))
+    live = Live(version, render_to_string("nights/ranking.html#live", context), context["results"].final, time.time())
+    cache.set(key, live, timeout=3600)
+    return live
+
+
+def _version(token: str) -> tuple[int, str]:
+    found = results.version(ranking_token=token) if len(token) < MAX_TOKEN else None
+    if found is None:
+        raise Http404("No such night")
+    return found
 
 
 @require_safe
@@ -45,42 +100,31 @@ def _context(night: Night) -> dict:
 @cache_control(no_cache=True)
 def ranking_page(request, token):
     night = night_for_token(token)
-    return render(request, "nights/ranking.html", _context(night))
-
-
-def _live_key(token) -> str | None:
-    pk = Night.objects.filter(ranking_token=token).values_list("pk", flat=True).first() if len(token) < 100 else None
-    tag = results.fingerprint(pk) if pk else None
-    return f"r-{tag}-{translation.get_language()}" if tag else None
-
-
-def _live_etag(request, token):
-    request.live_key = _live_key(token)  # the view serves what was rendered for the same state
-    return request.live_key
+    pk, version = _version(token)
+    live = _rendered(pk, version, token)
+    context = {
+        "night": night,
+        "live": mark_safe(live.html),  # rendered by the template's own partial
+        "session_numbers": list(range(1, night.sessions + 1)),
+        "poll": POLL_SECONDS,
+    }
+    return render(request, "nights/ranking.html", context)
 
 
 @require_safe
 @noindex
 @cache_control(no_cache=True)
-@condition(etag_func=_live_etag)
 def ranking_live(request, token):
-    """The ranking region: rendered once per state of the tables and language, and kept in the
-    cache (settings.CACHES, shared by every instance) for every other follower asking for the same
-    state; the key holds the tables' fingerprint, so an entry is never stale."""
-    key = getattr(request, "live_key", None)
-    kept = cache.get(f"night-ranking:{token}:{key}") if key else None
-    if kept is not None:
-        html, final = kept
-    else:
-        night = night_for_token(token)
-        context = _context(night)
-        html = render_to_string("nights/ranking.html#live", context, request)
-        final = context["results"].final
-        if key:
-            cache.set(f"night-ranking:{token}:{key}", (html, final), timeout=3600)
-    if final:
-        return HttpResponseStopPolling(html)
-    return HttpResponse(html)
+    """The ranking region, or 304 when the follower has what would be served."""
+    pk, version = _version(token)
+    if (unchanged := _not_modified(request, _etag(version))) is not None:
+        return unchanged  # his copy is of the night as it is now: one query
+    live = _rendered(pk, version, token)
+    if (unchanged := _not_modified(request, live.etag)) is not None:
+        return unchanged  # his copy is the render every follower is served for these few seconds
+    response = HttpResponseStopPolling(live.html) if live.final else HttpResponse(live.html)
+    response["ETag"] = live.etag
+    return response
 
 
 @require_safe

@@ -1,0 +1,393 @@
+"""The load tests of ``make bench``: phones (threads speaking HTTP to gunicorn on 127.0.0.1) on ONE
+evening, as at a table where several people hold the score.
+
+- ``scorers``: 8 phones record deals on one evening at once (one post in ten sent twice, as a phone
+  that lost the answer would): deals per second, the latency of every post (p50, p95, max), errors,
+  deals lost (answered 200, not stored) and doubled (a request key stored twice).
+- ``edits``: 8 phones record, correct, delete and undo (an undo tapped twice at once) their own
+  deals on one evening at once. A refusal in words (the list changed, the deal changed, already
+  undone: 409, 404, or the board with the reason) is an answer, not an error; an error is a 5xx, a
+  failed connection or an answer that is neither. After the run every phone's view of its deals
+  (recorded, minus what it saw deleted, plus what it saw put back) is compared with the database:
+  lost, doubled (a request key twice, or a deleted deal back without its undo), and each evening's
+  stored figures against a rebuild (``rebuilt``).
+
+The phones only use what a browser has: pages, forms and answers. What a phone "sees" of its own
+deals after a write (is my deal still there, at which number) is read from the database, as its
+screen would show it after the answer; only the phone that recorded a deal ever corrects, deletes or
+undoes it, so that every change is the doing of one known phone.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+
+REPLAY_EVERY = 10
+TOLD = {404, 409, 422}  # a refusal in words: not an error (a 422 on a correction is counted apart)
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Phone:
+    """A browser's cookies, sent by hand: the site's cookies are Secure (production settings) and
+    the benchmark speaks plain HTTP on loopback, where a cookie jar would keep them back."""
+
+    def __init__(self, session: str | None = None):
+        self.opener = urllib.request.build_opener(_NoRedirect)
+        self.cookies: dict[str, str] = {"sessionid": session} if session else {}
+        self.token = ""
+        self.headers = None  # the last answer's
+
+    def open(self, url: str, data: dict | None = None, headers: dict | None = None, timeout: float = 30):
+        """(status, body); a form in ``data`` is posted with the CSRF token."""
+        headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if data is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            body = urllib.parse.urlencode(data | {"csrfmiddlewaretoken": self.token}, doseq=True).encode()
+        try:
+            response = self.opener.open(urllib.request.Request(url, body, headers), timeout=timeout)
+        except urllib.error.HTTPError as answer:
+            response = answer
+        with response:
+            content = response.read()
+            self.headers = response.headers
+            for line in response.headers.get_all("Set-Cookie") or []:
+                name, _, rest = line.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+            return response.status, content
+
+    def page(self, url: str) -> str:
+        status, content = self.open(url)
+        if status != 200:
+            raise RuntimeError(f"GET {url} answered {status}")
+        text = content.decode()
+        match = TOKEN.search(text)
+        if match:
+            self.token = match.group(1)
+        return text
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+# --- 8 scorers recording on one evening ------------------------------------------------------
+
+
+@dataclass
+class PhoneReport:
+    recorded: list[str] = field(default_factory=list)  # request keys answered 200
+    deleted: set[str] = field(default_factory=set)  # its deals it saw deleted (and not put back)
+    errors: list[str] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)  # ms, every write
+    counts: Counter = field(default_factory=Counter)
+
+
+def _record(phone, base, evening_pk, deal, key, report, players) -> int | None:
+    from bench import synthetic as syn
+
+    t = time.perf_counter()
+    try:
+        status, content = phone.open(
+            f"{base}/e/{evening_pk}/deals/",
+            syn.form_data(deal, players, request_key=key),
+            {"HX-Request": "true", "Referer": f"{base}/e/{evening_pk}/"},
+        )
+    except Exception as error:  # noqa: BLE001 - a failed connection is an error of the run
+        report.errors.append(f"record: {error!r}")
+        return None
+    report.latencies.append((time.perf_counter() - t) * 1000)
+    if status != 200:
+        report.errors.append(f"record: HTTP {status} {content[:160]!r}")
+        return None
+    return status
+
+
+def scorer(bases, session, evening_pk, players, deals, seed, deadline, report: PhoneReport):
+    """One phone recording ``deals`` deals (every tenth post sent twice)."""
+    from bench import synthetic as syn
+
+    rng = random.Random(seed)
+    phone = Phone(session)
+    try:
+        phone.page(f"{bases[seed % len(bases)]}/e/{evening_pk}/")
+    except Exception as error:  # noqa: BLE001
+        report.errors.append(f"page: {error!r}")
+        return
+    for i in range(deals):
+        if time.monotonic() > deadline:
+            report.errors.append("aborted: the load test's time is up")
+            return
+        deal = syn.random_deal(players, rng)
+        key = f"load-{evening_pk}-{seed}-{i}-{rng.getrandbits(32):08x}"
+        for attempt in range(2 if (i + 1) % REPLAY_EVERY == 0 else 1):
+            base = bases[(seed + i + attempt) % len(bases)]
+            if _record(phone, base, evening_pk, deal, key, report, players) and attempt == 0:
+                report.recorded.append(key)
+            report.counts["record" if attempt == 0 else "record_again"] += 1
+
+
+# --- 8 phones correcting, deleting and undoing -----------------------------------------------
+
+
+def _mine(evening_pk, key):
+    """Where the phone's deal is now: (number, id), or None when it is not there."""
+    from scorebook.evenings.models import Deal
+
+    return Deal.objects.filter(evening_id=evening_pk, request_key=key).values_list("number", "pk").first()
+
+
+def _present(evening_pk, key) -> int:
+    from scorebook.evenings.models import Deal
+
+    return Deal.objects.filter(evening_id=evening_pk, request_key=key).count()
+
+
+def _post(phone, url, data, report, what, htmx=True, ok=(200,)):
+    t = time.perf_counter()
+    try:
+        status, content = phone.open(url, data, {"HX-Request": "true"} if htmx else {})
+    except Exception as error:  # noqa: BLE001
+        report.errors.append(f"{what}: {error!r}")
+        return None, b""
+    report.latencies.append((time.perf_counter() - t) * 1000)
+    if status in ok:
+        report.counts[f"{what}_answered"] += 1
+    elif status in TOLD:
+        report.counts[f"{what}_told_{status}"] += 1
+    else:
+        report.errors.append(f"{what}: HTTP {status} {content[:160]!r}")
+    return status, content
+
+
+def editor(bases, session, evening_pk, players, operations, seed, deadline, report: PhoneReport):
+    """One phone: records deals, corrects, deletes and undoes its own (an undo tapped twice at once)."""
+    from bench import synthetic as syn
+
+    rng = random.Random(seed)
+    phone = Phone(session)
+    try:
+        phone.page(f"{bases[0]}/e/{evening_pk}/")
+    except Exception as error:  # noqa: BLE001
+        report.errors.append(f"page: {error!r}")
+        return
+    for i in range(operations):
+        if time.monotonic() > deadline:
+            report.errors.append("aborted: the load test's time is up")
+            return
+        base = bases[(seed + i) % len(bases)]
+        live = [k for k in report.recorded if k not in report.deleted]
+        roll = rng.random()
+        if roll < 0.45 or len(live) < 2:
+            key = f"load-{evening_pk}-{seed}-{i}-{rng.getrandbits(32):08x}"
+            if _record(phone, base, evening_pk, syn.random_deal(players, rng), key, report, players):
+                report.recorded.append(key)
+            report.counts["record"] += 1
+        elif roll < 0.7:  # correct one of its deals, from its edit page
+            key = rng.choice(live[-6:])
+            where = _mine(evening_pk, key)
+            if where is None:
+                report.errors.append(f"correct: its deal {key} is not there")
+                continue
+            number, pk = where
+            status, content = phone.open(f"{base}/e/{evening_pk}/deals/{number}/edit/")
+            text = content.decode(errors="replace")
+            shown = re.search(r'name="deal" value="(\d+)"', text)
+            version = re.search(r'name="version" value="(\d+)"', text)
+            if status == 404 or (shown and int(shown.group(1)) != pk):
+                report.counts["correct_moved_before_the_form"] += 1  # another phone's deletion moved it
+                continue
+            if status != 200 or not shown:
+                report.errors.append(f"correct: the edit page answered {status} {content[:160]!r}")
+                continue
+            phone.token = TOKEN.search(text).group(1)
+            form = syn.form_data(syn.random_deal(players, rng), players) | {"deal": pk}
+            form["version"] = version.group(1) if version else ""
+            form.pop("request_key", None)
+            report.counts["correct"] += 1
+            _post(phone, f"{base}/e/{evening_pk}/deals/{number}/edit/", form, report, "correct", False, (302,))
+        else:  # delete one of its deals, then undo it (tapped twice at once) half the time
+            key = rng.choice(live[-6:])
+            where = _mine(evening_pk, key)
+            if where is None:
+                report.errors.append(f"delete: its deal {key} is not there")
+                continue
+            number, pk = where
+            report.counts["delete"] += 1
+            status, content = _post(
+                phone, f"{base}/e/{evening_pk}/deals/{number}/delete/", {"deal": pk}, report, "delete"
+            )
+            if _present(evening_pk, key) == 0:
+                report.deleted.add(key)
+                report.counts["delete_done"] += 1
+            if status != 200 or key not in report.deleted or rng.random() < 0.5:
+                continue
+            undo = re.search(rf'action="(/e/{evening_pk}/undo/\d+/)"', content.decode(errors="replace"))
+            if undo is None:
+                report.counts["undo_not_offered"] += 1  # another change came after the deletion
+                continue
+            report.counts["undo_twice"] += 1
+            taps = [
+                threading.Thread(target=_post, args=(phone, base + undo.group(1), {}, report, "undo")) for _ in range(2)
+            ]
+            for tap in taps:
+                tap.start()
+            for tap in taps:
+                tap.join()
+            if _present(evening_pk, key):
+                report.deleted.discard(key)
+                report.counts["undo_done"] += 1
+
+
+# --- running the phones, and what the database holds after them ------------------------------
+
+
+@dataclass
+class Run:
+    reports: list[PhoneReport]
+    elapsed: float
+    aborted: bool
+
+
+def run_phones(target, bases, sessions, evening_pk, players, per_phone, seed, seconds) -> Run:
+    from django.db import connections
+
+    connections.close_all()  # the phones' look-ups open their own connections, in their threads
+    reports = [PhoneReport() for _ in sessions]
+    deadline = time.monotonic() + seconds
+
+    def phone(i):
+        try:
+            target(bases, sessions[i], evening_pk, players, per_phone, seed + i, deadline, reports[i])
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=phone, args=(i,), daemon=True) for i in range(len(sessions))]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=max(0.0, deadline - time.monotonic()) + 35)
+    elapsed = time.perf_counter() - start
+    aborted = any(t.is_alive() for t in threads) or any(e.startswith("aborted") for r in reports for e in r.errors)
+    return Run(reports, elapsed, aborted)
+
+
+def accounting(evening_pk, reports: list[PhoneReport], preloaded_keys: set[str]) -> dict[str, int]:
+    """Lost and doubled deals: what the phones were told against what the database holds."""
+    from scorebook.evenings.models import Deal
+
+    stored = Counter(Deal.objects.filter(evening_id=evening_pk).values_list("request_key", flat=True))
+    recorded = {k for r in reports for k in r.recorded}
+    deleted = {k for r in reports for k in r.deleted}
+    expected = (recorded - deleted) | preloaded_keys
+    lost = len(expected - set(stored))
+    doubled = sum(n - 1 for n in stored.values() if n > 1)
+    doubled += len(set(stored) - recorded - preloaded_keys)  # stored, and no phone was told so
+    doubled += len(set(stored) & deleted)  # a deal its phone saw deleted, back without its undo
+    return {"lost": lost, "doubled": doubled, "stored": sum(stored.values()), "expected": len(expected)}
+
+
+def _row(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields if f.attname != "updated_at"}
+
+
+def _stored(evening_pk) -> dict:
+    """Everything stored for the evening that a rebuild may rewrite: its row, seats and deals."""
+    from scorebook.evenings.models import Evening
+
+    evening = Evening.objects.get(pk=evening_pk)
+    return {
+        "evening": _row(evening),
+        "seats": [_row(s) for s in evening.seats.order_by("position")],
+        "deals": [_row(d) for d in evening.deals.order_by("number")],
+    }
+
+
+def rebuilt(evening_pk, owner) -> list[str]:
+    """The evening's stored figures against a rebuild from its stored deals: ``refresh_summaries``
+    must change nothing it stores, and the engine's totals from the evening's file (its export,
+    scored by ``manage.py score``) must be the stored summary's. The differences, in words."""
+    from django.core.management import call_command
+    from django.test import Client
+
+    problems = []
+    client = Client()
+    client.force_login(owner)
+    exported = client.get(f"/e/{evening_pk}/export/")
+    if exported.status_code != 200:
+        return [f"the export answered {exported.status_code}"]
+    body = b"".join(exported.streaming_content) if exported.streaming else exported.content
+    with tempfile.NamedTemporaryFile(suffix=".json") as file:
+        file.write(body)
+        file.flush()
+        out = io.StringIO()
+        call_command("score", file.name, stdout=out)
+    engine = json.loads(out.getvalue())
+    from scorebook.evenings.models import Evening
+
+    summary = Evening.objects.get(pk=evening_pk).summary or {}
+    stored_points = {p.get("name"): p.get("points") for p in summary.get("players") or []}
+    if stored_points != engine.get("totals"):
+        problems.append(f"totals: stored {stored_points}, engine {engine.get('totals')}")
+    before = _stored(evening_pk)
+    call_command("refresh_summaries", evening=evening_pk, stdout=io.StringIO())
+    after = _stored(evening_pk)
+    for part in ("evening", "seats", "deals"):
+        if before[part] != after[part]:
+            problems.append(f"refresh_summaries rewrote the {part}")
+    return problems
+
+
+def figures(figure, prefix, run: Run, evening_pk, owner, preloaded_keys, targets: dict) -> None:
+    """Print the run's figures, ``prefix_…``, with the targets given."""
+    reports = run.reports
+    errors = [e for r in reports for e in r.errors]
+    latencies = [x for r in reports for x in r.latencies]
+    counts = sum((r.counts for r in reports), Counter())
+    recorded = sum(len(r.recorded) for r in reports)
+    books = accounting(evening_pk, reports, preloaded_keys)
+    problems = rebuilt(evening_pk, owner)
+
+    def out(name, value, fmt="{:.1f}"):
+        figure(f"{prefix}_{name}", value, fmt, target=targets.get(name))
+
+    out("phones", len(reports))
+    out("writes", len(latencies))
+    out("deals_recorded", recorded)
+    out("operations", " ".join(f"{k}={v}" for k, v in sorted(counts.items())))
+    out("seconds", run.elapsed)
+    out("deals_per_s", recorded / run.elapsed if run.elapsed else 0.0)
+    out("p50_ms", percentile(latencies, 50))
+    out("p95_ms", percentile(latencies, 95))
+    out("max_ms", max(latencies, default=0.0))
+    out("errors", len(errors))
+    for error in errors[:5]:
+        figure(f"{prefix}_error_sample", error[:220])
+    out("aborted", "yes" if run.aborted else "no")
+    out("lost", books["lost"])
+    out("doubled", books["doubled"])
+    out("summaries_not_equal_to_rebuild", 1 if problems else 0)
+    for problem in problems[:3]:
+        figure(f"{prefix}_rebuild_difference", problem[:220])
