@@ -520,7 +520,7 @@ def first_load(data: Data) -> None:
 
     client = Client()
     client.force_login(data.user)
-    page_url = reverse("evening", args=[data.e80.pk])
+    page_url = reverse("evening", args=[data.evenings[DEALS].pk])
     raw = client.get(page_url).content  # the same page, uncompressed: for its links and its raw size
     html_sent, html_encoding = _served(client, page_url)
     assert html_sent is not None
@@ -570,6 +570,8 @@ def free_port() -> int:
 
 def readme_gunicorn() -> list[str]:
     """The README's gunicorn command (its deployment section), as written."""
+    if os.environ.get("BENCH_GUNICORN"):  # another command, to compare (an experiment, not the figures)
+        return shlex.split(os.environ["BENCH_GUNICORN"])
     readme = (ROOT / "README.md").read_text()
     line = next(line for line in readme.splitlines() if line.startswith(".venv/bin/gunicorn "))
     return shlex.split(line)
@@ -991,6 +993,7 @@ def main() -> int:
     parser.add_argument("--no-load", action="store_true", help="skip the load tests")
     parser.add_argument("--no-browser", action="store_true", help="skip the first paint in Chromium")
     parser.add_argument("--no-night", action="store_true", help="skip the club night")
+    parser.add_argument("--load-only", action="store_true", help="only the load tests (SQLite, PostgreSQL)")
     parser.add_argument("--postgres-child", metavar="TMP", help=argparse.SUPPRESS)  # run by postgres_load()
     parser.add_argument("--seconds", type=float, default=LOAD_SECONDS, help=argparse.SUPPRESS)
     parser.add_argument("--scale", type=float, default=1.0, help=argparse.SUPPRESS)
@@ -1014,6 +1017,15 @@ def main() -> int:
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         log("schema created, static files collected (CompressedManifestStaticFilesStorage)")
+        if args.load_only:
+            from bench import synthetic as syn
+
+            user = syn.make_user("bench", first_name="Bench")
+            data = Data(user, syn.make_club(user, name="Club de la Couleur", slug="couleur"), {}, None, {}, None)
+            out("gunicorn", " ".join(readme_gunicorn()[1:]))
+            sqlite_load(tmp, data, args.seconds, scale)
+            postgres_load(tmp, args.seconds, scale)
+            return finish()
         data = build(history_size, sorted(set(season_sizes)), 20 if args.quick else SMALL_HISTORY)
         data.seasons = {label: data.seasons[size] for label, size in sizes.items()}
         log("measuring requests")

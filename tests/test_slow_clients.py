@@ -1,13 +1,17 @@
 """Finding 8 of the hardening issue: two clients trickling their headers stalled the site for up
-to 30 s (gunicorn's two sync workers, each held by one of them). The README's gunicorn command
-is run here as written, two slow clients are let loose on it, and a third client must still be
-answered at once. (With the command the README had before, `--workers 2` alone, this test fails:
-the third request waits for a slow client's timeout.)"""
+to 30 s (gunicorn's sync workers, each held by one of them). The README deploys gunicorn's sync
+workers behind a buffering nginx and says that the proxy, not gunicorn, is what keeps slow clients
+away from the workers. This runs both as the README writes them (its nginx server block, on a
+local port without TLS, in front of its gunicorn command), lets two slow clients loose on the
+proxy, and a third client must still be answered at once. (Straight to the same gunicorn, the
+third request would wait for a slow client's timeout: that is why the README binds gunicorn to
+127.0.0.1.)"""
 
 import os
 import re
 import secrets
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -22,6 +26,7 @@ pytestmark = pytest.mark.slow  # a real server / a process per test
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
+DEPLOYMENT = README[README.index("## Running it for a club") :]
 
 
 def readme_gunicorn(port: int) -> list[str]:
@@ -29,6 +34,23 @@ def readme_gunicorn(port: int) -> list[str]:
     args = shlex.split(line)
     args[0] = str(Path(sys.executable).parent / "gunicorn")
     return [f"127.0.0.1:{port}" if re.fullmatch(r"127\.0\.0\.1:\d+", a) else a for a in args]
+
+
+def readme_nginx(port: int, upstream: int, folder: Path) -> str:
+    """The README's server block listening on ``port`` without TLS, proxying to ``upstream``, in a
+    configuration of its own (temporary files, logs and pid in ``folder``)."""
+    block = next(b for b in DEPLOYMENT.split("```") if b.strip().startswith("server {"))
+    block = block.replace("listen 443 ssl;", f"listen 127.0.0.1:{port};")
+    block = block.replace("proxy_pass http://127.0.0.1:8000;", f"proxy_pass http://127.0.0.1:{upstream};")
+    temp = " ".join(
+        f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    user = "user root;" if os.geteuid() == 0 else ""  # its workers write the temporary folder made here
+    return f"""{user} worker_processes 1; daemon off; pid {folder / "nginx.pid"}; error_log {folder / "error.log"};
+events {{ worker_connections 64; }}
+http {{ access_log off; {temp}
+{block}
+}}"""
 
 
 def free_port() -> int:
@@ -48,9 +70,22 @@ def trickle(port: int, stop: threading.Event) -> None:
                 return
 
 
+def wait_for(url: str) -> None:
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 @pytest.fixture
-def server(tmp_path):
-    port = free_port()
+def site(tmp_path):
+    """The README's nginx in front of the README's gunicorn: the proxy's port."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(nginx).exists():
+        pytest.fail("nginx is needed for this test: make nginx (Debian's package)")
+    port, upstream = free_port(), free_port()
     env = os.environ | {
         "DJANGO_SETTINGS_MODULE": "scorebook.settings",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}",
@@ -61,29 +96,36 @@ def server(tmp_path):
         "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",  # no collectstatic here
     }
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
-    process = subprocess.Popen(readme_gunicorn(port), cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    (tmp_path / "nginx.conf").write_text(readme_nginx(port, upstream, tmp_path))
+    gunicorn = subprocess.Popen(readme_gunicorn(upstream), cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    proxy = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")], stderr=subprocess.PIPE)
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/manifest.webmanifest", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_for(f"http://127.0.0.1:{upstream}/manifest.webmanifest")
+        wait_for(f"http://127.0.0.1:{port}/manifest.webmanifest")
+        assert proxy.poll() is None, proxy.stderr.read().decode()
         yield port
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        for process in (proxy, gunicorn):
+            process.terminate()
+            process.wait(timeout=10)
 
 
-def test_it_answers_a_client_at_once_while_two_others_trickle_their_headers(server):
+def test_the_readme_runs_sync_workers_bound_to_the_loopback_behind_the_proxy():
+    args = readme_gunicorn(8000)
+    assert "--worker-class" not in args and "--threads" not in args  # sync workers: the proxy guards them
+    assert "127.0.0.1:8000" in args and "proxy_pass http://127.0.0.1:8000;" in DEPLOYMENT
+    assert "without the proxy, a slow client holds a worker" in DEPLOYMENT
+
+
+def test_it_answers_a_client_at_once_while_two_others_trickle_their_headers_to_the_proxy(site):
     stop = threading.Event()
-    slow = [threading.Thread(target=trickle, args=(server, stop), daemon=True) for _ in range(2)]
+    slow = [threading.Thread(target=trickle, args=(site, stop), daemon=True) for _ in range(2)]
     for thread in slow:
         thread.start()
     try:
         time.sleep(1.5)  # both slow clients hold their connection
         started = time.monotonic()
-        with urllib.request.urlopen(f"http://127.0.0.1:{server}/", timeout=10) as answer:
+        with urllib.request.urlopen(f"http://127.0.0.1:{site}/", timeout=10) as answer:
             assert answer.status == 200
         assert time.monotonic() - started < 2
     finally:
