@@ -282,7 +282,7 @@ def night(args, tmp, database_url, started, deadline) -> int:
             1,
             args.deals,
             REAL_THINK,
-            lambda: rng.uniform(0, REAL_THINK[1] - REAL_THINK[0] + 60),
+            lambda: rng.uniform(0, 120),  # each table's first deal somewhere in the first 2 minutes
             time.monotonic() + window,
             stats,
         )

@@ -38,3 +38,24 @@ def test_it_covers_logging_admins_no_store_and_private_backups():
     assert "standard error" in DEPLOYMENT and "ADMINS=" in DEPLOYMENT and "LOG_LEVEL" in DEPLOYMENT
     assert "Cache-Control: no-store" in DEPLOYMENT
     assert "0600" in DEPLOYMENT and "--with-secrets" in DEPLOYMENT and "--account" in DEPLOYMENT
+
+
+def test_postgresql_keeps_its_connections_by_default_and_checks_them_before_reuse():
+    """README: persistent connections (a minute, health-checked) are the deployment's default on
+    PostgreSQL; DB_CONN_MAX_AGE sets them, through a helper that refuses a value it cannot read."""
+    import os
+    import subprocess
+    import sys
+
+    def settings_with(**env):
+        code = "from scorebook import settings as s; d = s.DATABASES['default']; "
+        code += "print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'])"
+        environment = {k: v for k, v in os.environ.items() if k != "DB_CONN_MAX_AGE"} | env
+        return subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True)
+
+    postgres = "postgres://scorebook:secret@127.0.0.1:5432/scorebook"
+    assert settings_with(DATABASE_URL=postgres).stdout.split() == ["60", "True"]
+    assert settings_with(DATABASE_URL=postgres, DB_CONN_MAX_AGE="0").stdout.split() == ["0", "True"]
+    refused = settings_with(DATABASE_URL=postgres, DB_CONN_MAX_AGE="a minute")
+    assert refused.returncode != 0 and "DB_CONN_MAX_AGE" in refused.stderr
+    assert "CONN_MAX_AGE" in DEPLOYMENT and "CONN_HEALTH_CHECKS" in DEPLOYMENT
