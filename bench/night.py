@@ -200,7 +200,7 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=8)
     parser.add_argument("--followers", type=int, default=200)
     parser.add_argument("--window", type=float, default=120, help="seconds of session 1 at a real pace")
-    parser.add_argument("--minutes", type=float, default=12)
+    parser.add_argument("--minutes", type=float, default=8)
     parser.add_argument("--sqlite", action="store_true", help="SQLite instead of a throwaway PostgreSQL database")
     args = parser.parse_args()
     started = time.monotonic()
