@@ -476,18 +476,23 @@ def measure_requests(data: Data, want_profile: bool, budget: float) -> dict[str,
 
 
 class _Refs(html.parser.HTMLParser):
-    """The URLs an HTML page makes the browser fetch at once (stylesheets, icons, scripts, images)."""
+    """The URLs an HTML page makes the browser fetch at once (stylesheets, icons, scripts, images),
+    and apart (``install``) those fetched only to install the site as an app (the manifest, the
+    home-screen icon): a browser does not fetch them for showing the page."""
 
     def __init__(self):
         super().__init__()
         self.urls: list[str] = []
+        self.install: list[str] = []
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "link" and a.get("href"):
             rel = set((a.get("rel") or "").lower().split())
-            if rel & {"stylesheet", "icon", "shortcut", "apple-touch-icon", "preload", "modulepreload", "manifest"}:
+            if rel & {"stylesheet", "icon", "shortcut", "preload", "modulepreload"}:
                 self.urls.append(a["href"])
+            elif rel & {"apple-touch-icon", "manifest"}:
+                self.install.append(a["href"])
         elif (tag in ("script", "img", "source", "audio", "video", "iframe") and a.get("src")) or (
             tag == "input" and (a.get("type") or "").lower() == "image" and a.get("src")
         ):
@@ -557,6 +562,8 @@ def first_load(data: Data) -> None:
         out("first_load_missing", " ".join(missing))
     out("first_load_requests", 1 + len(seen))
     out("first_load_kb", total / 1000, "{:.1f}")
+    installing = [(url, _served(client, urllib.parse.urljoin(page_url, url))[0]) for url in parser.install]
+    out("first_load_for_installing", " ".join(f"{u}={len(b or b'') / 1000:.1f}kB" for u, b in installing))
 
 
 # --- gunicorn as the README runs it ---------------------------------------------------------------
