@@ -88,10 +88,10 @@ test-fast: install messages lint
 	time $(BIN)/python -m pytest -m "not slow and not browser" --numprocesses=2 $(PYTEST_ARGS)
 
 # Every figure of the benchmark with its target (about 15 minutes, the club night included); exits 1 on a MISS.
-bench: install chromium
+bench: install chromium nginx
 	$(BIN)/python bench/run.py
 
-bench-night: install
+bench-night: install nginx
 	$(BIN)/python bench/night.py
 
 clean:

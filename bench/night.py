@@ -258,7 +258,7 @@ def night(args, tmp, database_url, started, deadline) -> int:
     }
     connections.close_all()
     server = Server(tmp, "gunicorn-night")
-    out("night_gunicorn", " ".join(server.command[1:-4]))
+    out("night_deployment", server.described)
     stats = Stats()
     stop = threading.Event()
     growth = {}

@@ -584,37 +584,75 @@ def readme_gunicorn() -> list[str]:
     return shlex.split(line)
 
 
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def readme_nginx(port: int, upstream: int, folder: Path) -> str:
+    """The README's nginx server block on ``port`` without TLS, proxying to ``upstream``, in a
+    configuration of its own (temporary files, logs and pid in ``folder``)."""
+    readme = (ROOT / "README.md").read_text()
+    deployment = readme[readme.index("## Running it for a club") :]
+    block = next(b for b in deployment.split("```") if b.strip().startswith("server {"))
+    block = block.replace("listen 443 ssl;", f"listen 127.0.0.1:{port} backlog=2048;")
+    block = block.replace("proxy_pass http://127.0.0.1:8000;", f"proxy_pass http://127.0.0.1:{upstream};")
+    kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    temp = " ".join(f"{kind}_temp_path {folder / kind};" for kind in kinds)
+    user = "user root;" if os.geteuid() == 0 else ""  # its workers write the temporary folder made here
+    return f"""{user} worker_processes 1; daemon off; pid {folder / "nginx.pid"}; error_log {folder / "error.log"};
+events {{ worker_connections 4096; }}
+http {{ access_log off; {temp}
+{block}
+}}"""
+
+
 class Server:
-    """gunicorn on 127.0.0.1 with the README's command and the benchmark's environment; always stopped."""
+    """The README's deployment on 127.0.0.1: its gunicorn command behind its nginx server block
+    (without TLS; straight to gunicorn when nginx is not installed, which a line says), with the
+    benchmark's environment; always stopped. ``base`` is what a phone reaches."""
 
     def __init__(self, tmp: Path, name: str = "gunicorn"):
-        self.port = free_port()
+        self.upstream = free_port()
+        self.proxied = Path(NGINX).exists()
+        self.port = free_port() if self.proxied else self.upstream
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp / f"{name}.log"
-        self.proc: subprocess.Popen | None = None
+        self.folder = tmp / f"{name}-nginx"
+        self.procs: list[subprocess.Popen] = []
 
     @property
     def command(self) -> list[str]:
         args = readme_gunicorn()
         args[0] = str(BIN / "gunicorn")
-        args = [f"127.0.0.1:{self.port}" if re.fullmatch(r"127\.0\.0\.1:\d+", a) else a for a in args]
+        args = [f"127.0.0.1:{self.upstream}" if re.fullmatch(r"127\.0\.0\.1:\d+", a) else a for a in args]
         return [*args, "--graceful-timeout", "5", "--chdir", str(ROOT)]
 
+    @property
+    def described(self) -> str:
+        gunicorn = " ".join(readme_gunicorn()[1:])
+        return f"nginx (README) in front of: {gunicorn}" if self.proxied else f"{gunicorn} (no nginx: straight)"
+
     def start(self) -> None:
-        logfile = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
-        self._log = logfile
-        self.proc = subprocess.Popen(
-            self.command,
-            cwd=ROOT,
-            env=os.environ.copy(),
-            stdout=logfile,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: stopped as a whole below
-        )
+        self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        commands = [self.command]
+        if self.proxied:
+            self.folder.mkdir(exist_ok=True)
+            (self.folder / "nginx.conf").write_text(readme_nginx(self.port, self.upstream, self.folder))
+            commands.append([NGINX, "-p", str(self.folder), "-c", str(self.folder / "nginx.conf")])
+        for command in commands:
+            self.procs.append(
+                subprocess.Popen(
+                    command,
+                    cwd=ROOT,
+                    env=os.environ.copy(),
+                    stdout=self._log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,  # its own process group: stopped as a whole below
+                )
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited: {self.log_path.read_text()[-2000:]}")
+            if any(p.poll() is not None for p in self.procs):
+                raise RuntimeError(f"gunicorn or nginx exited: {self.tail()}")
             try:
                 with urllib.request.urlopen(self.base + "/accounts/login/", timeout=2) as r:
                     if r.status == 200:
@@ -622,20 +660,21 @@ class Server:
             except (urllib.error.URLError, ConnectionError, OSError):
                 pass
             time.sleep(0.2)
-        raise RuntimeError("gunicorn did not answer within 30 s")
+        raise RuntimeError("the site did not answer within 30 s")
 
     def stop(self) -> None:
-        if self.proc is None:
-            return
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)  # the group of the process started here
-                self.proc.wait(timeout=10)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=5)
-        self._log.close()
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)  # the group of the process started here
+                    proc.wait(timeout=10)
+                except (ProcessLookupError, subprocess.TimeoutExpired):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait(timeout=5)
+        self.procs = []
+        if hasattr(self, "_log"):
+            self._log.close()
 
     def tail(self) -> str:
         return self.log_path.read_text(errors="replace")[-3000:] if self.log_path.exists() else ""
@@ -1029,7 +1068,7 @@ def main() -> int:
 
             user = syn.make_user("bench", first_name="Bench")
             data = Data(user, syn.make_club(user, name="Club de la Couleur", slug="couleur"), {}, None, {}, None)
-            out("gunicorn", " ".join(readme_gunicorn()[1:]))
+            out("deployment", Server(tmp).described)
             sqlite_load(tmp, data, args.seconds, scale)
             postgres_load(tmp, args.seconds, scale)
             return finish()
@@ -1037,7 +1076,7 @@ def main() -> int:
         data.seasons = {label: data.seasons[size] for label, size in sizes.items()}
         log("measuring requests")
         out("machine_load_1min", os.getloadavg()[0])
-        out("gunicorn", " ".join(readme_gunicorn()[1:]))
+        out("deployment", Server(tmp).described)
         results = measure_requests(data, args.profile, budget=25.0 if args.quick else 75.0)
 
         def ms(name):
