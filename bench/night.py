@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -206,13 +207,16 @@ def main() -> int:
     started = time.monotonic()
     deadline = started + args.minutes * 60
     tmp = Path(tempfile.mkdtemp(prefix="scorebook-night-"))
-    with with_postgres("night") as (url, problem):
-        if args.sqlite or url is None:
-            url = None
-            out("night_database", f"SQLite{f' ({problem})' if problem else ''}")
-        else:
-            out("night_database", "PostgreSQL")
-        return night(args, tmp, url, started, deadline)
+    try:
+        with with_postgres("night") as (url, problem):
+            if args.sqlite or url is None:
+                url = None
+                out("night_database", f"SQLite{f' ({problem})' if problem else ''}")
+            else:
+                out("night_database", "PostgreSQL")
+            return night(args, tmp, url, started, deadline)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def night(args, tmp, database_url, started, deadline) -> int:
