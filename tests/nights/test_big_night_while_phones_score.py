@@ -1,4 +1,4 @@
-"""Issue 19, item 4: a director creates a big club night (its plan, a hundred evenings) while eight
+"""Issue 19, item 4: a director creates a big club night (its plan, eighty evenings) while eight
 phones are scoring evenings of the club. Every phone's deal is answered (it may wait for the
 night's transaction on SQLite, never fails): no 500, no "database is locked", nothing lost. Runs
 on SQLite (WAL, IMMEDIATE transactions, a busy timeout) and on PostgreSQL alike."""
@@ -20,7 +20,7 @@ from scorebook.nights.models import NightTable
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PHONES = 8
-PLAYERS, SESSIONS = 80, 5  # a hundred tables, each an evening
+PLAYERS, SESSIONS = 64, 5  # eighty tables, each an evening
 AT_THE_TABLE = ["Anne", "Bert", "Carl", "Dina"]  # four players: every deal is valid whoever deals
 
 
