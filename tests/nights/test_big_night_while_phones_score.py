@@ -17,7 +17,7 @@ from scorebook.evenings.models import Deal
 from scorebook.nights import services
 from scorebook.nights.models import NightTable
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # threads, a big night
 
 PHONES = 8
 PLAYERS, SESSIONS = 64, 5  # eighty tables, each an evening
