@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
+from pages import Element, Page
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, Membership, Player, PlayerClaim, Role, Season
 from scorebook.evenings import services
@@ -68,6 +69,8 @@ def world(make_user):
     services.record_deal(kw, {"contract": "pass"}, users["scorer"])
     classic = evening("classique", four, [{"tricks": [7, 6]}])
     private = evening("kleurenwiezen", four, [pair], club=None)
+    closed = evening("kleurenwiezen", four, [pair])  # closed by the secretary: only an admin reopens it
+    services.set_status(closed, "closed", users["admin"], admin=True)
     season = Season.objects.create(
         club=club, name="2026", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
     )
@@ -92,6 +95,7 @@ def world(make_user):
         "kw": kw,
         "classic": classic,
         "private": private,
+        "closed": closed,
         "season": season,
         "player": Player.objects.get(club=club, name="Anne"),
         "other_player": Player.objects.get(club=club, name="Bert"),
@@ -199,6 +203,11 @@ def _lines(w):
         ("evening_archive", [kw.pk], "post", {"archived": "0"}, _writes(CLUB_SCORE)),
         ("evening_delete", [kw.pk], "get", None, CLUB_SCORE),
         ("evening_delete", [kw.pk], "post", {}, _writes(CLUB_SCORE)),  # it has deals: refused on the page
+        # an evening an admin closed: read by all, reopened by an admin only
+        ("evening", [w["closed"].pk], "get", None, CLUB_READ),
+        ("settlement", [w["closed"].pk], "get", None, CLUB_READ),
+        ("deal_edit", [w["closed"].pk, 1], "get", None, CLUB_SCORE),
+        ("evening_reopen", [w["closed"].pk], "post", {}, _writes(CLUB_ADMIN)),
         ("evening_public", [kw.share_token], "get", None, PUBLIC),
         ("evening_public_live", [kw.share_token], "get", None, PUBLIC),
         ("evening_public_rules", [kw.share_token], "get", None, PUBLIC),
@@ -295,3 +304,117 @@ def test_it_answers_every_url_as_it_should_for(world, role):
         if not good:
             wrong.append(f"{method.upper()} {name}: {response.status_code}, expected {want}")
     assert not wrong, "\n".join(wrong)
+
+
+# --- what a page offers, as each role sees it ------------------------------------------------
+# A page never shows a role a form, a button or a link that the site then refuses to that same
+# role (403), or that leads nowhere (404, 405): every GET page of the lines above is read as each
+# role, and each form on it is posted (inside a transaction rolled back afterwards, so that the
+# next form meets the same club) and each link of the site followed, as that role.
+
+
+def _field_values(form: Element, page: Page) -> list[tuple[str, str]]:
+    """What a browser would send for ``form`` without the user typing: hidden and filled-in
+    fields, ticked boxes, the chosen option (or the first), textareas as they are."""
+    ident = form.id
+    fields = [e for e in form.elements() if e.tag in ("input", "select", "textarea")]
+    if ident:  # fields outside the form that name it (form="record")
+        fields += [e for e in page.elements() if e.get("form") == ident and e.tag in ("input", "select", "textarea")]
+    values = []
+    for field in fields:
+        name = field.get("name")
+        kind = (field.get("type") or "text").lower()
+        if not name or field.has("disabled") or kind in ("submit", "button", "image", "reset", "file"):
+            continue
+        if kind in ("checkbox", "radio"):
+            if field.has("checked"):
+                values.append((name, field.get("value") or "on"))
+        elif field.tag == "select":
+            options = field.all("option")
+            chosen = [o for o in options if o.has("selected")] or options[:1]
+            values += [(name, o.get("value") if o.has("value") else o.text) for o in chosen]
+        elif field.tag == "textarea":
+            values.append((name, field.raw_text.removeprefix("\n")))
+        else:
+            values.append((name, field.get("value") or ""))
+    return values
+
+
+TYPED = {"text", "number", "email", "password", "search", "tel", "url", "date", "time", "datetime-local"}
+
+
+def _submits(form: Element, page: Page) -> list[Element | None]:
+    """The form's submit buttons that carry a name (each sends its own value), or one plain submit;
+    none when the form cannot be sent (a read-only form: no button, every field disabled)."""
+    ident = form.id
+    controls = list(form.elements())
+    if ident:
+        controls += [e for e in page.elements() if e.get("form") == ident]
+    buttons = [
+        e
+        for e in controls
+        if not e.has("disabled")
+        and (
+            (e.tag == "button" and (e.get("type") or "submit").lower() == "submit")
+            or (e.tag == "input" and (e.get("type") or "").lower() in ("submit", "image"))
+        )
+    ]
+    typed = [e for e in controls if e.tag == "input" and (e.get("type") or "text").lower() in TYPED]
+    if not buttons and not any(not e.has("disabled") for e in typed):
+        return []
+    named = [b for b in buttons if b.get("name")]
+    return named or [None]
+
+
+def _offers(page: Page, here: str) -> tuple[list[tuple[str, dict]], set[str]]:
+    """(the posts the page offers: (url, data) each; the site's URLs it links to)."""
+    posts = []
+    for form in page.all("form"):
+        url = form.get("hx-post") or form.get("action") or here
+        method = "post" if form.get("hx-post") else (form.get("method") or "get").lower()
+        if method != "post":
+            continue
+        base = _field_values(form, page)
+        for button in _submits(form, page):
+            data = {}
+            for name, value in base + ([(button.get("name"), button.get("value") or "")] if button else []):
+                data.setdefault(name, []).append(value)
+            posts.append((button.get("formaction") if button and button.get("formaction") else url, data))
+    links = set()
+    for a in page.all("a[href]"):
+        href = a.get("href").split("#")[0]
+        if href.startswith("/") and not href.startswith("//") and not href.startswith("/static/"):
+            links.add(href)
+    return posts, links
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+def test_it_offers_no_form_or_link_that_it_then_refuses_to(world, role):
+    from django.db import transaction
+
+    refused = {403, 404, 405}
+    wrong, posted, followed = [], set(), set()
+    pages = [(name, args) for name, args, method, _data, expected in _lines(world) if method == "get"]
+    for name, args in pages:
+        here = reverse(name, args=args)
+        response = _client(world, role).get(here)
+        if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
+            continue
+        posts, links = _offers(Page(response.content.decode()), here)
+        for url, data in posts:
+            if url in posted:  # whether a role may post there depends on the address, not on the values
+                continue
+            posted.add(url)
+            with transaction.atomic():
+                answer = _client(world, role).post(url, data)
+                transaction.set_rollback(True)
+            if answer.status_code in refused or answer.status_code >= 500:
+                wrong.append(f"{name}: its form POST {url} {sorted(data)} answers {answer.status_code}")
+        for url in sorted(links - followed):
+            followed.add(url)
+            answer = _client(world, role).get(url)
+            if answer.status_code in refused or answer.status_code >= 500:
+                wrong.append(f"{name}: its link {url} answers {answer.status_code}")
+    assert posted and followed
+    assert not wrong, f"as {role}:\n" + "\n".join(wrong)

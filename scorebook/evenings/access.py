@@ -42,10 +42,23 @@ def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
     return role is not None, role in SCORING_ROLES
 
 
+def evening_admin(user, evening: Evening) -> bool:
+    """Whether the user is an admin of the evening's club (a private evening: its owner; staff too),
+    for an evening read ``with_role``: what closing and reopening it asks (``Evening.reopenable``)."""
+    if not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    if evening.club_id is None:
+        return evening.owner_id == user.pk
+    return evening.my_role == Role.ADMIN
+
+
 def evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
     """The evening if this user may see it (and score it when ``write``); otherwise 404 or 403.
     Two queries: the evening with its club and the user's role in it, and its seats.
-    ``evening.may_score`` says whether this user may record its deals."""
+    ``evening.may_score`` says whether this user may record its deals, ``evening.as_admin`` whether
+    he is an admin of its club, ``evening.may_reopen`` whether he may reopen it (closed)."""
     if not 0 < pk <= MAX_ID:
         raise Http404("No such evening")
     evening = (
@@ -61,6 +74,8 @@ def evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
     if write and not may_score:
         raise PermissionDenied("Only the club's scorers record deals")
     evening.may_score = may_score
+    evening.as_admin = evening_admin(request.user, evening)
+    evening.may_reopen = may_score and evening.reopenable(admin=evening.as_admin)
     return evening
 
 

@@ -24,6 +24,15 @@ class Evening(models.Model):
     currency = models.CharField(_("currency"), max_length=8, default="EUR")
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"), default=0, help_text=_("Seat number"))
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.OPEN)
+    # who closed it and when (empty while open); an evening closed by an admin of its club, or one
+    # that arrived closed (an imported old evening), is reopened by an admin only (Evening.reopenable)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    admin_reopens = models.BooleanField(
+        default=False, help_text=_("Closed by an admin of the club, or imported closed: only an admin reopens it.")
+    )
     # the read-only link is /s/<share_id>.<secret>/: the id finds the evening, the secret's digest
     # proves the link; the secret is stored nowhere (the link is shown once, when it is made)
     share_id = models.CharField(max_length=16, unique=True, null=True, blank=True)
@@ -69,6 +78,11 @@ class Evening(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    def reopenable(self, *, admin: bool) -> bool:
+        """Whether someone who may score it may reopen it: an admin (of its club; a private
+        evening's owner counts as one) always; a scorer unless an admin closed it or it arrived closed."""
+        return not self.is_open and (admin or not self.admin_reopens)
 
 
 class Seat(models.Model):

@@ -43,6 +43,10 @@ class EveningClosed(Exception):
     pass
 
 
+class AdminReopens(Exception):
+    """The evening was closed by an admin of its club (or arrived closed): only an admin reopens it."""
+
+
 class HasDeals(Exception):
     """An evening with deals is never deleted (it can be archived)."""
 
@@ -467,17 +471,28 @@ def restore_deal(evening: Evening, revision: DealRevision, user) -> Deal:
     return deal
 
 
-def set_status(evening: Evening, status: str) -> None:
-    """Close or reopen the evening (a new version: followers see it change)."""
+def set_status(evening: Evening, status: str, user=None, *, admin: bool = False) -> None:
+    """Close or reopen the evening (a new version: followers see it change). Closing keeps who
+    closed it and whether as an admin (``admin``: an admin of its club, or a private evening's
+    owner); such an evening is reopened by an admin only (``AdminReopens`` otherwise)."""
     with transaction.atomic():
         locked = Evening.objects.select_for_update().get(pk=evening.pk)
         if locked.status != status:
+            if status == Evening.Status.OPEN and not locked.reopenable(admin=admin):
+                raise AdminReopens
+            closing = status == Evening.Status.CLOSED
             locked.status = status
+            locked.closed_at = timezone.now() if closing else None
+            locked.closed_by = _user(user) if closing else None
+            locked.admin_reopens = closing and admin
             locked.version += 1
             locked.updated_at = timezone.now()
             locked.summary = summarize(locked, scored(locked))
-            locked.save(update_fields=["status", "version", "updated_at", "summary"])
-    evening.status = locked.status
+            locked.save(
+                update_fields=["status", "closed_at", "closed_by", "admin_reopens", "version", "updated_at", "summary"]
+            )
+    for field in ("status", "closed_at", "closed_by_id", "admin_reopens"):
+        setattr(evening, field, getattr(locked, field))
     _sync(evening, locked)
 
 
@@ -605,9 +620,11 @@ def create_evening(
     rules: dict | None = None,
     club=None,
     deals: list[dict] = (),
+    closed: bool = False,
 ) -> Evening:
     """Start an evening with a copy of the rules: the preset, with the house rules given on top,
-    and (an imported evening) its deals, every one checked by the engine first.
+    and (an imported evening) its deals, every one checked by the engine first. ``closed``: it
+    arrives closed, to be reopened by an admin only (an old evening imported into a club).
 
     In a club, the club's house rules for that variant apply when no rules are given.
     """
@@ -625,6 +642,7 @@ def create_evening(
             first_dealer=first_dealer,
             owner=_user(user),
             club=club,
+            **(_arrives_closed(user) if closed else {}),
         )
         for position, name in enumerate(players):
             player = player_named(name, user, club)
@@ -641,6 +659,15 @@ def create_evening(
     return evening
 
 
+def _arrives_closed(user) -> dict:
+    return {
+        "status": Evening.Status.CLOSED,
+        "closed_at": timezone.now(),
+        "closed_by": _user(user),
+        "admin_reopens": True,
+    }
+
+
 def new_share_link(evening: Evening) -> str:
     """A new read-only link for the evening (the old one stops working); returns its token,
     ``<public id>.<secret>``, of which only the secret's digest is stored."""
@@ -650,8 +677,9 @@ def new_share_link(evening: Evening) -> str:
     return f"{share_id}.{secret}"
 
 
-def import_evening(text: str | bytes, user, club=None) -> Evening:
-    """Create an evening from an evening file; raises FileError or DealError (nothing saved)."""
+def import_evening(text: str | bytes, user, club=None, *, closed: bool = False) -> Evening:
+    """Create an evening from an evening file; raises FileError or DealError (nothing saved).
+    ``closed``: it arrives closed, reopened by an admin only (``create_evening``)."""
     engine = evening_file.loads(text)
     score(engine)  # every deal valid before anything is written
     data = evening_file.to_dict(engine)
@@ -667,6 +695,7 @@ def import_evening(text: str | bytes, user, club=None) -> Evening:
             rules=data["rules"],
             club=club,
             deals=data["deals"],
+            closed=closed,
         )
     except IntegrityError as exc:  # pragma: no cover - a database refusal is reported, never half-saved
         raise FileError(0, f"the evening could not be saved: {exc}") from None
@@ -678,6 +707,7 @@ def export_text(evening: Evening) -> str:
 
 
 __all__ = [
+    "AdminReopens",
     "DealError",
     "EveningClosed",
     "FileError",

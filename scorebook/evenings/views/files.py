@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import filesizeformat
+from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -147,9 +148,11 @@ def evening_import(request):
         field, content = form.source()
         club = form.cleaned_data.get("club")
         try:
-            players = list(evening_file.loads(content).players) if club is not None else []
-            if club is None or _roster_problems(form, club, players):
-                evening = services.import_evening(content, request.user, club=club)
+            table = evening_file.loads(content)
+            if club is None or _roster_problems(form, club, list(table.players)):
+                # an evening of an earlier day arrives closed, reopened by an admin only; tonight's may go on
+                old = table.date is not None and table.date < timezone.localdate()
+                evening = services.import_evening(content, request.user, club=club, closed=old)
             else:
                 evening = None
                 if field == "file":  # keep what was sent: the next submit does not need the file again
@@ -161,7 +164,16 @@ def evening_import(request):
         else:
             if evening is not None:
                 count = evening.deals.count()
-                messages.success(request, _("Evening imported with %(count)s deals.") % {"count": count})
+                done = ngettext(
+                    "Evening imported with %(count)s deal.", "Evening imported with %(count)s deals.", count
+                ) % {"count": count}
+                if not evening.is_open:
+                    done += " " + (
+                        _("It is closed, being of an earlier day: only an admin of the club can reopen it.")
+                        if club is not None
+                        else _("It is closed, being of an earlier day: reopen it to correct a deal.")
+                    )
+                messages.success(request, done)
                 return redirect("evening", evening.pk)
     status = 422 if form.is_bound else 200
     context = {"form": form, "max_size": filesizeformat(MAX_FILE_BYTES)}

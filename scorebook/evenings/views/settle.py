@@ -11,6 +11,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -219,7 +220,10 @@ def _back(request, evening: Evening):
 
 def _set_status(request, pk, status: str):
     evening = evening_for_user(request, pk, write=True)
-    services.set_status(evening, status)
+    try:
+        services.set_status(evening, status, request.user, admin=evening.as_admin)
+    except services.AdminReopens:
+        raise PermissionDenied("An admin of the club closed this evening: only an admin reopens it") from None
     return _back(request, evening)
 
 
