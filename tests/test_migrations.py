@@ -15,3 +15,34 @@ def test_it_has_a_migration_for_every_model_change(settings):
         call_command("makemigrations", "--check", "--dry-run", stdout=out, stderr=out)
     except SystemExit as exit:  # makemigrations --check exits 1 when a migration is missing
         pytest.fail(f"missing migration (exit {exit.code}):\n{out.getvalue()}")
+
+
+def test_it_gives_the_stored_rules_of_old_evenings_the_new_contract_names():
+    """evenings.0003 (and nights.0002): an evening's stored copy of the kleurenwiezen rules says
+    "solo 5" as new evenings do, not "seul 5"; a name a club chose itself stays; figures are untouched;
+    the reverse migration gives the old names back."""
+    import copy
+    import importlib
+
+    from scorebook.rules import registry
+    from scorebook.rules.model import to_dict
+
+    migration = importlib.import_module("scorebook.evenings.migrations.0003_contract_names_alike")
+    stored = to_dict(registry.get("kleurenwiezen"))
+    stored["contracts"]["alleen-5"]["names"] = {"fr": "seul 5", "nl": "alleen 5", "en": "solo 5"}
+    stored["contracts"]["solo-slim"]["names"] = {"fr": "solo chelem", "nl": "solo slim", "en": "solo slam"}
+    stored["contracts"]["alleen-6"]["names"] = {"fr": "seul six", "nl": "alleen zes", "en": "solo six"}  # the club's
+    before = copy.deepcopy(stored)
+
+    assert migration.renamed("kleurenwiezen", stored, 1)
+    assert stored["contracts"]["alleen-5"]["names"] == {"fr": "solo 5", "nl": "alleen 5", "en": "solo 5"}
+    assert stored["contracts"]["solo-slim"]["names"] == {"fr": "grand chelem", "nl": "solo slim", "en": "grand slam"}
+    assert stored["contracts"]["alleen-6"]["names"] == before["contracts"]["alleen-6"]["names"]
+    assert stored == to_dict(registry.get("kleurenwiezen")) | {
+        "contracts": stored["contracts"] | {"alleen-6": before["contracts"]["alleen-6"]}
+    }
+    assert not migration.renamed("kleurenwiezen", stored, 1)  # once is enough
+    assert not migration.renamed("classique", {"contracts": {}}, 1)
+
+    migration.renamed("kleurenwiezen", stored, 0)
+    assert stored["contracts"]["alleen-5"] == before["contracts"]["alleen-5"]

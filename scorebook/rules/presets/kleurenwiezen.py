@@ -20,7 +20,7 @@ MISERIES = [
     ("kleine-miserie", ("petite misère", "kleine miserie", "small misère"), Kind.MISERE, 0, 6),
     ("piccolo", ("piccolo", "piccolo", "piccolo"), Kind.PICCOLO, 1, 8),
     ("grote-miserie", ("grande misère", "grote miserie", "misère"), Kind.MISERE, 0, 12),
-    ("open-miserie", ("misère étalée", "open miserie", "open misère"), Kind.MISERE, 0, 24),
+    ("open-miserie", ("grande misère étalée", "open miserie", "open misère"), Kind.MISERE, 0, 24),
 ]
 
 
@@ -37,7 +37,7 @@ def _contracts() -> Iterator[Contract]:
     for k, made_values in ALLEEN_MADE.items():
         yield contract(
             f"alleen-{k}",
-            (f"seul {k}", f"alleen {k}", f"solo {k}"),
+            (f"solo {k}", f"alleen {k}", f"solo {k}"),
             Kind.SOLO,
             k,
             apply(solo, by_tricks(k, made_values)),
@@ -66,7 +66,7 @@ def _contracts() -> Iterator[Contract]:
         yield contract(key, names, kind, needs, made, failed, trumps=False, simultaneous=4)
     yield contract(
         "solo-slim",
-        ("solo chelem", "solo slim", "solo slam"),
+        ("grand chelem", "solo slim", "grand slam"),
         Kind.SOLO,
         13,
         {13: solo(60)},

@@ -21,7 +21,7 @@ BIG_SOLOS = [
     ("abondance-10", ("abondance 10", "abondance 10", "abundance 10"), 10, 45, 30),
     ("abondance-11", ("abondance 11", "abondance 11", "abundance 11"), 11, 60, 40),
     ("petit-chelem", ("petit chelem", "klein slim", "little slam"), 12, 100, 66),
-    ("grand-chelem", ("grand chelem", "groot slim", "grand slam"), 13, 150, 100),
+    ("grand-chelem", ("grand chelem", "solo slim", "grand slam"), 13, 150, 100),
 ]
 TROU = (9, 15)  # needs, made each declarer / failed each opponent
 # Misère kinds: made, failed (declarer), each non-declarer per failed declarer.
