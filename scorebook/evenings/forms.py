@@ -22,6 +22,7 @@ from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
 from scorebook.rules.scoring import BETE
 
 from . import display
+from .models import Evening, usual_variant
 
 MAX_PLAYERS = 7
 
@@ -322,11 +323,34 @@ class NewEveningForm(forms.Form):
         self.fields["ruleset"].choices = registry.choices(lang())
         self.fields["ruleset"].initial = "kleurenwiezen"
         self.fields["date"].initial = timezone.localdate
+        if not self.is_bound:
+            self._club_habits()
         for seat in range(MAX_PLAYERS):
             self.fields[f"player_{seat}"] = forms.CharField(
                 label=_("Seat %(n)s") % {"n": seat + 1}, required=False, max_length=40
             )
         self.fields["first_dealer"].choices = [(i, _("Seat %(n)s") % {"n": i + 1}) for i in range(MAX_PLAYERS)]
+
+    def _club_habits(self) -> None:
+        """An evening of a club (``initial["club"]``, from the club's page) starts as the club's
+        evenings usually do: its usual variant (unless one was asked for), with the stake and
+        currency of its latest evening of that variant."""
+        club = str(self.initial.get("club") or "")
+        club = self.fields["club"].queryset.filter(pk=club).first() if club.isdigit() else None
+        ruleset = usual_variant(club) if club is not None else None
+        if ruleset is None:
+            return
+        self.initial.setdefault("ruleset", ruleset)
+        latest = (
+            Evening.objects.filter(club=club, ruleset=self.initial["ruleset"])
+            .order_by("-date", "-created_at")
+            .values("stake", "currency")
+            .first()
+        )
+        if latest is not None:
+            stake = latest["stake"]
+            self.initial.setdefault("stake", "" if stake is None else f"{stake.normalize():f}")
+            self.initial.setdefault("currency", latest["currency"])
 
     def player_fields(self):
         return [self[f"player_{seat}"] for seat in range(MAX_PLAYERS)]

@@ -85,6 +85,19 @@ class Evening(models.Model):
         return not self.is_open and (admin or not self.admin_reopens)
 
 
+def usual_variant(club) -> str | None:
+    """The variant a club plays most: the one played on the most days (the tables of one night,
+    a club night's included, count once), the most recently played on a tie; None before any."""
+    played = (
+        Evening.objects.filter(club=club)
+        .values("ruleset")
+        .annotate(days=models.Count("date", distinct=True), last=models.Max("date"))
+        .order_by("-days", "-last", "ruleset")
+        .first()
+    )
+    return played["ruleset"] if played else None
+
+
 class Seat(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey("clubs.Player", on_delete=models.PROTECT, related_name="seats")

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from builders import club_evening
-from pages import body
+from pages import Page, body
 from scorebook.clubs.models import Player
 from scorebook.evenings.models import Evening
 
@@ -103,3 +103,15 @@ def test_it_shows_the_date_and_the_club_on_the_settlement(client, cast, played):
     html = body(client.get(reverse("settlement", args=[played.pk])))
     head = html.split('class="settle-eyebrow"')[1].split("</p>")[0]
     assert "Nov. 5, 2026" in head and "De Troef" in head and reverse("club", args=["de-troef"]) in head
+
+
+def test_it_never_says_an_evening_with_deals_has_none(client, cast, played):
+    """Issue 23: the delete page said "It has no deal…" on an evening with deals."""
+    client.force_login(cast["scorer"])
+    page = Page(body(client.get(reverse("evening_delete", args=[played.pk]))))
+    text = page.find("main").text
+    assert "no deal" not in text
+    assert page.find("h1").text == "This evening cannot be deleted"
+    assert "It has 1 deal: archive it to take it out of the lists." in text
+    assert page.find("main form") is None  # nothing to confirm
+    assert page.find(f"a[href={reverse('evening_archive', args=[played.pk])}]") is not None

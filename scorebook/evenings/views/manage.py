@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from .. import services
@@ -48,13 +49,23 @@ def evening_delete(request, pk):
         "lines": [
             _("It has no deal. Its table (who sat where) is deleted with it; the players stay in the roster."),
         ],
-        "refusal": _("This evening has deals: it cannot be deleted. Archive it to take it out of the lists.")
-        if has_deals
-        else "",
         "action": reverse("evening_delete", args=[evening.pk]),
         "button": _("Delete the evening"),
         "cancel_url": reverse("settlement", args=[evening.pk]),
     }
+    if has_deals:  # nothing to confirm: say why, and what can be done instead
+        count = evening.deals.count()
+        context |= {
+            "title": _("This evening cannot be deleted"),
+            "lines": [],
+            "refusal": ngettext(
+                "It has %(count)s deal: archive it to take it out of the lists.",
+                "It has %(count)s deals: archive it to take it out of the lists.",
+                count,
+            )
+            % {"count": count},
+            "alternative": (reverse("evening_archive", args=[evening.pk]), _("Archive the evening")),
+        }
     return render(request, CONFIRM, context, status=422 if has_deals and request.method == "POST" else 200)
 
 

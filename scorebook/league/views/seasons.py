@@ -8,6 +8,7 @@ of queries does not grow with the number of evenings.
 from __future__ import annotations
 
 import hashlib
+from datetime import timedelta
 from decimal import Decimal
 from fractions import Fraction
 from urllib.parse import urlencode
@@ -16,7 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -30,7 +31,7 @@ from scorebook.clubs.models import Player, Ranking, Role, Season, TieBreak
 from scorebook.clubs.season_forms import EveningFilterForm, SeasonForm
 from scorebook.core import spreadsheet
 from scorebook.core.formatting import decimal_text, money_text, signed_points, tone
-from scorebook.evenings.models import Evening
+from scorebook.evenings.models import Evening, usual_variant
 from scorebook.nights import results as night_results
 
 from .. import standings as st
@@ -72,6 +73,32 @@ def summaries(evenings) -> list[st.EveningSummary]:
         e = out[index]
         out[index] = st.EveningSummary(e.date, night_results.one_result(tables), e.id, e.ruleset, e.currency)
     return out
+
+
+def evening_count(evenings) -> tuple[int, int, int]:
+    """(how many evenings, club nights among them, their tables) in ``evenings`` (a queryset):
+    a club night counts as one evening, as in the standings, however many tables it had."""
+    counts = evenings.aggregate(
+        alone=Count("id", filter=Q(night_table__isnull=True)),
+        nights=Count("night_table__session__night", distinct=True),
+        tables=Count("night_table"),
+    )
+    return counts["alone"] + counts["nights"], counts["nights"], counts["tables"]
+
+
+def evening_count_text(evenings) -> str:
+    """ "6 evenings", and when club nights are among them, that their tables are listed one by one."""
+    count, nights, tables = evening_count(evenings)
+    text = ngettext("%(n)s evening", "%(n)s evenings", count) % {"n": count}
+    if nights == 1:
+        text += " · " + ngettext(
+            "a club night counts as one: its %(n)s table is listed one by one",
+            "a club night counts as one: its %(n)s tables are listed one by one",
+            tables,
+        ) % {"n": tables}
+    elif nights:
+        text += " · " + _("each club night counts as one: their %(n)s tables are listed one by one") % {"n": tables}
+    return text
 
 
 def player_names(club) -> dict[int, str]:
@@ -405,14 +432,30 @@ def _season_form_page(request, club, role, form, season=None):
     )
 
 
+def _new_season(club) -> dict:
+    """What a new season's form proposes: the club's usual variant; a year from the day after its
+    latest season ends (the first season: from the club's first evening of that variant, or from
+    the first of this month); named by its years."""
+    ruleset = usual_variant(club) or "kleurenwiezen"
+    last = club.seasons.order_by("-end").values_list("end", flat=True).first()
+    if last is not None:
+        start = last + timedelta(days=1)
+    else:
+        first = Evening.objects.filter(club=club, ruleset=ruleset).order_by("date").values_list("date", flat=True)
+        start = first.first() or timezone.localdate().replace(day=1)
+    try:
+        end = start.replace(year=start.year + 1) - timedelta(days=1)
+    except ValueError:  # 29 February
+        end = start.replace(year=start.year + 1, day=28)
+    name = f"{start.year}–{end.year}" if end.year != start.year else str(start.year)
+    return {"ruleset": ruleset, "start": start, "end": end, "name": name}
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def season_new(request, slug):
     club, role = club_for_user(request, slug, Role.ADMIN)
-    latest = (
-        Evening.objects.filter(club=club).order_by("-date", "-created_at").values_list("ruleset", flat=True).first()
-    )
-    form = SeasonForm(request.POST or None, instance=Season(club=club), initial={"ruleset": latest} if latest else None)
+    form = SeasonForm(request.POST or None, instance=Season(club=club), initial=_new_season(club))
     if request.method == "POST" and form.is_valid():
         season = form.save()
         messages.success(request, _("The season “%(name)s” is created.") % {"name": season.name})
@@ -444,7 +487,7 @@ def season_delete(request, slug, pk):
         club_services.delete_season(season)
         messages.success(request, _("The season “%(name)s” is deleted; its evenings stay.") % {"name": season.name})
         return redirect(club)
-    count = season_evenings(season).count()
+    count, _nights, _tables = evening_count(season_evenings(season))
     context = {
         "title": _("Delete the season “%(name)s”?") % {"name": season.name},
         "eyebrow": club.name,
@@ -500,7 +543,8 @@ def _evening_row(pk, day, ruleset, status, summary) -> dict:
         "open": status == Evening.Status.OPEN,
         "deals": deals,
         "players": [name for name, _points in entries],
-        "absent": [e.get("name", "") for e in seats if not st.took_part(e)],
+        # nobody "did not play" a table where no deal was played yet
+        "absent": [e.get("name", "") for e in seats if not st.took_part(e)] if deals else [],
         "winners": winners,
         "totals": [
             {"name": name, "text": signed_points(points), "tone": tone(points), "winner": name in winners}
@@ -536,6 +580,7 @@ def club_evenings(request, slug):
         .order_by("-date", "-created_at", "-pk")
         .values_list("id", "date", "ruleset", "status", "summary")
     )
+    count_text = evening_count_text(evenings)
     page = Paginator(evenings, PER_PAGE).get_page(request.GET.get("page"))
     query = urlencode({k: v for k, v in params.items() if k in form.fields})
     context = {
@@ -545,6 +590,7 @@ def club_evenings(request, slug):
         "filtered": bool(params) and valid,
         "page": page,
         "rows": [_evening_row(*values) for values in page.object_list],
+        "count_text": count_text,
         "query": query,
         "seasons": [s for s in seasons if not s.archived],
         "can_score": role in (Role.ADMIN, Role.SCORER),
