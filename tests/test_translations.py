@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import polib
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,3 +95,96 @@ msgid "Undo"
 msgstr ""
 """
     assert list(_entries(sample)) == [("Deal", ["Donne"], False), ("Save", ["Garder"], True), ("Undo", [""], False)]
+
+
+# --- French typography ------------------------------------------------------------------------
+# The rule (issue 23): in French prose a no-break space (U+00A0, the same everywhere: the narrow
+# U+202F is not used) stands before ``: ; ! ?`` and inside the quotes « ». A mark glued to the
+# next character is no prose (a time 21:14, an address https://, a query ?next=), nor is anything
+# inside an HTML tag or a JSON example {…}. Straight or English quotes are not French quotes.
+NBSP = "\u00a0"
+NOT_PROSE = re.compile(r"<[^>]*>|\{[^{}]*\}")
+PROSE_END = set("»)]<.,'’\x00") | {'"'}
+
+
+def typography_faults(text: str) -> list[str]:
+    """Where ``text`` (French) breaks the rule, each fault with the words around it."""
+    prose = NOT_PROSE.sub("\x00", text)
+    faults = []
+    for mark in re.finditer(r"[:;!?]", prose):
+        i = mark.start()
+        after = prose[i + 1 : i + 2]
+        if after and not (after.isspace() or after in PROSE_END):
+            continue  # glued: 21:14, https://, ?next=
+        if prose[i - 1 : i] != NBSP:
+            faults.append(f"no no-break space before {mark.group()!r}: …{prose[max(0, i - 15) : i + 2]}…")
+    for quote in re.finditer("«", prose):
+        if prose[quote.end() : quote.end() + 1] != NBSP:
+            faults.append(f"no no-break space after «: …{prose[quote.start() : quote.start() + 15]}…")
+    for quote in re.finditer("»", prose):
+        if prose[quote.start() - 1 : quote.start()] != NBSP:
+            faults.append(f"no no-break space before »: …{prose[max(0, quote.start() - 15) : quote.end()]}…")
+    for quote in re.finditer('["“”]', prose):
+        faults.append(f"not a French quote: …{prose[max(0, quote.start() - 15) : quote.end() + 15]}…")
+    return [f.replace("\x00", "<…>") for f in faults]
+
+
+def _msgstrs(entry) -> list[str]:
+    return list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+
+
+def test_it_writes_every_french_text_with_french_typography():
+    catalogue = polib.pofile(str(ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"))
+    faults = [
+        f"{entry.msgid!r}: {fault}"
+        for entry in catalogue
+        if not entry.obsolete
+        for text in dict.fromkeys(_msgstrs(entry))
+        for fault in typography_faults(text)
+    ]
+    assert not faults, f"{len(faults)} French texts break the typography rule:\n" + "\n".join(faults)
+
+
+@pytest.mark.parametrize(
+    "text, faults",
+    [
+        ("Règles\u00a0: %(preset)s", 0),
+        ("Règles : %(preset)s", 1),  # an ordinary space
+        ("Règles: %(preset)s", 1),
+        ("Quitter le club\u00a0?", 0),
+        ("Fin à 21:14, voir https://example.org/?next=/", 0),  # no prose
+        ("la page «\u00a0À régler\u00a0»", 0),
+        ("la page « À régler »", 2),
+        ('par exemple "0.05"', 2),
+        ('des points\u00a0: {"Anne": -5}', 0),  # JSON is left as it is
+        ('<span class="vh">la donne</span>\u00a0:', 0),  # attributes are no prose
+        ("%(what)s\u00a0: %(value)s", 0),
+        ("%(what)s: %(value)s", 1),
+    ],
+)
+def test_it_finds_what_breaks_french_typography(text, faults):
+    assert len(typography_faults(text)) == faults, typography_faults(text)
+
+
+def test_it_addresses_the_dutch_reader_one_way():
+    """The Dutch texts say "je", as most of them did: never the formal "u"/"uw" beside it."""
+    catalogue = polib.pofile(str(ROOT / "locale" / "nl" / "LC_MESSAGES" / "django.po"))
+    formal = [
+        text
+        for entry in catalogue
+        for text in _msgstrs(entry)
+        if re.search(r"\b(u|uw)\b", NOT_PROSE.sub(" ", text), re.IGNORECASE)
+    ]
+    assert not formal
+
+
+def test_it_keeps_the_english_texts_as_the_code_writes_them():
+    """The code's messages are English: the English catalogue says the same (no French word where
+    the other English pages use another, as 'pot' for the bête did)."""
+    catalogue = polib.pofile(str(ROOT / "locale" / "en" / "LC_MESSAGES" / "django.po"))
+    changed = [
+        (entry.msgid, _msgstrs(entry))
+        for entry in catalogue
+        if _msgstrs(entry) != ([entry.msgid, entry.msgid_plural] if entry.msgid_plural else [entry.msgid])
+    ]
+    assert not changed
