@@ -6,6 +6,7 @@ objects answer 404 (nothing leaks); a member without the role gets 403. A new UR
 without a line here fails ``test_it_has_a_line_for_every_url_of_the_site``.
 """
 
+import re
 from datetime import date
 from decimal import Decimal
 
@@ -15,7 +16,7 @@ from django.urls import URLResolver, get_resolver, reverse
 
 from pages import Element, Page
 from scorebook.clubs import services as clubs
-from scorebook.clubs.models import Club, Membership, Player, PlayerClaim, Role, Season
+from scorebook.clubs.models import Club, HouseRules, Membership, Player, PlayerClaim, Role, Season
 from scorebook.evenings import services
 from scorebook.nights import services as nights
 
@@ -45,6 +46,8 @@ def world(make_user):
     for role in ("member", "scorer", "admin"):
         Membership.objects.create(club=club, user=users[role], role=Role(role))
     Membership.objects.create(club=other, user=users["other_admin"], role=Role.ADMIN)
+    # a house rule: the pages that name the evening's rules list it
+    HouseRules.objects.create(club=club, ruleset="kleurenwiezen", overrides={"all_pass_multiplier": 1})
 
     def evening(ruleset, players, deals, club=club, owner=users["scorer"]):
         e = services.create_evening(
@@ -69,7 +72,8 @@ def world(make_user):
     services.record_deal(kw, {"contract": "pass"}, users["scorer"])
     classic = evening("classique", four, [{"tricks": [7, 6]}])
     private = evening("kleurenwiezen", four, [pair], club=None)
-    closed = evening("kleurenwiezen", four, [pair])  # closed by the secretary: only an admin reopens it
+    # closed by the secretary (only an admin reopens it); a long name, which the totals shorten
+    closed = evening("kleurenwiezen", ["Anne", "Bert", "Carl", "Godelieve Vandenbroucke-Verhaeghe"], [pair])
     services.set_status(closed, "closed", users["admin"], admin=True)
     season = Season.objects.create(
         club=club, name="2026", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
@@ -418,3 +422,52 @@ def test_it_offers_no_form_or_link_that_it_then_refuses_to(world, role):
                 wrong.append(f"{name}: its link {url} answers {answer.status_code}")
     assert posted and followed
     assert not wrong, f"as {role}:\n" + "\n".join(wrong)
+
+
+# --- French typography on every page ----------------------------------------------------------
+# The catalogue test checks each French text alone; a page also joins texts in its templates
+# ("{% translate 'Rules' %}: …"). Every page read in French, as each role, follows the same rule.
+
+SHOWN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "data-confirm")
+
+
+def _french_texts(page: Page) -> list[str]:
+    """What a French reader reads: each text of the page (not scripts, styles or typed values),
+    and the attributes that are shown or spoken, and the messages kept for the scripts (data-*)."""
+    texts = []
+
+    def walk(element):
+        if element.tag in ("script", "style", "textarea", "pre", "code"):
+            return
+        own = "".join(c for c in element.children if isinstance(c, str)).strip()
+        if own:
+            texts.append(own)
+        for name, value in element.attrs.items():
+            if name in SHOWN_ATTRIBUTES or (name.startswith("data-") and " " in value and "{" not in value):
+                texts.append(value)
+        for child in element.children:
+            if isinstance(child, Element):
+                walk(child)
+
+    walk(page)
+    return texts
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ("anonymous", "member", "scorer", "admin"))
+def test_it_writes_every_page_in_french_typography_for(world, role):
+    from test_translations import typography_faults
+
+    faults = {}
+    for name, args, method, _data, _expected in _lines(world):
+        if method != "get":
+            continue
+        client = _client(world, role)
+        client.cookies["django_language"] = "fr"
+        response = client.get(reverse(name, args=args))
+        if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
+            continue
+        for text in _french_texts(Page(response.content.decode())):
+            for fault in typography_faults(re.sub(r"[ \t\n\r\f]+", " ", text)):
+                faults.setdefault(fault, name)
+    assert not faults, f"as {role}:\n" + "\n".join(f"{name}: {fault}" for fault, name in faults.items())
