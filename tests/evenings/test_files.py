@@ -215,7 +215,8 @@ def test_it_imports_an_uploaded_evening_file(outsider_client, outsider):
     assert evening.owner == outsider  # the importer owns the new evening
     assert response.redirect_chain[0] == (reverse("evening", args=[evening.pk]), 302)
     assert [str(m) for m in response.context["messages"]] == [
-        "Evening imported with 3 deals. It is closed, being of an earlier day: reopen it to correct a deal."
+        "Evening imported with 3 deals.",
+        "It is closed, being of an earlier day: reopen it to correct a deal.",
     ]
     assert evening.status == "closed"  # an old evening (13 November) arrives closed; its owner may reopen it
 

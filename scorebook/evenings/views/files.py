@@ -164,16 +164,18 @@ def evening_import(request):
         else:
             if evening is not None:
                 count = evening.deals.count()
-                done = ngettext(
-                    "Evening imported with %(count)s deal.", "Evening imported with %(count)s deals.", count
-                ) % {"count": count}
+                messages.success(
+                    request,
+                    ngettext("Evening imported with %(count)s deal.", "Evening imported with %(count)s deals.", count)
+                    % {"count": count},
+                )
                 if not evening.is_open:
-                    done += " " + (
+                    messages.info(
+                        request,
                         _("It is closed, being of an earlier day: only an admin of the club can reopen it.")
                         if club is not None
-                        else _("It is closed, being of an earlier day: reopen it to correct a deal.")
+                        else _("It is closed, being of an earlier day: reopen it to correct a deal."),
                     )
-                messages.success(request, done)
                 return redirect("evening", evening.pk)
     status = 422 if form.is_bound else 200
     context = {"form": form, "max_size": filesizeformat(MAX_FILE_BYTES)}

@@ -90,15 +90,17 @@ def evening_count_text(evenings) -> str:
     """ "6 evenings", and when club nights are among them, that their tables are listed one by one."""
     count, nights, tables = evening_count(evenings)
     text = ngettext("%(n)s evening", "%(n)s evenings", count) % {"n": count}
+    if not nights:
+        return text
     if nights == 1:
-        text += " · " + ngettext(
+        note = ngettext(
             "a club night counts as one: its %(n)s table is listed one by one",
             "a club night counts as one: its %(n)s tables are listed one by one",
             tables,
         ) % {"n": tables}
-    elif nights:
-        text += " · " + _("each club night counts as one: their %(n)s tables are listed one by one") % {"n": tables}
-    return text
+    else:
+        note = _("each club night counts as one: their %(n)s tables are listed one by one") % {"n": tables}
+    return pgettext("a count of evenings, then a note on it", "%(count)s · %(note)s") % {"count": text, "note": note}
 
 
 def player_names(club) -> dict[int, str]:
