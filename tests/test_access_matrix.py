@@ -392,6 +392,7 @@ def _offers(page: Page, here: str) -> tuple[list[tuple[str, dict]], set[str]]:
     return posts, links
 
 
+@pytest.mark.slow  # every page, every form posted and every link followed, as each role
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", ROLES)
 def test_it_offers_no_form_or_link_that_it_then_refuses_to(world, role):
@@ -453,6 +454,7 @@ def _french_texts(page: Page) -> list[str]:
     return texts
 
 
+@pytest.mark.slow  # every page as each role
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", ("anonymous", "member", "scorer", "admin"))
 def test_it_writes_every_page_in_french_typography_for(world, role):
