@@ -163,9 +163,10 @@ def from_dict(data: Any) -> Evening:
     )
 
 
-def parse_deal(raw: Any, evening: Evening) -> Deal:
-    """One more deal for ``evening``, in the file's shape; a FileError names it by its number."""
-    return _parser(evening.rules)(raw, len(evening.deals) + 1, evening.players)
+def parse_deal(raw: Any, evening: Evening, number: int | None = None) -> Deal:
+    """Deal ``number`` of ``evening`` (by default one more after its deals), in the file's shape;
+    a FileError names it by its number."""
+    return _parser(evening.rules)(raw, len(evening.deals) + 1 if number is None else number, evening.players)
 
 
 def _parser(rules: Ruleset) -> Callable[[Any, int, tuple[str, ...]], Deal]:

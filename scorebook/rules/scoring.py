@@ -2,6 +2,12 @@
 
 ``score(evening)`` validates every deal as it goes (who deals, who sits out, how many
 tricks) and raises ``DealError`` naming the deal number and the cause.
+
+A ``Scorer`` is the evening's state after its last deal. ``Scorer.snapshot()`` gives that state
+as JSON-ready data and ``restore(evening, snapshot)`` a scorer at that state without its deals,
+so that ``restore(evening, s.snapshot()).then(deal)`` scores ``deal`` exactly as scoring every
+deal again would: what lets a scorebook store the state after each deal and score the next one
+alone. ``DealResult.as_dict()`` / ``DealResult.from_dict()`` do the same for one deal's result.
 """
 
 from __future__ import annotations
@@ -33,11 +39,24 @@ class DealError(EngineError):
         super().__init__(template, params, f"deal {number}: " if number else "")
 
 
+class SnapshotError(ValueError):
+    """Stored data that does not fit the evening (another evening's, or an older engine's shape):
+    the evening must be scored from its deals instead."""
+
+
 @dataclass(frozen=True)
 class Manche:
     winner: int
     value: int
     points: tuple[int, int]  # both sides' points when it ended (trick points in French whist)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"winner": self.winner, "value": self.value, "points": list(self.points)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Manche:
+        data = _keys(data, {"winner", "value", "points"})
+        return cls(_side(data["winner"]), _int(data["value"]), _pair(data["points"]))
 
 
 @dataclass(frozen=True)
@@ -65,6 +84,42 @@ class RobreState:
     def players(self) -> tuple[str, ...]:
         return self.teams[0] + self.teams[1]
 
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "teams": [list(self.teams[0]), list(self.teams[1])],
+            "points": list(self.points),
+            "honours_aside": list(self.honours_aside),
+            "manches": [m.as_dict() for m in self.manches],
+            "chelems": list(self.chelems),
+            "deals": self.deals,
+            "winner": self.winner,
+            "result": None if self.result is None else list(self.result),
+            "dummy_partner": self.dummy_partner,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, players: tuple[str, ...]) -> RobreState:
+        data = _keys(data, set(cls.__dataclass_fields__))
+        teams = data["teams"]
+        if not isinstance(teams, list) or len(teams) != 2:
+            raise SnapshotError("a robre has two teams")
+        partner = data["dummy_partner"]
+        if partner is not None and partner not in players:
+            raise SnapshotError(f"{partner!r} is not at the table")
+        return cls(
+            number=_int(data["number"]),
+            teams=(_names(teams[0], players), _names(teams[1], players)),
+            points=_pair(data["points"]),
+            honours_aside=_pair(data["honours_aside"]),
+            manches=tuple(Manche.from_dict(m) for m in _list(data["manches"])),
+            chelems=_pair(data["chelems"]),
+            deals=_int(data["deals"]),
+            winner=None if data["winner"] is None else _side(data["winner"]),
+            result=None if data["result"] is None else _pair(data["result"]),
+            dummy_partner=partner,
+        )
+
 
 @dataclass(frozen=True)
 class DealResult:
@@ -81,6 +136,47 @@ class DealResult:
     robre: RobreState | None = None
     ended_robre: bool = False
 
+    def as_dict(self) -> dict[str, Any]:
+        """The result as JSON-ready data, without the deal itself (which is the input: keep it apart)."""
+        return {
+            "deltas": dict(self.deltas),
+            "pot": self.pot,
+            "dealer": self.dealer,
+            "playing": list(self.playing),
+            "sitting_out": list(self.sitting_out),
+            "multiplier": self.multiplier,
+            "made": self.made,
+            "outcomes": dict(self.outcomes),
+            "robre": None if self.robre is None else self.robre.as_dict(),
+            "ended_robre": self.ended_robre,
+        }
+
+    @classmethod
+    def from_dict(cls, number: int, deal: Deal, data: Any, players: tuple[str, ...]) -> DealResult:
+        """Deal ``number`` (``deal``) as ``as_dict`` gave it; SnapshotError when it does not fit ``players``."""
+        data = _keys(data, set(cls.__dataclass_fields__) - {"number", "deal"})
+        made, dealer, outcomes = data["made"], data["dealer"], data["outcomes"]
+        if made is not None and not isinstance(made, bool):
+            raise SnapshotError("made is true, false or null")
+        if dealer is not None and dealer not in players:
+            raise SnapshotError(f"{dealer!r} is not at the table")
+        if not isinstance(outcomes, dict) or not all(isinstance(v, bool) for v in outcomes.values()):
+            raise SnapshotError("outcomes map declarers to true or false")
+        return cls(
+            number=number,
+            deal=deal,
+            deltas=_by_player(data["deltas"], players),
+            pot=_int(data["pot"]),
+            dealer=dealer,
+            playing=_names(data["playing"], players),
+            sitting_out=_names(data["sitting_out"], players),
+            multiplier=_int(data["multiplier"]),
+            made=made,
+            outcomes={name: outcomes[name] for name in _names(list(outcomes), players)},
+            robre=None if data["robre"] is None else RobreState.from_dict(data["robre"], players),
+            ended_robre=_bool(data["ended_robre"]),
+        )
+
 
 @dataclass(frozen=True)
 class NextDeal:
@@ -92,36 +188,23 @@ class NextDeal:
 
 
 @dataclass(frozen=True)
-class EveningResult:
+class Standing:
+    """The evening after its last deal, without the deals: the totals, the bête, who deals next,
+    the robres finished, who took part so far. What a restored ``Scorer`` knows."""
+
     players: tuple[str, ...]
-    deals: tuple[DealResult, ...]
+    number: int  # the deals scored
     totals: Mapping[str, int]
     pot: int
     next: NextDeal
+    # The players who took part in the evening (rules.md 4), in seat order: who played at least
+    # one deal (sat at the table for it, a pass included) or scored on any line (an adjustment
+    # received; an ante paid while sitting out). The others "did not play": no money, no
+    # transfer, and not an evening of theirs in standings and statistics. The one definition of
+    # taking part: the summary, standings and pages read it from here.
+    took_part: tuple[str, ...] = ()
     robres: tuple[RobreState, ...] = ()  # finished robres, in order
     bete_end: BeteEnd = BeteEnd.SHARE
-
-    @property
-    def took_part(self) -> tuple[str, ...]:
-        """The players who took part in the evening (rules.md 4), in seat order: who played at
-        least one deal (sat at the table for it, a pass included) or scored on any line (an
-        adjustment received; an ante paid while sitting out). The others "did not play": no
-        money, no transfer, and not an evening of theirs in standings and statistics.
-        The one definition of taking part: the summary, standings and pages read it from here."""
-        taking: set[str] = set()
-        for deal in self.deals:
-            taking.update(deal.playing)
-            taking.update(name for name, delta in deal.deltas.items() if delta)
-        return tuple(p for p in self.players if p in taking)
-
-    def running(self) -> list[dict[str, int]]:
-        """The totals after each deal (for the chart)."""
-        running, out = dict.fromkeys(self.players, 0), []
-        for deal in self.deals:
-            for player, delta in deal.deltas.items():
-                running[player] += delta
-            out.append(dict(running))
-        return out
 
     def money(self, stake: Decimal) -> dict[str, Decimal]:
         """Net money per player: (points - mean) x stake, in cents summing to zero (rules.md 4).
@@ -145,18 +228,101 @@ class EveningResult:
         return settlement.min_transfers(self.money(stake))
 
 
+@dataclass(frozen=True)
+class EveningResult(Standing):
+    """The evening scored from its first deal: the standing after it and every deal's result."""
+
+    deals: tuple[DealResult, ...] = ()
+
+    def running(self) -> list[dict[str, int]]:
+        """The totals after each deal (for the chart)."""
+        running, out = dict.fromkeys(self.players, 0), []
+        for deal in self.deals:
+            for player, delta in deal.deltas.items():
+                running[player] += delta
+            out.append(dict(running))
+        return out
+
+
 def score(evening: Evening) -> EveningResult:
     return scorer(evening).result()
 
 
 def scorer(evening: Evening) -> Scorer:
     """The evening scored through its last deal, ready to take one more (``Scorer.then``)."""
-    start = _ContractScorer if isinstance(evening.rules, ContractRules) else _ClassicScorer
-    s = start(replace(evening, deals=()))
+    s = _start(replace(evening, deals=()))
     for deal in evening.deals:
         s.add(deal)
     s.evening = evening
     return s
+
+
+def restore(evening: Evening, snapshot: Any) -> Scorer:
+    """The scorer of ``evening`` (its rules, players and first dealer; its deals are not read) at
+    the state ``snapshot`` (``Scorer.snapshot()``) gives: it takes the next deals as the scorer
+    that made the snapshot would. It has no results of the deals before (``results`` holds only
+    the deals it scores; use ``standing()``, not ``result()``). SnapshotError when the snapshot
+    does not fit the evening."""
+    s = _start(replace(evening, deals=()))
+    s.load(_keys(snapshot, s.snapshot_keys()))
+    return s
+
+
+def _start(evening: Evening) -> Scorer:
+    return _ContractScorer(evening) if isinstance(evening.rules, ContractRules) else _ClassicScorer(evening)
+
+
+# --- reading stored data ----------------------------------------------------------------------
+
+
+def _keys(data: Any, keys: set[str]) -> dict[str, Any]:
+    if not isinstance(data, dict) or set(data) != keys:
+        raise SnapshotError(f"expected the keys {sorted(keys)}")
+    return data
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SnapshotError(f"{value!r} is not a whole number")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise SnapshotError(f"{value!r} is not true or false")
+    return value
+
+
+def _side(value: Any) -> int:
+    side = _int(value)
+    if side not in (0, 1):
+        raise SnapshotError(f"{value!r} is not a side (0 or 1)")
+    return side
+
+
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise SnapshotError(f"{value!r} is not a list")
+    return value
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    if len(_list(value)) != 2:
+        raise SnapshotError(f"{value!r} is not a pair")
+    return (_int(value[0]), _int(value[1]))
+
+
+def _names(value: Any, players: tuple[str, ...]) -> tuple[str, ...]:
+    if any(name not in players for name in _list(value)):
+        raise SnapshotError(f"{value!r} names someone who is not at the table")
+    return tuple(value)
+
+
+def _by_player(value: Any, players: tuple[str, ...]) -> dict[str, int]:
+    """Whole numbers for exactly the players at the table, in seat order."""
+    if not isinstance(value, dict) or set(value) != set(players):
+        raise SnapshotError("expected a number for each player at the table")
+    return {p: _int(value[p]) for p in players}
 
 
 # --- shared -----------------------------------------------------------------------
@@ -166,7 +332,8 @@ class Scorer:
     """The state of an evening after its deals: totals, dealer, pot, robre, results so far.
 
     ``then(deal)`` gives the state after one more deal without scoring the others again
-    (what recording a deal needs); ``result()`` the evening's result so far.
+    (what recording a deal needs); ``standing()`` the evening after its last deal, ``result()``
+    with every deal's result; ``snapshot()`` the state as data, for ``restore``.
     """
 
     def __init__(self, evening: Evening):
@@ -200,8 +367,9 @@ class Scorer:
             raise DealError(0, gettext_noop("the first dealer %(name)r is not at the table"), name=evening.first_dealer)
         self.dealer_seat = self.players.index(evening.first_dealer)
         self.totals = dict.fromkeys(self.players, 0)
-        self.results: list[DealResult] = []
-        self.number = 0
+        self.took_part: set[str] = set()
+        self.results: list[DealResult] = []  # the deals this scorer scored (since its start, or ``restore``)
+        self.number = 0  # the deals scored, before it too when restored
 
     def then(self, deal: Deal) -> Scorer:
         """A new state: this one plus ``deal`` (validated; DealError names it). ``self`` is unchanged."""
@@ -213,14 +381,55 @@ class Scorer:
     def _copy(self) -> Self:
         new = copy.copy(self)
         new.totals = dict(self.totals)
+        new.took_part = set(self.took_part)
         new.results = list(self.results)
         return new
 
     def add(self, deal: Deal) -> None:
         raise NotImplementedError
 
-    def result(self) -> EveningResult:
+    def next_deal(self) -> NextDeal:
         raise NotImplementedError
+
+    def standing(self) -> Standing:
+        return Standing(
+            players=self.players,
+            number=self.number,
+            totals=dict(self.totals),
+            pot=0,
+            next=self.next_deal(),
+            took_part=tuple(p for p in self.players if p in self.took_part),
+        )
+
+    def result(self) -> EveningResult:
+        """The standing and every deal's result (a scorer that scored the evening from its start)."""
+        if len(self.results) != self.number:
+            raise ValueError("a restored scorer has not the results of the deals before it: use standing()")
+        standing = self.standing()
+        return EveningResult(
+            **{f: getattr(standing, f) for f in Standing.__dataclass_fields__}, deals=tuple(self.results)
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        """The state after the last deal as JSON-ready data: ``restore`` takes it back."""
+        return {
+            "deals": self.number,
+            "dealer": self.players[self.dealer_seat],
+            "totals": dict(self.totals),
+            "took_part": [p for p in self.players if p in self.took_part],
+        }
+
+    def snapshot_keys(self) -> set[str]:
+        return {"deals", "dealer", "totals", "took_part"}
+
+    def load(self, data: dict[str, Any]) -> None:
+        """Take the state of ``snapshot()``'s ``data`` (its keys checked): SnapshotError if it does not fit."""
+        if data["dealer"] not in self.players:
+            raise SnapshotError(f"{data['dealer']!r} is not at the table")
+        self.number = _int(data["deals"])
+        self.dealer_seat = self.seat(data["dealer"])
+        self.totals = _by_player(data["totals"], self.players)
+        self.took_part = set(_names(data["took_part"], self.players))
 
     def error(self, template: str, field: str = "", **params: object) -> DealError:
         return DealError(self.number, template, field, **params)
@@ -237,7 +446,10 @@ class Scorer:
         for player, delta in deltas.items():
             self.totals[player] += delta
         full = {p: deltas.get(p, 0) for p in self.players}
-        self.results.append(DealResult(number=self.number, deal=deal, deltas=full, **kwargs))
+        result = DealResult(number=self.number, deal=deal, deltas=full, **kwargs)
+        self.took_part.update(result.playing)
+        self.took_part.update(name for name, delta in full.items() if delta)
+        self.results.append(result)
 
     def adjustment(self, deal: Adjustment) -> dict[str, int]:
         if not deal.points:
@@ -308,12 +520,25 @@ class _ContractScorer(Scorer):
                 variant=self.rules.key,
             )
 
-    def result(self) -> EveningResult:
+    def next_deal(self) -> NextDeal:
         playing = self.default_playing(self.dealer_seat)
         multiplier = self.rules.all_pass_multiplier if self.double_pending else 1
-        nxt = NextDeal(self.players[self.dealer_seat], playing, self.out(playing), multiplier)
+        return NextDeal(self.players[self.dealer_seat], playing, self.out(playing), multiplier)
+
+    def standing(self) -> Standing:
         end = self.rules.bete.end if self.rules.bete else BeteEnd.SHARE
-        return EveningResult(self.players, tuple(self.results), dict(self.totals), self.pot, nxt, bete_end=end)
+        return replace(super().standing(), pot=self.pot, bete_end=end)
+
+    def snapshot(self) -> dict[str, Any]:
+        return super().snapshot() | {"pot": self.pot, "double_pending": self.double_pending}
+
+    def snapshot_keys(self) -> set[str]:
+        return super().snapshot_keys() | {"pot", "double_pending"}
+
+    def load(self, data: dict[str, Any]) -> None:
+        super().load(data)
+        self.pot = _int(data["pot"])
+        self.double_pending = _bool(data["double_pending"])
 
     def out(self, playing: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(p for p in self.players if p not in playing)
@@ -593,11 +818,31 @@ class _ClassicScorer(Scorer):
                 variant=self.rules.key,
             )
 
-    def result(self) -> EveningResult:
+    def next_deal(self) -> NextDeal:
         robre = self.current()
         dealer = self.dealer_for(robre, None)
-        nxt = NextDeal(dealer, robre.players if not self.rules.dummy else self.players, self.out(robre), 1, robre)
-        return EveningResult(self.players, tuple(self.results), dict(self.totals), 0, nxt, tuple(self.finished))
+        return NextDeal(dealer, robre.players if not self.rules.dummy else self.players, self.out(robre), 1, robre)
+
+    def standing(self) -> Standing:
+        return replace(super().standing(), robres=tuple(self.finished))
+
+    def snapshot(self) -> dict[str, Any]:
+        return super().snapshot() | {
+            "robre": None if self.robre is None else self.robre.as_dict(),
+            "next_robre": self.next_robre.as_dict(),
+            "streak": dict(self.streak),
+            "robres": [robre.as_dict() for robre in self.finished],
+        }
+
+    def snapshot_keys(self) -> set[str]:
+        return super().snapshot_keys() | {"robre", "next_robre", "streak", "robres"}
+
+    def load(self, data: dict[str, Any]) -> None:
+        super().load(data)
+        self.robre = None if data["robre"] is None else RobreState.from_dict(data["robre"], self.players)
+        self.next_robre = RobreState.from_dict(data["next_robre"], self.players)
+        self.streak = _by_player(data["streak"], self.players)
+        self.finished = [RobreState.from_dict(robre, self.players) for robre in _list(data["robres"])]
 
     def out(self, robre: RobreState) -> tuple[str, ...]:
         if self.rules.dummy:
