@@ -2,14 +2,14 @@
 
 from decimal import Decimal
 
-from scorebook.evenings import services
+from scorebook.evenings import creation, services
 
 PLAYERS = ("Anne", "Bert", "Carl", "Dina")
 
 
 def club_evening(club, user, day, deals=(), players=PLAYERS, ruleset="kleurenwiezen", stake="0.10"):
     """An evening of ``club`` on ``day`` with ``deals`` recorded one by one."""
-    evening = services.create_evening(
+    evening = creation.create_evening(
         ruleset=ruleset,
         players=list(players),
         first_dealer=0,

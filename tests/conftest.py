@@ -64,10 +64,10 @@ def outsider_client(client, outsider):
 @pytest.fixture
 def make_evening(scorer):
     """make_evening("kleurenwiezen", ["Anne", ...], deals=[...]) through the real services."""
-    from scorebook.evenings import services
+    from scorebook.evenings import creation, services
 
     def make(ruleset="kleurenwiezen", players=("Anne", "Bert", "Carl", "Dina"), deals=(), stake="0.10", **extra):
-        evening = services.create_evening(
+        evening = creation.create_evening(
             ruleset=ruleset,
             players=list(players),
             first_dealer=extra.pop("first_dealer", 0),

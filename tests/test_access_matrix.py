@@ -17,7 +17,7 @@ from django.urls import URLResolver, get_resolver, reverse
 from pages import Element, Page
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, PlayerClaim, Role, Season
-from scorebook.evenings import services
+from scorebook.evenings import creation, services
 from scorebook.nights import services as nights
 
 ROLES = ("anonymous", "outsider", "other_admin", "member", "scorer", "admin")
@@ -50,7 +50,7 @@ def world(make_user):
     HouseRules.objects.create(club=club, ruleset="kleurenwiezen", overrides={"all_pass_multiplier": 1})
 
     def evening(ruleset, players, deals, club=club, owner=users["scorer"]):
-        e = services.create_evening(
+        e = creation.create_evening(
             ruleset=ruleset,
             players=players,
             first_dealer=0,

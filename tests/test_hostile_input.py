@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pages import Page
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Role, Season
-from scorebook.evenings import services
+from scorebook.evenings import creation, services
 from test_access_matrix import _lines, world  # noqa: F401  (the fixture is used by name)
 
 SCRIPT = "<script>alert(1)</script>"
@@ -56,7 +56,7 @@ def test_it_never_breaks_on_a_hostile_house_rules_post(scorer_client, admin_club
 @pytest.mark.django_db
 def test_it_shows_a_player_called_script_as_text_on_every_page(scorer_client, admin_club, scorer):
     players = [SCRIPT, "Bert", "Carl", "Dina"]
-    evening = services.create_evening(
+    evening = creation.create_evening(
         ruleset="kleurenwiezen",
         players=players,
         first_dealer=0,

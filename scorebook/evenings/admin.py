@@ -4,7 +4,7 @@ the site, which checks them with the engine, keeps their history and the evening
 from django.contrib import admin
 from django.db import transaction
 
-from . import services
+from . import payments
 from .models import Deal, DealRevision, Evening, Payment, Seat
 
 
@@ -68,16 +68,16 @@ class PaymentAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         with transaction.atomic():
             super().save_model(request, obj, form, change)
-            services.keep_seat_figures(obj.evening)
+            payments.keep_seat_figures(obj.evening)
 
     def delete_model(self, request, obj):
         with transaction.atomic():
             super().delete_model(request, obj)
-            services.keep_seat_figures(obj.evening)
+            payments.keep_seat_figures(obj.evening)
 
     def delete_queryset(self, request, queryset):
         with transaction.atomic():
             evenings = list(Evening.objects.filter(pk__in=queryset.values("evening_id")))
             super().delete_queryset(request, queryset)
             for evening in evenings:
-                services.keep_seat_figures(evening)
+                payments.keep_seat_figures(evening)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -17,7 +17,7 @@ from scorebook.core.formatting import lang, party_label
 from scorebook.rules import registry
 from scorebook.rules.deals import Adjustment, Claim, ClassicDeal, ContractDeal, Pass, RobreStart
 from scorebook.rules.model import Contract, ContractRules, Kind
-from scorebook.rules.scoring import DealResult, EveningResult
+from scorebook.rules.scoring import DealResult, EveningResult, Scorer, Standing
 
 BIG_SOLO_FROM = 9  # solo contracts needing this many tricks are shown with the abondances
 
@@ -160,17 +160,17 @@ def _initials(folded: str) -> str:
     return "-".join(p[0] for p in parts[:-1]) + "-" + parts[-1] if len(parts) > 1 else folded
 
 
-def rotation(state, result: EveningResult) -> dict:
-    """Who deals the next deals and who sits out then, as the engine says: the page moves
-    on with this while deals wait to be sent (offline). ``turns``: from the next dealer on,
-    in order; ``redeal``: an all pass is dealt again by the same dealer; ``pass_multiplier``:
-    what the next deal counts after an all pass."""
-    nxt = result.next
-    players = list(result.players)
+def rotation(state: Scorer) -> dict:
+    """Who deals the next deals and who sits out then, as the engine says from the state after the
+    last deal: the page moves on with this while deals wait to be sent (offline). ``turns``: from
+    the next dealer on, in order; ``redeal``: an all pass is dealt again by the same dealer;
+    ``pass_multiplier``: what the next deal counts after an all pass."""
+    nxt = state.next_deal()
+    players = list(state.players)
     start = players.index(nxt.dealer)
     order = players[start:] + players[:start]
     data = {
-        "number": len(result.deals) + 1,
+        "number": state.number + 1,
         "turns": [],
         "redeal": False,
         "pass_multiplier": 1,
@@ -180,9 +180,9 @@ def rotation(state, result: EveningResult) -> dict:
         data["turns"] = [{"dealer": p, "out": list(nxt.sitting_out)} for p in order if p in nxt.playing]
         return data
     for name in order:
-        after = state.then(Pass(dealer=name)).result().next
+        after = state.then(Pass(dealer=name)).next_deal()
         data["turns"].append({"dealer": name, "out": list(after.sitting_out)})
-    after_pass = state.then(Pass()).result().next
+    after_pass = state.then(Pass()).next_deal()
     data["redeal"] = after_pass.dealer == nxt.dealer
     data["pass_multiplier"] = after_pass.multiplier
     return data
@@ -250,6 +250,7 @@ class DealRow:
     state: str = ""  # classic games: the manche score after the deal, or the manche it won
     note: str = ""  # several misères: who made it and who failed
     deal_id: int | None = None  # the stored deal's id (guards a number that moved since the page was shown)
+    deal_version: int | None = None  # and its version (guards a deal corrected since)
     reseat: tuple[str, str] | None = None  # deleting it: the next deal's dealer now, and then
 
     @property
@@ -280,12 +281,18 @@ def deal_rows(result: EveningResult, rules, last: int | None = None, deals=()) -
     """The rows of the deal list, oldest first; ``last``: only the rows of the last deals.
     ``deals``: the stored deals in order, whose ids the rows carry."""
     start = 0 if last is None else max(len(result.deals) - last, 0)
+    before = result.deals[start - 1] if start else None
+    return rows_of(result.deals[start:], result.players, rules, deals[start:], before)
+
+
+def rows_of(lines: Sequence[DealResult], players, rules, deals=(), before: DealResult | None = None) -> list[DealRow]:
+    """The rows of ``lines`` (deals' results in order), oldest first; ``deals``: their stored deals
+    (ids and versions for the rows' actions); ``before``: the line before them, if any."""
     manches: dict[int, int] = {}  # robre number -> manches won so far
-    if start and result.deals[start - 1].robre is not None:  # only the deal before matters
-        before = result.deals[start - 1].robre
-        manches[before.number] = len(before.manches)
+    if before is not None and before.robre is not None:  # only the deal before matters
+        manches[before.robre.number] = len(before.robre.manches)
     rows = []
-    for deal_result in result.deals[start:]:
+    for index, deal_result in enumerate(lines):
         state = ""
         if deal_result.robre is not None:
             number = deal_result.robre.number
@@ -293,7 +300,7 @@ def deal_rows(result: EveningResult, rules, last: int | None = None, deals=()) -
             manches[number] = len(deal_result.robre.manches)
         out = set(deal_result.sitting_out)
         outcome, note = _outcome(deal_result)
-        index = deal_result.number - 1
+        stored = deals[index] if index < len(deals) else None
         rows.append(
             DealRow(
                 number=deal_result.number,
@@ -302,12 +309,13 @@ def deal_rows(result: EveningResult, rules, last: int | None = None, deals=()) -
                 made=True if outcome == "made" else False if outcome == "failed" else None,
                 outcome=outcome,
                 multiplier=deal_result.multiplier,
-                cells=[Cell(p, None if p in out else deal_result.deltas[p]) for p in result.players],
+                cells=[Cell(p, None if p in out else deal_result.deltas[p]) for p in players],
                 pot=deal_result.pot,
                 ended_robre=deal_result.ended_robre,
                 state=state,
                 note=note,
-                deal_id=deals[index].pk if index < len(deals) else None,
+                deal_id=stored.pk if stored is not None else None,
+                deal_version=stored.version if stored is not None else None,
             )
         )
     for row, later in itertools.pairwise(rows):
@@ -348,7 +356,7 @@ class TotalChip:
         return "chip" + " leader" * self.leader + " out" * self.sitting_out
 
 
-def total_chips(result: EveningResult) -> list[TotalChip]:
+def total_chips(result: Standing) -> list[TotalChip]:
     best = max(result.totals.values()) if result.totals else 0
     any_points = any(result.totals.values())
     out = set(result.next.sitting_out)

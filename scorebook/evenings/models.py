@@ -51,6 +51,9 @@ class Evening(models.Model):
     summary = models.JSONField(
         default=dict, blank=True, help_text=_("Derived from the deals (totals, money, statistics); rebuildable.")
     )
+    # {"version": the evening's version it was written at, "engine": Scorer.snapshot()}: the state after
+    # the last deal, from which the next deal is scored (services); rebuildable from the deals
+    state = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0, help_text=_("Goes up with every change of a deal."))
     archived = models.BooleanField(
         _("archived"), default=False, help_text=_("Left out of the lists of evenings; still counted and reachable.")
@@ -108,7 +111,7 @@ class Seat(models.Model):
         help_text="Derived from the deals with the summary: False when the player took no part (rules.md 4).",
     )
     # The seat's figures, copied from the evening's summary by the transaction that writes it
-    # (services.seat_figures): what the player page adds up in the database.
+    # (summary.seat_figures): what the player page adds up in the database.
     points = models.IntegerField(default=0)
     place = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Among those who took part; empty when the evening is not one of his."
@@ -149,6 +152,12 @@ class Deal(models.Model):
     request_key = models.CharField(
         max_length=64, blank=True, default="", help_text="The record form's idempotency key."
     )
+    # Derived from the deals up to this one by the write that stored it (services): the deal's scored
+    # result (DealResult.as_dict: deltas, dealer, who played, outcome, robre...) for the pages' rows,
+    # and the engine's state after it (Scorer.snapshot: running totals...) for re-scoring the deals
+    # after it. Empty: not stored yet (the evening is rebuilt from its deals at its next write).
+    result = models.JSONField(null=True, blank=True, editable=False)
+    state = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["number"]
@@ -177,6 +186,10 @@ class DealRevision(models.Model):
     request_key = models.CharField(
         max_length=64, blank=True, default="", help_text="A deleted deal's request key, given back by an undo."
     )
+    deal_id = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="A deleted deal's id, given back by an undo (the same deal again)."
+    )
+    undone = models.BooleanField(default=False, help_text="A deletion undone: the deal was put back.")
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     at = models.DateTimeField(auto_now_add=True)
     evening_version = models.PositiveIntegerField(default=0, help_text="The evening's version right after this change.")

@@ -1,7 +1,7 @@
 """Which rules an evening was played with: the preset, the house-rule differences in a few words,
 and the full grid as played (the evening's own copy of its rules, never the club's current ones).
 
-Presentation only: the figures come from the stored copy (``services.rules_of``) and the
+Presentation only: the figures come from the stored copy (``stored.rules_of``) and the
 preset (``registry``); the differences from ``registry.diff``.
 """
 

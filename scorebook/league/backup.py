@@ -22,7 +22,7 @@ from django.db import transaction
 
 from scorebook.accounts.models import Profile
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Season
-from scorebook.evenings import services
+from scorebook.evenings import services, stored
 from scorebook.evenings.models import Deal, Evening, Payment, Seat
 from scorebook.nights import backup as night_backup
 from scorebook.rules.model import to_dict as rules_to_dict
@@ -98,7 +98,7 @@ def _nights(club: Club, evenings: list[Evening]) -> dict[str, Any]:
 
 
 def _export_evening(evening: Evening) -> dict[str, Any]:
-    data = services.file_dict(evening)  # with the full copy of the rules: restored exactly
+    data = stored.file_dict(evening)  # with the full copy of the rules: restored exactly
     return {
         "file": data,
         "seats": [seat.player_id for seat in evening.seats.all()],
@@ -205,5 +205,5 @@ def _import_evening(club, item: EveningEntry, players, accounts) -> Evening:
         Deal.objects.create(evening=evening, number=number, data=deal)
     for p in item.payments:
         Payment.objects.create(evening=evening, payer=p.payer, payee=p.payee, amount=p.amount)
-    services.refresh_summary(evening)
+    services.store_new(evening)
     return evening

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from scorebook.clubs.models import Club, Player
 from scorebook.clubs.services import Refused
 from scorebook.evenings.models import Evening, Seat
-from scorebook.evenings.services import refresh_summary
+from scorebook.evenings.services import rebuild
 
 
 def evening_label(evening: Evening) -> str:
@@ -59,5 +59,5 @@ def merge_players(keep: Player, drop: Player) -> int:
             keep.user_id = account
             keep.save(update_fields=["user"])
         for evening in Evening.objects.filter(pk__in=evening_ids):
-            refresh_summary(evening)
+            rebuild(evening)
     return moved

@@ -1,7 +1,7 @@
 """Season standings and player statistics, from the evenings' summaries only.
 
 No query and no deal: every number here comes from ``Evening.summary``
-(see ``scorebook.evenings.services.summarize``), so a season of thousands of evenings
+(see ``scorebook.evenings.summary.summarize``), so a season of thousands of evenings
 is ranked without scoring a single deal again.
 
 ``standings(rules, evenings)`` ranks the players of a season; ``player_stats(evenings, key)``

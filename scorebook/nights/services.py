@@ -13,7 +13,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from scorebook.evenings import links
+from scorebook.evenings import creation, links
 from scorebook.evenings import services as evenings
 from scorebook.evenings.models import Deal, Evening, Seat
 from scorebook.rules import registry
@@ -77,7 +77,7 @@ def create_night(
             created_by=_user(user),
         )
         for number, player_name in enumerate(players, start=1):
-            player = evenings.player_named(player_name, user, club)
+            player = creation.player_named(player_name, user, club)
             Participant.objects.create(night=night, number=number, player=player, name=player.name)
         names = {p.number: p.name for p in night.participants.all()}
         for s_number, session in enumerate(plan.sessions, start=1):
@@ -88,7 +88,7 @@ def create_night(
 
 
 def _new_table(night: Night, session: NightSession, number: int, names: list[str], user) -> NightTable:
-    evening = evenings.create_evening(
+    evening = creation.create_evening(
         ruleset=night.ruleset,
         players=names,
         first_dealer=0,
@@ -174,7 +174,7 @@ def substitute(night: Night, leaving: Participant, name: str, user) -> Participa
         leaving = Participant.objects.select_for_update().get(pk=leaving.pk, night=night)
         if leaving.last_session is not None:
             raise NightError(f"{leaving.name} has already left the night.")
-        player = evenings.player_named(name, user, night.club)
+        player = creation.player_named(name, user, night.club)
         if night.participants.filter(player=player).exists():
             raise NightError(f"{player.name} already takes part in this night.")
         now = current_session(night)
@@ -191,7 +191,7 @@ def substitute(night: Night, leaving: Participant, name: str, user) -> Participa
             if seat is None or not evening.is_open or Deal.objects.filter(evening=evening).exists():
                 continue
             Seat.objects.filter(pk=seat.pk).update(player=player, name=player.name)
-            evenings.refresh_summary(evening)
+            evenings.rebuild(evening)
             seats = plan["sessions"][table.session.number - 1]["tables"][table.number - 1]
             seats[seats.index(leaving.number)] = sub.number
         night.plan = plan
@@ -239,7 +239,7 @@ def late_arrival(night: Night, name: str, user) -> Participant:
             night = _locked(night)
             if night.version != version or next_unplayed(night) != start:
                 continue  # a table began or the night changed while the plan was drawn: draw it again
-            player = evenings.player_named(name, user, night.club)
+            player = creation.player_named(name, user, night.club)
             if night.participants.filter(player=player).exists():
                 raise NightError(f"{player.name} already takes part in this night.")
             late = Participant.objects.create(
@@ -276,11 +276,11 @@ def _seat_session(night: Night, number: int, tables: list[list[str]], user) -> N
             raise NightError("A table of that session has begun: it cannot be seated again.")
         Seat.objects.filter(evening=evening).delete()
         for position, name in enumerate(names):
-            player = evenings.player_named(name, user, night.club)
+            player = creation.player_named(name, user, night.club)
             Seat.objects.create(evening=evening, player=player, position=position, name=player.name)
         Evening.objects.filter(pk=evening.pk).update(first_dealer=0)
         evening.first_dealer = 0
-        evenings.refresh_summary(evening)
+        evenings.rebuild(evening)
     for table in existing[len(tables) :]:
         evenings.delete_evening(table.evening)
 

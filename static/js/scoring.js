@@ -241,11 +241,18 @@
       reason: "",
     });
     store(queue);
-    // the form is ready for the next deal, with a new request key
+    resetForm(form);
+    var key = form.querySelector('input[name="request_key"]');
+    if (key) key.value = newKey();
+  }
+
+  /* the form is ready for the next deal (after a save kept it in place) */
+  function resetForm(form) {
     if (form.id === "record") {
       $all('input[type="radio"], input[type="checkbox"]', form).forEach(function (i) { i.checked = i.defaultChecked && i.name === "honours"; });
       $all('input[type="number"]', form).forEach(function (i) { i.value = ""; });
       $all(".field-errors, .errors", form).forEach(function (el) { el.remove(); });
+      $all("details", form).forEach(function (d) { d.open = false; });
       syncAll(form.parentElement);
       disarm();
       window.scrollTo(0, 0);
@@ -254,8 +261,6 @@
       var details = form.closest("details");
       if (details) details.open = false;
     }
-    var key = form.querySelector('input[name="request_key"]');
-    if (key) key.value = newKey();
   }
 
   function renderQueue() {
@@ -567,11 +572,26 @@
     if (window.htmx) htmx.process(newer);
   }
 
+  /* the page tells the server which version of the evening it shows: a line recorded on top of it
+     is answered with what changed only (swapped out of band), the form kept in place */
+  document.addEventListener("htmx:configRequest", function (event) {
+    var b = board();
+    if (b && event.detail.target === b) event.detail.headers["X-Board-Version"] = b.dataset.version;
+  });
+
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail.target;
-    if (!target || target.id !== "board") return;
-    var status = event.detail.xhr ? event.detail.xhr.status : 200;
+    // once per answer: on the board that was swapped in, or kept (a small answer: HX-Reswap none)
+    if (!target || target.id !== "board" || event.target !== board()) return;
+    var xhr = event.detail.xhr;
+    var status = xhr ? xhr.status : 200;
     var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var kept = Boolean(xhr && xhr.getResponseHeader("HX-Reswap") === "none" && elt && elt.isConnected);
+    if (kept) {
+      var next = document.getElementById("next");
+      if (next) board().dataset.version = next.dataset.version;
+      resetForm(elt);
+    }
     syncAll(document);
     if (status < 300) {
       snapshot();

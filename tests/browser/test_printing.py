@@ -23,7 +23,7 @@ from club_fixtures import admin  # noqa: F401 (Adèle, the club admin)
 from night_builders import deal as night_deal
 from night_builders import tables
 from scorebook.clubs.models import Club, Membership, Role, Season
-from scorebook.evenings import services
+from scorebook.evenings import creation, services
 from scorebook.nights import services as nights
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -68,7 +68,7 @@ def club(admin, scorer):
     Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
     for week in range(4):
         four = ROSTER[week * 4 : week * 4 + 4]
-        evening = services.create_evening(
+        evening = creation.create_evening(
             ruleset="kleurenwiezen",
             players=four,
             first_dealer=0,

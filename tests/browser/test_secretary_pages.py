@@ -9,7 +9,7 @@ import pytest
 
 from club_fixtures import admin  # noqa: F401 (Adèle, the club admin)
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Role, Season
-from scorebook.evenings import services
+from scorebook.evenings import creation, payments, services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +36,7 @@ def club(admin, scorer):
         (date(2026, 9, 17), [samen("Bert", "Carl")]),
         (date(2026, 9, 24), [samen("Godelieve", "Bert"), samen("Anne-Marie", "Carl", 9)]),
     ):
-        evening = services.create_evening(
+        evening = creation.create_evening(
             ruleset="kleurenwiezen",
             players=PLAYERS,
             first_dealer=0,
@@ -49,7 +49,7 @@ def club(admin, scorer):
         for deal in deals:
             services.record_deal(evening, deal, scorer)
     first = club.evenings.order_by("date").first()
-    services.record_payment(first, "Bert", "Godelieve", Decimal("1.40"), scorer)
+    payments.record_payment(first, "Bert", "Godelieve", Decimal("1.40"), scorer)
     services.set_status(first, "closed")
     Season.objects.create(
         club=club, name="Herfst 2026", start=date(2026, 9, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"

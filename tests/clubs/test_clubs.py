@@ -9,7 +9,7 @@ from django.urls import reverse
 from pages import body, field_errors
 from scorebook.clubs import services
 from scorebook.clubs.models import Club, Membership, Role, Season
-from scorebook.evenings import services as evening_services
+from scorebook.evenings import creation
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def cast(club, admin, scorer, outsider, make_user):
 
 
 def club_evening(club, user, players=("Anne", "Bert", "Carl", "Dina"), day=date(2026, 11, 20)):
-    return evening_services.create_evening(
+    return creation.create_evening(
         ruleset="kleurenwiezen",
         players=list(players),
         first_dealer=0,

@@ -18,7 +18,7 @@ from django.urls import reverse
 from pages import body, field_errors
 from scorebook.clubs.models import Club, HouseRules, Membership, Role
 from scorebook.clubs.rules_forms import OUTCOMES, SIDES, cell_name, house_rules_form
-from scorebook.evenings import services
+from scorebook.evenings import creation, services, stored
 from scorebook.rules import registry
 from scorebook.rules.model import MAX_TRICKS, ContractRules, RulesError, contract_from_dict, payout_cells, to_dict
 
@@ -150,7 +150,7 @@ def overrides(club, key):
 
 
 def new_evening(club, user, key="kleurenwiezen", deals=(), players=FOUR):
-    evening = services.create_evening(
+    evening = creation.create_evening(
         ruleset=key,
         players=list(players),
         first_dealer=0,
@@ -166,7 +166,7 @@ def new_evening(club, user, key="kleurenwiezen", deals=(), players=FOUR):
 
 
 def totals(evening) -> dict[str, int]:
-    return dict(services.scored(evening).result.totals)
+    return dict(stored.scored(evening).result.totals)
 
 
 def stored_points(evening) -> dict[str, int]:

@@ -241,7 +241,7 @@ def evening(make_evening):
 
 @pytest.mark.django_db
 def test_owner_sees_the_svg_with_every_name(scorer_client, evening):
-    from scorebook.evenings.services import scored
+    from scorebook.evenings.stored import scored
 
     response = scorer_client.get(reverse("evening_chart", args=[evening.pk]))
     assert response.status_code == 200
@@ -294,7 +294,7 @@ def test_htmx_gets_only_the_chart(scorer_client, evening):
 
 @pytest.mark.django_db
 def test_the_partial_can_be_included_with_a_chart(evening):
-    from scorebook.evenings.services import scored
+    from scorebook.evenings.stored import scored
 
     chart = chart_context(scored(evening).result, ident="mini")
     html = get_template("evenings/chart.html#chart").render({"chart": chart})

@@ -18,7 +18,7 @@ from django.utils import timezone
 from club_fixtures import admin, cast, club  # noqa: F401
 from pages import Page
 from scorebook.clubs.models import Player
-from scorebook.evenings import services
+from scorebook.evenings import creation, services
 from scorebook.evenings.models import Evening
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ PAIR = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 
 @pytest.fixture
 def evening(club, scorer):
-    evening = services.create_evening(
+    evening = creation.create_evening(
         ruleset="kleurenwiezen",
         players=["Anne", "Bert", "Carl", "Dina"],
         first_dealer=0,

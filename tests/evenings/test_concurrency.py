@@ -8,7 +8,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from scorebook.evenings import services
+from scorebook.evenings import services, stored, summary
 from scorebook.evenings.models import Deal, Evening
 
 PAIR = {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": "8"}
@@ -52,7 +52,7 @@ def test_it_stores_twenty_concurrent_deals_once_each_with_numbers_in_order(make_
     evening.refresh_from_db()
     assert evening.version == 20
     assert evening.summary["version"] == 20
-    assert services.scored(evening).result.totals == {"Anne": 160, "Bert": -160, "Carl": 160, "Dina": -160}
+    assert stored.scored(evening).result.totals == {"Anne": 160, "Bert": -160, "Carl": 160, "Dina": -160}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -79,9 +79,7 @@ def test_it_leaves_the_evening_as_it_was_when_saving_fails_halfway(scorer, make_
     evening = make_evening("kleurenwiezen", deals=[{"contract": "pass"}])
     evening.refresh_from_db()
     before = (evening.version, dict(evening.summary), list(Deal.objects.filter(evening=evening).values()))
-    failing = mock.patch.object(
-        services, "summarize", side_effect=RuntimeError("disk full")
-    )  # after the row is written
+    failing = mock.patch.object(summary, "with_deal", side_effect=RuntimeError("disk full"))  # after the row is written
     with failing, pytest.raises(RuntimeError):
         services.record_deal(evening, {"contract": "alleen-5", "declarers": ["Bert"], "tricks": 5}, scorer)
     fresh = Evening.objects.get(pk=evening.pk)
@@ -93,7 +91,7 @@ def test_it_leaves_the_evening_as_it_was_when_saving_fails_halfway(scorer, make_
 def test_it_leaves_the_deals_as_they_were_when_a_correction_fails_halfway(scorer, make_evening):
     evening = make_evening("kleurenwiezen", deals=[{"contract": "pass"}, PAIR | {"tricks": 8}])
     rows = list(Deal.objects.filter(evening=evening).order_by("number").values("number", "data", "version"))
-    with mock.patch.object(services, "summarize", side_effect=RuntimeError("crash")), pytest.raises(RuntimeError):
+    with mock.patch.object(summary, "summarize", side_effect=RuntimeError("crash")), pytest.raises(RuntimeError):
         services.delete_deal(evening, 1, scorer)
     assert list(Deal.objects.filter(evening=evening).order_by("number").values("number", "data", "version")) == rows
     assert not evening.revisions.exists()

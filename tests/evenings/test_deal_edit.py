@@ -22,7 +22,7 @@ import pytest
 from django.urls import reverse
 
 from pages import Page, body, datas, every_error, field_errors, is_partial, totals, url
-from scorebook.evenings import services
+from scorebook.evenings import services, stored
 from scorebook.evenings.models import Deal, DealRevision, Evening
 from scorebook.rules.evening_file import score_file
 
@@ -94,7 +94,7 @@ def numbers(evening) -> list[int]:
 
 def engine_totals(evening, deal_list) -> dict[str, int]:
     """What the evening file of these deals scores to (the command line's answer)."""
-    return score_file(json.dumps(services.file_dict(evening, deal_list)))["totals"]
+    return score_file(json.dumps(stored.file_dict(evening, deal_list)))["totals"]
 
 
 def page(client, evening) -> str:
@@ -449,8 +449,9 @@ def test_it_puts_a_deleted_deal_back_at_its_number_with_the_same_totals(scorer_c
     assert totals(html) == totals(before) == WITH_PASS
     assert not undo_offered(html)
     assert "deal 2 put back by Marie" in html
-    put_back = DealRevision.objects.get(evening=four)
+    put_back = DealRevision.objects.get(evening=four, action=DealRevision.Action.RESTORED)
     assert (put_back.action, put_back.number, put_back.after, put_back.by) == ("restored", 2, PASS, scorer)
+    assert DealRevision.objects.get(evening=four, action=DealRevision.Action.DELETED).undone
 
 
 def test_it_puts_a_deleted_deal_back_with_htmx(scorer_client, four):
@@ -463,11 +464,17 @@ def test_it_puts_a_deleted_deal_back_with_htmx(scorer_client, four):
     assert datas(four) == FOUR_DEALS
 
 
-def test_it_puts_back_a_deletion_only_once(scorer_client, four):
+def test_it_puts_back_a_deletion_only_once_and_says_so_the_second_time(scorer_client, four):
     scorer_client.post(url("deal_delete", four, 2))
     revision = DealRevision.objects.get(evening=four)
     scorer_client.post(url("deal_restore", four, revision.pk))
-    assert scorer_client.post(url("deal_restore", four, revision.pk)).status_code == 404
+    again = scorer_client.post(url("deal_restore", four, revision.pk))
+    assert again.status_code == 409
+    assert "Deal 2 has already been put back." in body(again)
+    assert datas(four) == FOUR_DEALS
+    with_htmx = scorer_client.post(url("deal_restore", four, revision.pk), **HTMX)
+    assert with_htmx.status_code == 422 and is_partial(body(with_htmx))
+    assert "Deal 2 has already been put back." in body(with_htmx)
     assert datas(four) == FOUR_DEALS
 
 

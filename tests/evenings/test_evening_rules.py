@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorebook.clubs.models import Club, HouseRules, Membership, Role
-from scorebook.evenings import services
+from scorebook.evenings import creation, services
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def club(scorer):
 
 @pytest.fixture
 def evening(club, scorer):
-    evening = services.create_evening(
+    evening = creation.create_evening(
         ruleset="kleurenwiezen",
         players=["Anne", "Bert", "Carl", "Dina"],
         first_dealer=0,
@@ -79,7 +79,7 @@ def test_the_rules_page_shows_the_grid_as_played_even_after_the_club_changes_its
 
 
 def test_an_evening_without_house_rules_says_so(scorer_client, scorer):
-    evening = services.create_evening(
+    evening = creation.create_evening(
         ruleset="kleurenwiezen",
         players=["Anne", "Bert", "Carl", "Dina"],
         first_dealer=0,

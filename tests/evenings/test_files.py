@@ -7,7 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scorebook.evenings import services
+from scorebook.evenings import creation, stored
 from scorebook.evenings.models import Deal, Evening
 from scorebook.rules import evening_file, registry
 from scorebook.rules.model import to_dict
@@ -72,13 +72,13 @@ def test_it_exports_the_evening_file_as_a_download(scorer_client, make_evening):
     assert data["players"] == ["Anne", "Bert", "Carl", "Dina"]
     assert data["stake"] == "0.1" and data["currency"] == "EUR"
     assert data["deals"] == KLEURENWIEZEN_DEALS[:3]
-    assert response.content.decode() == services.export_text(evening)
+    assert response.content.decode() == creation.export_text(evening)
 
 
 def test_it_exports_a_file_the_engine_scores_to_the_same_totals(scorer_client, make_evening):
     evening = make_evening("encheres", deals=ENCHERES_DEALS)
     report = evening_file.score_file(export(scorer_client, evening).content)
-    result = services.scored(evening).result
+    result = stored.scored(evening).result
     assert report["totals"] == dict(result.totals)
     assert report["pot"] == result.pot
 
@@ -110,7 +110,7 @@ def round_trip(client, evening) -> Evening:
 
 def assert_identical(original: Evening, copy: Evening) -> None:
     assert copy.pk != original.pk
-    assert services.players_of(copy) == services.players_of(original)
+    assert stored.players_of(copy) == stored.players_of(original)
     assert copy.ruleset == original.ruleset
     assert copy.rules == original.rules
     assert (copy.date, copy.stake, copy.currency, copy.first_dealer) == (
@@ -121,11 +121,11 @@ def assert_identical(original: Evening, copy: Evening) -> None:
     )
     assert [d.data for d in copy.deals.all()] == [d.data for d in original.deals.all()]
     assert [d.number for d in copy.deals.all()] == list(range(1, original.deals.count() + 1))
-    a, b = services.scored(original).result, services.scored(copy).result
+    a, b = stored.scored(original).result, stored.scored(copy).result
     assert dict(b.totals) == dict(a.totals)
     assert b.pot == a.pot
     assert [dict(d.deltas) for d in b.deals] == [dict(d.deltas) for d in a.deals]
-    assert services.export_text(copy) == services.export_text(original)
+    assert creation.export_text(copy) == creation.export_text(original)
 
 
 @pytest.mark.parametrize(
@@ -203,7 +203,7 @@ def test_it_imports_a_pasted_evening_file(scorer_client, scorer):
     assert response["Location"] == reverse("evening", args=[evening.pk])
     assert evening.owner == scorer
     assert str(evening.date) == "2026-11-13" and evening.stake == Decimal("0.05")
-    assert services.players_of(evening) == ["Anne", "Bert", "Carl", "Dina"]
+    assert stored.players_of(evening) == ["Anne", "Bert", "Carl", "Dina"]
     assert evening.first_dealer == 1
     assert evening.deals.count() == 3
 

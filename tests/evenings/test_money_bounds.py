@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Player
-from scorebook.evenings import services
+from scorebook.evenings import creation, payments, services
 from scorebook.evenings.models import Payment
 from scorebook.rules.scoring import DealError
 
@@ -27,7 +27,7 @@ def largest(make_user):
     """Stake 10,000 a point (the most the form takes) and Anne 999,999 points up on Bert."""
     ada_admin = make_user("ada_admin")
     club = clubs.create_club(name="Les As", slug="les-as", user=ada_admin)
-    evening = services.create_evening(
+    evening = creation.create_evening(
         ruleset="kleurenwiezen",
         players=["Anne", "Bert", "Carl", "Dina"],
         first_dealer=0,
@@ -64,7 +64,7 @@ def test_it_settles_marks_paid_and_reads_back_the_largest_accepted_evening(clien
     client.force_login(ada_admin)
     settle = client.get(reverse("settlement", args=[evening.pk]))
     assert settle.status_code == 200
-    due = services.still_due(evening)
+    due = payments.still_due(evening)
     biggest = max(due, key=lambda t: t.amount)
     assert biggest.amount <= TOP
     response = client.post(

@@ -11,20 +11,26 @@ PAIRS = [
 ]
 
 
-def _queries(client, method, url, data=None):
+def _queries(client, method, url, data=None, **headers):
     with CaptureQueriesContext(connection) as queries:
-        response = client.get(url) if method == "get" else client.post(url, data, HTTP_HX_REQUEST="true")
+        if method == "get":
+            response = client.get(url)
+        else:
+            response = client.post(url, data, HTTP_HX_REQUEST="true", **headers)
     assert response.status_code == 200
     return len(queries)
 
 
-# session, user, the evening with the user's role, its seats, its deals, the corrections
+# session, user, the evening with the user's role, its seats, its last deals, the corrections
 SCORING_PAGE = 6
 # session, user, the evening with the user's role, its seats (the form is checked against the
 # table), then in a transaction (a savepoint inside the test's): the evening locked, its seats,
-# the request key, its deals, the deal inserted, the evening updated, its payments and its seats'
-# figures updated (what the player page adds up); the corrections for the board
-RECORD = 15
+# the deals counted with the request key's deal or deletion (one query), the deal inserted, the
+# evening updated (its state, summary and version), its payments, and each seat whose figures
+# changed (the four played: 4 updates of the figures that changed; one CASE/WHEN update of
+# every figure of every seat was slower); then the last deals for the answer
+SMALL_ANSWER = 17
+BOARD = SMALL_ANSWER + 1  # and the corrections, for the whole board
 
 
 @pytest.mark.django_db
@@ -48,5 +54,9 @@ def test_it_shows_the_scoring_page_with_the_same_queries_at_4_and_at_40_deals(sc
 def test_it_records_a_deal_with_the_same_queries_at_4_and_at_40_deals(scorer_client, make_evening):
     for deals in (PAIRS * 2, PAIRS * 20):
         evening = make_evening("kleurenwiezen", deals=deals)
+        url = reverse("deal_record", args=[evening.pk])
         post = {"contract": "pass", "request_key": f"k{evening.pk}"}
-        assert _queries(scorer_client, "post", reverse("deal_record", args=[evening.pk]), post) == RECORD
+        assert _queries(scorer_client, "post", url, post) == BOARD
+        evening.refresh_from_db()
+        post = {"contract": "pass", "request_key": f"k{evening.pk}-2"}
+        assert _queries(scorer_client, "post", url, post, HTTP_X_BOARD_VERSION=str(evening.version)) == SMALL_ANSWER

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rebuilt import rebuilt
 from rules.test_properties import evenings
-from scorebook.evenings import services
+from scorebook.evenings import creation, payments, services, summary
 from scorebook.evenings.models import DealRevision, Evening, Seat
 from scorebook.rules import evening_file
 from scorebook.rules.scoring import DealError
@@ -22,15 +23,15 @@ def expected(evening) -> list[dict]:
     """Each seat's figures worked out here from a summary rebuilt from the deals and from what
     the settlement netted against the payments leaves open."""
     fresh = Evening.objects.get(pk=evening.pk)
-    summary = services.summarize(fresh, services.check(fresh, [d.data for d in fresh.deals.all()]))
-    assert fresh.summary == summary
-    entries = summary["players"]
+    the_summary = rebuilt(fresh)["summary"]
+    assert fresh.summary == the_summary
+    entries = the_summary["players"]
     taking = [e for e in entries if e["took_part"]]
-    still_open = services.still_due(fresh)
+    still_open = payments.still_due(fresh)
     out = []
     for e in entries:
         mine = [t for t in still_open if e["name"] in (t.payer, t.payee)]
-        counts = summary["deals"] > 0 and e["took_part"]
+        counts = the_summary["deals"] > 0 and e["took_part"]
         out.append(
             {
                 "position": e["seat"],
@@ -50,14 +51,14 @@ def expected(evening) -> list[dict]:
     return out
 
 
-def stored(evening) -> list[dict]:
+def kept(evening) -> list[dict]:
     return list(
-        Seat.objects.filter(evening_id=evening.pk).order_by("position").values("position", *services.SEAT_FIGURES)
+        Seat.objects.filter(evening_id=evening.pk).order_by("position").values("position", *summary.SEAT_FIGURES)
     )
 
 
 def same(evening, after: str) -> None:
-    assert stored(evening) == expected(evening), f"the seats' figures after {after} differ from the summary's"
+    assert kept(evening) == expected(evening), f"the seats' figures after {after} differ from the summary's"
 
 
 @pytest.mark.slow
@@ -68,7 +69,7 @@ def test_it_keeps_every_seats_figures_as_the_summary_says_after_every_write(scor
     def check(engine, start, stake, data):
         engine = dataclasses.replace(engine, stake=engine.stake if stake else None)
         first = dataclasses.replace(engine, deals=engine.deals[:start])
-        evening = services.import_evening(evening_file.dumps(first), scorer)
+        evening = creation.import_evening(evening_file.dumps(first), scorer)
         same(evening, "the import")
         for n, deal in enumerate(engine.deals[start:], start=start + 1):
             services.record_deal(evening, evening_file.deal_to_dict(deal), scorer, f"key-{n}")
@@ -87,20 +88,20 @@ def test_it_keeps_every_seats_figures_as_the_summary_says_after_every_write(scor
                 pass
             else:
                 same(evening, f"deleting deal {number}")
-                services.restore_deal(evening, DealRevision.objects.filter(evening=evening).first(), scorer)
+                services.restore_deal(evening, DealRevision.objects.filter(evening=evening).first().pk, scorer)
                 same(evening, f"restoring deal {number}")
-        due = services.still_due(evening)
+        due = payments.still_due(evening)
         if due:
             paid = due[data.draw(st.integers(0, len(due) - 1))]
-            services.record_payment(evening, paid.payer, paid.payee, paid.amount, scorer)
+            payments.record_payment(evening, paid.payer, paid.payee, paid.amount, scorer)
             same(evening, "a payment")
             if deals:  # a correction after a payment: the payment is netted against the new settlement
                 services.edit_deal(evening, 1, evening.deals.first().data, scorer, None)
                 same(evening, "a correction after a payment")
-            assert services.cancel_payment(evening, paid.payer, paid.payee, paid.amount)
+            assert payments.cancel_payment(evening, paid.payer, paid.payee, paid.amount)
             same(evening, "a payment taken back")
         Seat.objects.filter(evening=evening).update(points=0, place=None, unpaid=0, open_transfers=0, declared={})
-        services.refresh_summary(evening)
-        same(evening, "refresh_summary")
+        services.rebuild(evening)
+        same(evening, "a rebuild")
 
     check()

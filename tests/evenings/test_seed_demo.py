@@ -8,7 +8,7 @@ from django.contrib.auth import authenticate, get_user_model
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from scorebook.evenings import services
+from scorebook.evenings import stored
 from scorebook.evenings.models import Deal, Evening
 from scorebook.rules import evening_file
 
@@ -44,21 +44,21 @@ def test_it_creates_evenings_of_several_variants_that_all_score():
     assert set(evenings) == {"kleurenwiezen", "liege", "encheres", "classique", "gand"}
     for evening in evenings.values():
         assert evening.owner.username == "demo"
-        result = services.scored(evening).result  # raises DealError if the engine refused a deal
+        result = stored.scored(evening).result  # raises DealError if the engine refused a deal
         assert len(result.deals) == evening.deals.count() >= 8
-        assert evening_file.report(services.engine_evening(evening))["totals"] == dict(result.totals)
+        assert evening_file.report(stored.engine_evening(evening))["totals"] == dict(result.totals)
 
 
 def test_it_plays_kleurenwiezen_with_five_including_a_pass_and_a_misere_with_two_declarers():
     seed()
     evening = by_variant()["kleurenwiezen"]
-    assert len(services.players_of(evening)) == 5
+    assert len(stored.players_of(evening)) == 5
     datas = [d.data for d in evening.deals.all()]
     assert 18 <= len(datas) <= 24
     assert {"contract": "pass"} in datas
     misere = [d for d in datas if d.get("contract") == "kleine-miserie" and len(d["declarers"]) == 2]
     assert misere
-    result = services.scored(evening).result
+    result = stored.scored(evening).result
     sat_out = {p for r in result.deals for p in r.sitting_out}
     assert len(sat_out) == 5  # everyone dealt and sat out in turn
     assert sum(result.totals.values()) == 0
@@ -66,7 +66,7 @@ def test_it_plays_kleurenwiezen_with_five_including_a_pass_and_a_misere_with_two
 
 def test_it_lets_the_bete_grow_in_encheres():
     seed()
-    result = services.scored(by_variant()["encheres"]).result
+    result = stored.scored(by_variant()["encheres"]).result
     pots = [r.pot for r in result.deals]
     assert result.pot > 0
     assert pots[-1] > pots[-2] > pots[-3]  # it is growing at the end of the evening
@@ -76,7 +76,7 @@ def test_it_lets_the_bete_grow_in_encheres():
 
 def test_it_finishes_a_robre_in_classique():
     seed()
-    result = services.scored(by_variant()["classique"]).result
+    result = stored.scored(by_variant()["classique"]).result
     assert len(result.robres) >= 1 and result.robres[0].finished
     assert result.robres[0].manches_won == (2, 1)
     assert result.next.robre.deals > 0  # the next robre is under way

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from pages import Element, Page
-from scorebook.evenings import services
+from scorebook.evenings import services, stored
 from scorebook.evenings.models import Deal, Evening
 
 pytestmark = pytest.mark.django_db
@@ -337,7 +337,8 @@ def test_it_does_not_score_the_evening_for_a_304(client, make_evening, monkeypat
     def must_not_score(*args, **kwargs):
         raise AssertionError("a 304 must not score the evening")
 
-    monkeypatch.setattr(services, "scored", must_not_score)
+    monkeypatch.setattr(stored, "scored", must_not_score)
+    monkeypatch.setattr(stored, "read_sheet", must_not_score)
     with django_assert_num_queries(1):  # the version, nothing else
         response = client.get(live_url(evening), HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304

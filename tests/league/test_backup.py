@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Role, Season
-from scorebook.evenings import services
+from scorebook.evenings import creation, services, stored
 from scorebook.evenings.models import Evening, Payment
 
 PLAYERS = ["Anne", "Bert", "Carl", "Dina", "Eric"]
@@ -37,7 +37,7 @@ def club(make_user, admin, scorer):
         club=club, name="2026", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
     )
     for day in (6, 13, 20):
-        evening = services.create_evening(
+        evening = creation.create_evening(
             ruleset="kleurenwiezen",
             players=PLAYERS,
             first_dealer=day % 5,
@@ -83,7 +83,7 @@ def _picture(club):
                 e.status,
                 [(s.position, s.name, s.player.name) for s in e.seats.all()],
                 [d.data for d in e.deals.all()],
-                dict(services.scored(e).result.totals),
+                dict(stored.scored(e).result.totals),
                 dict(e.summary.items()),
                 sorted((p.payer, p.payee, p.amount) for p in e.payments.all()),
             )

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from scorebook.clubs.models import Season
-from scorebook.evenings import services
+from scorebook.evenings import stored
 from scorebook.evenings.models import Evening
 from scorebook.league.backup import import_club
 from scorebook.league.views.ledger import open_ledger
@@ -42,7 +42,7 @@ def club(settings):
 def test_every_evening_keeps_its_totals_pot_and_money(club, expected):
     got = []
     for evening in Evening.objects.filter(club=club).order_by("date", "pk"):
-        result = services.scored(evening).result
+        result = stored.scored(evening).result
         assert list(result.took_part) == list(result.players), f"{evening.date}: someone took no part"
         got.append(
             {

@@ -16,7 +16,7 @@ from django.core.management.base import CommandError
 
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, Membership, Role
-from scorebook.evenings import services
+from scorebook.evenings import creation, services
 from scorebook.evenings.models import Evening
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ def club(make_user):
     mia_member = make_user("mia_member", email="mia@example.org")
     Membership.objects.create(club=club, user=mia_member, role=Role.MEMBER)
     clubs.create_invitation(club, ada_admin, role=Role.ADMIN, days=7, uses=5)
-    evening = services.create_evening(
+    evening = creation.create_evening(
         ruleset="kleurenwiezen",
         players=["Anne", "Bert", "Carl", "Dina"],
         first_dealer=0,

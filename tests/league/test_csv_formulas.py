@@ -10,6 +10,7 @@ from django.urls import reverse
 from scorebook.clubs import services
 from scorebook.clubs.models import Membership, Role, Season
 from scorebook.core.spreadsheet import safe_cell
+from scorebook.evenings import creation
 from scorebook.evenings import services as evenings
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def test_it_escapes_a_player_named_like_a_formula_in_the_standings_csv(client, m
     club = services.create_club(name="Les As", slug="les-as", user=ada_admin)
     mia_member = make_user("mia_member")
     Membership.objects.create(club=club, user=mia_member, role=Role.MEMBER)
-    evening = evenings.create_evening(
+    evening = creation.create_evening(
         ruleset="kleurenwiezen",
         players=NAMES,
         first_dealer=0,

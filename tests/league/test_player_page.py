@@ -30,7 +30,7 @@ from django.urls import reverse
 from builders import club_evening
 from pages import body
 from scorebook.clubs.models import Club, Player, Season
-from scorebook.evenings import services
+from scorebook.evenings import payments
 from scorebook.rules import registry
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +60,7 @@ def built(club, scorer):
         [{"contract": "samen-9", "declarers": ["Bert", "Carl"], "tricks": 10}],
         stake=None,
     )
-    services.record_payment(b, "Dina", "Anne", Decimal("0.10"), scorer, closed_too=True)
+    payments.record_payment(b, "Dina", "Anne", Decimal("0.10"), scorer, closed_too=True)
     season = Season.objects.create(
         club=club, name="September", start=date(2026, 9, 1), end=date(2026, 9, 30), ruleset="kleurenwiezen"
     )
@@ -249,8 +249,8 @@ def test_the_page_of_his_latest_season_takes_as_many_queries_for_30_evenings_as_
         for day in days:
             evening = club_evening(club, scorer, date(2026, 3, day), anne_deal)
             club_evening(club, scorer, date(2026, 3, day), classic, ruleset="classique")
-            due = services.still_due(evening)[-1]  # Anne's own transfer stays open
-            services.record_payment(evening, due.payer, due.payee, due.amount, scorer)
+            due = payments.still_due(evening)[-1]  # Anne's own transfer stays open
+            payments.record_payment(evening, due.payer, due.payee, due.amount, scorer)
 
     evenings(range(1, 4))
     anne = Player.objects.get(club=club, name="Anne")

@@ -10,6 +10,7 @@ from pages import Page, body, datas, field_errors
 from scorebook.accounts.models import Profile
 from scorebook.clubs import services
 from scorebook.clubs.models import Club, Membership, Player, Role
+from scorebook.evenings import creation, stored
 from scorebook.evenings import services as evening_services
 from scorebook.evenings.models import Evening, Seat
 from scorebook.league import roster
@@ -39,7 +40,7 @@ def cast(club, admin, scorer, outsider, make_user):
 
 
 def club_evening(club, user, players=("Anne", "Bert", "Carl", "Dina"), deals=(), day=date(2026, 11, 20)):
-    evening = evening_services.create_evening(
+    evening = creation.create_evening(
         ruleset="kleurenwiezen",
         players=list(players),
         first_dealer=0,
@@ -363,7 +364,7 @@ def test_it_offers_the_other_players_then_the_choice_of_the_record_to_keep(clien
 def test_it_merges_moving_the_seats_and_keeping_every_total(client, cast, club, twins):
     _first, second = twins
     anne, annie = named(club, "Anne"), named(club, "Annie")
-    before = {e.pk: dict(evening_services.scored(e).result.totals) for e in twins}
+    before = {e.pk: dict(stored.scored(e).result.totals) for e in twins}
     deals_before = {e.pk: datas(e) for e in twins}
     client.force_login(cast["admin"])
     response = merge(client, anne, annie, anne)
@@ -373,7 +374,7 @@ def test_it_merges_moving_the_seats_and_keeping_every_total(client, cast, club, 
     assert seat.player == anne and seat.name == "Annie"  # the deals of that evening say "Annie"
     for e in twins:
         e = Evening.objects.get(pk=e.pk)
-        assert dict(evening_services.scored(e).result.totals) == before[e.pk]
+        assert dict(stored.scored(e).result.totals) == before[e.pk]
         assert datas(e) == deals_before[e.pk]
         assert {p["name"]: p["player"] for p in e.summary["players"]}[e.seats.get(position=0).name] == anne.pk
     assert Seat.objects.filter(player=anne).count() == 2

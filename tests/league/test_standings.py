@@ -1,6 +1,6 @@
 """The standings and a player's figures, from evening summaries only (scorebook.league.standings).
 
-Plain Python: summaries are written by hand in the shape ``services.summarize`` gives them.
+Plain Python: summaries are written by hand in the shape ``summary.summarize`` gives them.
 """
 
 from datetime import date, timedelta

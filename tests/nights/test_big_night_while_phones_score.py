@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from scorebook.evenings import services as evenings
+from scorebook.evenings import creation
 from scorebook.evenings.models import Deal
 from scorebook.nights import services
 from scorebook.nights.models import NightTable
@@ -49,7 +49,7 @@ def phone(director, evening, stop: threading.Event, answers: list, problems: lis
 
 def test_it_creates_a_big_night_while_eight_phones_score_and_every_deal_is_answered(club, director):
     tables = [
-        evenings.create_evening(
+        creation.create_evening(
             ruleset="kleurenwiezen",
             players=AT_THE_TABLE,
             first_dealer=0,

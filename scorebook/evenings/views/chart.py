@@ -13,8 +13,8 @@ from django.views.decorators.http import require_safe
 from scorebook.core.http import HtmxHttpRequest
 
 from ..access import evening_for_user
-from ..charts import chart_context
-from ..services import scored
+from ..charts import build, chart_context
+from ..stored import read_sheet
 
 __all__ = ["chart_context", "evening_chart"]
 
@@ -23,8 +23,8 @@ __all__ = ["chart_context", "evening_chart"]
 @require_safe
 def evening_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     evening = evening_for_user(request, pk)
-    result = scored(evening).result
-    context = {"evening": evening, "result": result, "chart": chart_context(result)}
+    sheet = read_sheet(evening)  # every deal's stored result: nothing scored again
+    context = {"evening": evening, "chart": build(sheet.table.players, sheet.running())}
     if request.htmx:  # a live refresh only needs the chart
         return render(request, "evenings/chart.html#chart", context)
     return render(request, "evenings/chart.html", context)

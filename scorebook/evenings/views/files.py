@@ -18,9 +18,11 @@ from scorebook.clubs.models import Club, Player
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core.engine_messages import localized
 from scorebook.rules import evening_file
+from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import RulesError
+from scorebook.rules.scoring import DealError
 
-from .. import services
+from .. import creation
 from ..access import evening_for_user
 
 MAX_FILE_BYTES = 1024 * 1024  # 1 MB: a long evening is a few tens of kilobytes
@@ -152,14 +154,14 @@ def evening_import(request):
             if club is None or _roster_problems(form, club, list(table.players)):
                 # an evening of an earlier day arrives closed, reopened by an admin only; tonight's may go on
                 old = table.date is not None and table.date < timezone.localdate()
-                evening = services.import_evening(content, request.user, club=club, closed=old)
+                evening = creation.import_evening(content, request.user, club=club, closed=old)
             else:
                 evening = None
                 if field == "file":  # keep what was sent: the next submit does not need the file again
                     data = form.data.copy()
                     data["text"] = content.decode("utf-8", "replace") if isinstance(content, bytes) else content
                     form.data = data
-        except (services.FileError, services.DealError, RulesError) as exc:
+        except (FileError, DealError, RulesError) as exc:
             form.add_error(field, _problem(exc))
         else:
             if evening is not None:
@@ -187,7 +189,7 @@ def evening_import(request):
 def evening_export(request, pk):
     evening = evening_for_user(request, pk)
     filename = f"scorebook-{evening.date.isoformat()}-{evening.ruleset}.json"
-    response = HttpResponse(services.export_text(evening), content_type="application/json; charset=utf-8")
+    response = HttpResponse(creation.export_text(evening), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
     response["Cache-Control"] = "private, no-store"
     return response

@@ -9,14 +9,14 @@ from django.views.decorators.http import require_safe
 
 from scorebook.core.http import noindex
 
-from .. import rules_display, services
+from .. import rules_display, stored
 from ..access import evening_for_token, evening_for_user
 
 TEMPLATE = "evenings/rules.html"
 
 
 def _context(evening) -> dict:
-    rules = services.rules_of(evening)
+    rules = stored.rules_of(evening)
     return {
         "evening": evening,
         "summary": rules_display.summary(evening.ruleset, rules),

@@ -8,20 +8,27 @@ same forms post normally and redirect back, or show the page with their errors.
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.forms import Form
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from scorebook.core.engine_messages import localized
 from scorebook.rules import registry
+from scorebook.rules.deals import ContractDeal
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import ClassicRules
 from scorebook.rules.scoring import DealError
 
-from .. import display, rules_display, services
+from .. import creation, display, rules_display, services, stored
 from ..access import MAX_ID, evening_for_user, visible_evenings
 from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RobreForm, deal_form_class
 from ..links import login_or_link
@@ -51,7 +58,7 @@ def evening_new(request):
     form = NewEveningForm(request.POST or None, user=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         c = form.cleaned_data
-        evening = services.create_evening(
+        evening = creation.create_evening(
             club=c["club"],
             ruleset=c["ruleset"],
             players=c["players"],
@@ -98,79 +105,97 @@ def _robre_form(table, data=None, robre=None):
     return RobreForm(data, players=list(table.players), dummy=rules.dummy, prefix="robre", initial=initial)
 
 
+@dataclass(frozen=True)
+class Forms:
+    """The record forms of the board: the one sent back with its errors, the others new."""
+
+    deal: Form | None = None
+    adjustment: AdjustmentForm | None = None
+    robre: RobreForm | None = None
+
+    @classmethod
+    def refused(cls, form: Form) -> Forms:
+        if isinstance(form, AdjustmentForm):
+            return cls(adjustment=form)
+        if isinstance(form, RobreForm):
+            return cls(robre=form)
+        return cls(deal=form)
+
+
+def _claim_teams(rules, robre) -> list[int]:
+    """The sides standing where they may claim the manche by showing their honours."""
+    return [side for side in (0, 1) if rules.claim_at is not None and robre.points[side] == rules.claim_at]
+
+
 # --- the board -------------------------------------------------------------------------------
 
 
-def _board(request, evening, scored, *, status=200, **forms):
-    """The page, or its ``board`` partial for htmx: the state after the evening's deals, the
-    record forms (``forms``: one sent back with its errors), the latest deals."""
-    result = scored.result
-    rules = scored.engine.rules
+def _board_context(
+    request, evening, sheet: stored.Sheet, forms: Forms, *, refused: bool = False, revisions: bool = True
+) -> dict:
+    """What the board shows: the state after the evening's last deal, the record forms, the last
+    deals (``sheet``: read from what the writes stored, nothing scored again), and unless
+    ``revisions`` is False the latest corrections (with the undo of a deletion)."""
+    standing, rules = sheet.standing, sheet.table.rules
     classic = isinstance(rules, ClassicRules)
-    robre = result.next.robre
-    last = None if request.GET.get("deals") == "all" else RECENT
-    rows = display.deal_rows(result, rules, last, scored.deals)
-    revisions = list(evening.revisions.select_related("by")[:5])
+    robre = standing.next.robre
+    revisions = list(evening.revisions.select_related("by")[:5]) if revisions else []
     # undo is offered only while the deletion is the latest change of the evening
-    undo = next((r for r in revisions if r.action == DealRevision.Action.DELETED), None)
+    undo = next((r for r in revisions if r.action == DealRevision.Action.DELETED and not r.undone), None)
     if undo is not None and undo.evening_version != evening.version:
         undo = None
     context = {
         "evening": evening,
         "rules": rules,
         "classic": classic,
-        "players": scored.engine.players,
-        "chips": display.total_chips(result),
-        "next": result.next,
-        "next_number": len(result.deals) + 1,
-        "pot": result.pot,
+        "players": sheet.table.players,
+        "chips": display.total_chips(standing),
+        "next": standing.next,
+        "next_number": standing.number + 1,
+        "pot": standing.pot,
         "has_bete": getattr(rules, "bete", None) is not None,
         "robre": robre,
-        "robres_done": result.robres,
+        "robres_done": standing.robres,
         "can_score": evening.is_open and evening.may_score,
-        "rows": list(reversed(rows)),
-        "hidden_deals": len(result.deals) - len(rows),
+        "rows": display.rows_of(sheet.lines, sheet.table.players, rules, sheet.deals, sheet.before)[::-1],
+        "hidden_deals": sheet.hidden,
         "revisions": revisions,
         "undo": undo,
-        "form": forms.get("form") or _deal_form(scored.engine, robre=robre),
-        "adjustment_form": forms.get("adjustment_form") or _adjustment_form(scored.engine),
-        "choices": None if classic else display.contract_choices(rules, display.played_contracts(result)),
-        "rotation": display.rotation(scored.state, result),
-        "undo_dealer": _dealer_of(result, undo.number) if undo is not None else None,
-        "refused": status == INVALID,
+        "form": forms.deal or _deal_form(sheet.table, robre=robre),
+        "adjustment_form": forms.adjustment or _adjustment_form(sheet.table),
+        "choices": None if classic else display.contract_choices(rules, sheet.contracts),
+        "rotation": display.rotation(sheet.state),
+        "undo_dealer": _dealer_of(evening, sheet, undo.number) if undo is not None else None,
+        "refused": refused,
         "rules_summary": rules_display.summary(evening.ruleset, rules),
     }
     if classic:
-        context["claim_teams"] = [
-            side for side in (0, 1) if rules.claim_at is not None and robre.points[side] == rules.claim_at
-        ]
-        context["robre_form"] = forms.get("robre_form") or (
-            None if robre.deals else _robre_form(scored.engine, robre=robre)
-        )
+        context["claim_teams"] = _claim_teams(rules, robre)
+        context["robre_form"] = forms.robre or (None if robre.deals else _robre_form(sheet.table, robre=robre))
+    return context
+
+
+def _board(request, evening, sheet: stored.Sheet | None = None, *, status: int = 200, forms: Forms = Forms()):
+    """The page, or its ``board`` partial for htmx: the state after the evening's last deal, the
+    record forms (``forms``: one sent back with its errors), the latest deals."""
+    if sheet is None:
+        sheet = stored.read_sheet(evening, None if request.GET.get("deals") == "all" else RECENT)
+    context = _board_context(request, evening, sheet, forms, refused=status == INVALID)
     template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
     return render(request, template, context, status=status)
 
 
-def _dealer_of(result, number: int) -> str | None:
+def _dealer_of(evening, sheet: stored.Sheet, number: int) -> str | None:
     """Who deals deal ``number`` now (after a deletion moved it up), if it exists."""
-    return result.deals[number - 1].dealer if 0 < number <= len(result.deals) else None
-
-
-def _scored(evening):
-    """The evening scored from its deals, put back in order first if they disagree with it."""
-    try:
-        return services.scored_in_order(evening)
-    except services.Inconsistent:
-        raise _Broken(evening) from None
-
-
-class _Broken(Exception):
-    def __init__(self, evening):
-        self.evening = evening
+    line = next((line for line in sheet.lines if line.number == number), None)
+    if line is None and 0 < number <= sheet.standing.number:
+        deal = evening.deals.filter(number=number).only(*stored.LINE_FIELDS).first()
+        line = stored.result_of(deal, sheet.table) if deal is not None else None
+    return line.dealer if line is not None else None
 
 
 def _broken_page(request, evening):
-    """The evening's stored deals cannot be put in order: say so, never loop."""
+    """The evening's stored deals cannot be scored: say so, never loop."""
     return render(request, "evenings/broken.html", {"evening": evening}, status=500)
 
 
@@ -178,64 +203,131 @@ def _broken_page(request, evening):
 def evening(request, pk):
     evening = evening_for_user(request, pk)
     try:
-        scored = _scored(evening)
-    except _Broken:
+        sheet = stored.read_sheet(evening, None if request.GET.get("deals") == "all" else RECENT)
+    except (DealError, FileError):
         return _broken_page(request, evening)
-    return _board(request, evening, scored)
+    return _board(request, evening, sheet)
 
 
-def _closed(request, evening):
-    """A write to a closed evening: refused (422 for htmx and an offline queue: the board says why)."""
-    messages.error(request, _("This evening is closed: reopen it to change a deal."))
-    if request.htmx:
-        return _board(request, evening, services.scored(evening), status=INVALID)
-    return redirect(evening)
+def _refused(request, evening, refusal: services.Refused):
+    """A write that lost a race (or found the evening closed): the reason in words, with the board
+    as it is now: in its notices for htmx (422, as a refused form: an offline queue keeps the line
+    as refused), else the page with the notice (409; a closed evening: back to its page). An
+    evening deleted meanwhile: the list of evenings."""
+    messages.error(request, refusal.message)
+    if isinstance(refusal, services.EveningGone):
+        url = reverse("evening_list")
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    if isinstance(refusal, services.EveningClosed) and not request.htmx:
+        return redirect(evening)
+    try:
+        return _board(request, evening, status=INVALID if request.htmx else 409)
+    except (DealError, FileError):
+        return _broken_page(request, evening)
 
 
-def _after_write(request, evening, scored=None):
+def _after_write(request, evening):
     """After a change: the board for htmx, else back to the page (post, redirect, get)."""
     if request.htmx:
-        return _board(request, evening, scored or services.scored(evening))
+        return _board(request, evening)
     return redirect(evening)
 
 
-def _record(request, pk, build_form, form_name: str):
-    """Record one line from a posted form: the deal form, an adjustment, or a new robre. The form
-    is checked against the table; the service scores the deal on the evening's deals."""
+def _record(request, pk, build_form):
+    """Record one line from a posted form (``build_form``: the deal form, an adjustment, or a new
+    robre). The form is checked against the table; the service scores the deal from the state after
+    the evening's last deal."""
     evening = evening_for_user(request, pk, write=True)
     if not evening.is_open:
-        return _closed(request, evening)
-    form = build_form(services.engine_evening(evening, []), request.POST)
+        return _refused(request, evening, services.EveningClosed())
+    form = build_form(stored.table_of(evening), request.POST)
     if form.is_valid():
         try:
             key = form.cleaned_data.get("request_key") or ""
             recorded = services.record_deal(evening, form.deal_data(), request.user, key)
         except (DealError, FileError) as error:
             form.add_engine_error(error)
-        except services.EveningClosed:
-            evening.status = evening.Status.CLOSED
-            return _closed(request, evening)
+        except services.Refused as refusal:
+            return _refused(request, evening, refusal)
         else:
-            return _after_write(request, evening, recorded.scored)
-    return _board(request, evening, services.scored(evening), status=INVALID, **{form_name: form})
+            return _recorded(request, evening, recorded)
+    return _board(request, evening, status=INVALID, forms=Forms.refused(form))
+
+
+def _recorded(request, evening, recorded: services.Recorded):
+    """The answer to a recorded line. Without JavaScript: back to the page. With htmx, when the page
+    that posted shows the evening as it was just before (``X-Board-Version``) and the record forms
+    keep their shape: only what changed (``_answer``); otherwise the whole board."""
+    if not recorded.created:
+        if recorded.deal is None:
+            messages.info(request, _("This deal was recorded, then deleted: it is not recorded again."))
+        return _after_write(request, evening)
+    if not request.htmx:
+        return redirect(evening)
+    shown = request.headers.get("X-Board-Version", "")
+    all_deals = "deals=all" in (request.htmx.current_url or "")
+    if shown == str(evening.version - 1) and not all_deals and _forms_kept(evening, recorded):
+        return _answer(request, evening)
+    return _board(request, evening)
+
+
+def _forms_kept(evening, recorded: services.Recorded) -> bool:
+    """The record forms look the same after the deal as before it (so the page keeps them, reset):
+    for classic games, the same robre under way, begun before the deal (no partnerships form to show
+    or hide) with no claim offered or withdrawn; for contract games, the same contracts on the
+    form's first screen."""
+    rules = recorded.after.rules
+    before, after = recorded.before.next_deal().robre, recorded.after.next_deal().robre
+    if isinstance(rules, ClassicRules):
+        return (
+            (before.number, before.teams) == (after.number, after.teams)
+            and before.deals > 0
+            and _claim_teams(rules, before) == _claim_teams(rules, after)
+        )
+    deal = recorded.after.results[-1].deal
+    if not isinstance(deal, ContractDeal):
+        return True
+    contracts = Counter((evening.summary or {}).get("contracts") or {})
+    was = contracts - Counter({deal.contract: 1})
+    quick = [b.key for b in display.contract_choices(rules, contracts).quick]
+    return quick == [b.key for b in display.contract_choices(rules, was).quick]
+
+
+def _answer(request, evening):
+    """The small answer to a recorded line, swapped out of band into the page that posted it (the
+    form stays where it is, reset by the page): the new row (and the one before it, whose delete
+    warning may change), the totals, the robre, who deals next and sits out, the notices, the next
+    request keys and the rotation; the oldest row leaves when more than ``RECENT`` are shown."""
+    sheet = stored.read_sheet(evening, 2)
+    context = _board_context(request, evening, sheet, Forms(), revisions=False)  # no undo after a new line
+    number = sheet.standing.number
+    context |= {
+        "oob": True,
+        "new_row": context["rows"][0],
+        "previous_row": context["rows"][1] if len(context["rows"]) > 1 else None,
+        "gone_row": number - RECENT if number > RECENT else None,
+        "hidden_deals": max(number - RECENT, 0),
+    }
+    response = render(request, f"{TEMPLATE}#recorded", context)
+    return reswap(response, "none")
 
 
 @login_or_link
 @require_POST
 def deal_record(request, pk):
-    return _record(request, pk, _deal_form, "form")
+    return _record(request, pk, _deal_form)
 
 
 @login_or_link
 @require_POST
 def adjustment(request, pk):
-    return _record(request, pk, _adjustment_form, "adjustment_form")
+    return _record(request, pk, _adjustment_form)
 
 
 @login_or_link
 @require_POST
 def robre_start(request, pk):
-    return _record(request, pk, _robre_form, "robre_form")
+    return _record(request, pk, _robre_form)
 
 
 def _deal_or_404(evening, number):
@@ -249,10 +341,11 @@ def _deal_or_404(evening, number):
 def deal_edit(request, pk, number):
     evening = evening_for_user(request, pk, write=True)
     deal = _deal_or_404(evening, number)
-    scored = services.scored(evening)
-    deal_result = scored.result.deals[number - 1]
-    rules = scored.engine.rules
-    players = list(scored.engine.players)
+    table = stored.table_of(evening)
+    deal_result = stored.result_of(deal, table) if stored.state_of(evening, table) is not None else None
+    if deal_result is None:  # nothing stored for this version: scored from the deals
+        deal_result = stored.scored(evening).result.deals[number - 1]
+    rules, players = table.rules, list(table.players)
     editable = "adjustment" not in deal.data and "robre" not in deal.data
     status = 200
     conflict = None
@@ -262,7 +355,7 @@ def deal_edit(request, pk, number):
         kwargs["teams"] = deal_result.robre.teams
     if request.method == "POST":
         if not evening.is_open:
-            return _closed(request, evening)
+            return _refused(request, evening, services.EveningClosed())
         form = cls(request.POST, **kwargs)
         if not editable:
             form.is_valid()
@@ -285,8 +378,8 @@ def deal_edit(request, pk, number):
                 conflict = stale.deal
                 deal = stale.deal
                 form = cls(initial=cls.initial_from(deal.data, players) | {"version": deal.version}, **kwargs)
-            except services.EveningClosed:
-                return _closed(request, evening)
+            except services.Refused as refusal:
+                return _refused(request, evening, refusal)
         status = 409 if conflict else INVALID
     else:
         initial = cls.initial_from(deal.data, players) | {"version": deal.version} if editable else None
@@ -314,25 +407,26 @@ def deal_edit(request, pk, number):
 def deal_delete(request, pk, number):
     evening = evening_for_user(request, pk, write=True)
     if not evening.is_open:
-        return _closed(request, evening)
-    _deal_or_404(evening, number)
+        return _refused(request, evening, services.EveningClosed())
+    if _posted_id(request) is None:  # a deal by its number alone (with its id: it may have moved or gone since)
+        _deal_or_404(evening, number)
     try:
-        services.delete_deal(evening, number, request.user, _posted_id(request))
+        services.delete_deal(evening, number, request.user, _posted_id(request), _posted_int(request, "version"))
     except DealError as error:
         messages.error(request, _("Deal %(n)s cannot be deleted: %(why)s") % {"n": number, "why": localized(error)})
-    except services.StaleDeal:
-        messages.error(
-            request, _("The list of deals changed in the meantime: nothing was deleted. Check it and try again.")
-        )
-    except services.EveningClosed:
-        return _closed(request, evening)
+    except services.Refused as refusal:
+        return _refused(request, evening, refusal)
     return _after_write(request, evening)
+
+
+def _posted_int(request, name: str) -> int | None:
+    raw = request.POST.get(name)
+    return int(raw) if raw and raw.isdigit() and len(raw) < 19 else None
 
 
 def _posted_id(request) -> int | None:
     """The deal's id as the page showed it (guards a number that moved since)."""
-    raw = request.POST.get("deal")
-    return int(raw) if raw and raw.isdigit() and len(raw) < 19 else None
+    return _posted_int(request, "deal")
 
 
 @login_or_link
@@ -340,14 +434,15 @@ def _posted_id(request) -> int | None:
 def deal_restore(request, pk, revision):
     evening = evening_for_user(request, pk, write=True)
     if not evening.is_open:
-        return _closed(request, evening)
+        return _refused(request, evening, services.EveningClosed())
     if not 0 < revision <= MAX_ID:
         raise Http404("No such revision")
-    rev = get_object_or_404(DealRevision, pk=revision, evening=evening, action=DealRevision.Action.DELETED)
     try:
-        services.restore_deal(evening, rev, request.user)
+        services.restore_deal(evening, revision, request.user)
+    except services.NoSuchDeletion:
+        raise Http404("No such revision") from None
     except DealError as error:
         messages.error(request, _("The deal cannot be put back: %(why)s") % {"why": localized(error)})
-    except services.EveningClosed:
-        return _closed(request, evening)
+    except services.Refused as refusal:
+        return _refused(request, evening, refusal)
     return _after_write(request, evening)

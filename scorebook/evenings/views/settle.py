@@ -1,7 +1,7 @@
 """Settling an evening: who won, who pays whom, marking payments, closing, the printable sheet.
 
-Every number shown here comes from the engine (``services.scored``): totals, the
-bête, money and the minimum list of transfers. The view only formats them.
+Every number shown here comes from the engine, as the writes stored it (``stored.read_sheet``):
+totals, the bête, money and the minimum list of transfers. The view only formats them.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from scorebook.core.http import HtmxHttpRequest
 from scorebook.rules.model import BeteEnd
 from scorebook.rules.scoring import BETE
 
-from .. import display, rules_display, services
+from .. import display, payments, rules_display, services, stored
 from ..access import evening_for_user
 from ..display import TransferWords
 from ..models import Evening, Payment
@@ -52,10 +52,10 @@ class TransferRow(TransferWords):
 
 def _transfer_rows(evening: Evening) -> list[TransferRow]:
     """What was paid (the payments, in the order they were made), then what remains to settle:
-    the settlement netted against them (rules.md 4; ``services.still_due``)."""
+    the settlement netted against them (rules.md 4; ``payments.still_due``)."""
     if evening.stake is None:
         return []
-    payments = services.payments_made(evening)
+    made = payments.payments_made(evening)
     rows = [
         TransferRow(
             p.payer,
@@ -67,19 +67,20 @@ def _transfer_rows(evening: Evening) -> list[TransferRow]:
             display_name(p.marked_by),
             p.pk,
         )
-        for p in payments
+        for p in made
     ]
     rows += [
         TransferRow(t.payer, t.payee, t.amount, money_text(t.amount, evening.currency), False)
-        for t in services.still_due(evening, payments)
+        for t in payments.still_due(evening, made)
     ]
     return rows
 
 
-def _context(evening: Evening) -> dict:
-    scored = services.scored(evening)
-    result = scored.result
-    rules = scored.engine.rules
+def _context(evening: Evening, last: int | None = 0) -> dict:
+    """The settlement's context; ``sheet``: the evening as stored, with its ``last`` deals (all: None)."""
+    sheet = stored.read_sheet(evening, last)
+    result = sheet.standing
+    rules = sheet.table.rules
     code = lang()
     has_stake = evening.stake is not None
     money = result.money(evening.stake) if has_stake else {}
@@ -110,7 +111,7 @@ def _context(evening: Evening) -> dict:
         "evening": evening,
         "variant": rules.names.get(code),
         "players": list(result.players),
-        "deal_count": len(result.deals),
+        "deal_count": result.number,
         "has_stake": has_stake,
         "stake_text": stake_text(evening.stake, evening.currency) if has_stake else "",
         "standings": standings,
@@ -123,7 +124,7 @@ def _context(evening: Evening) -> dict:
         "due_count": sum(not t.paid for t in transfers),
         "closed": not evening.is_open,
         "may_score": getattr(evening, "may_score", False),
-        "scored": scored,
+        "sheet": sheet,
         "lang": code,
         "summary": rules_display.summary(evening.ruleset, rules),
         "rules_url": reverse("evening_rules", args=[evening.pk]),
@@ -144,12 +145,10 @@ def settlement(request, pk):
 @login_required
 def evening_print(request, pk):
     evening = evening_for_user(request, pk)
-    context = _context(evening)
-    scored = context["scored"]
-    result = scored.result
-    rules = scored.engine.rules
-    context["rows"] = display.deal_rows(result, rules)
-    context["totals"] = [result.totals[name] for name in result.players]
+    context = _context(evening, last=None)
+    sheet = context["sheet"]
+    context["rows"] = display.rows_of(sheet.lines, sheet.table.players, sheet.table.rules, sheet.deals)
+    context["totals"] = [sheet.standing.totals[name] for name in sheet.table.players]
     context["printed_at"] = timezone.localtime()
     return render(request, PRINT_TEMPLATE, context)
 
@@ -189,10 +188,10 @@ def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     mark = (wanted == "1") if wanted in ("0", "1") else not existing.exists()
     try:
         if mark:
-            services.record_payment(evening, payer, payee, amount, request.user, closed_too=True)
+            payments.record_payment(evening, payer, payee, amount, request.user, closed_too=True)
         else:
-            services.cancel_payment(evening, payer, payee, amount, closed_too=True, payment_id=payment_id)
-    except services.NotDue:  # the page was out of date: a deal or a payment changed the settlement since
+            payments.cancel_payment(evening, payer, payee, amount, closed_too=True, payment_id=payment_id)
+    except payments.NotDue:  # the page was out of date: a deal or a payment changed the settlement since
         messages.warning(request, _("The settlement has changed since the page was shown: check it again."))
         return HttpResponseClientRefresh() if request.htmx else redirect(_settlement_url(evening, "#transfers"))
 

@@ -25,7 +25,7 @@ from scorebook.core.http import noindex
 from scorebook.rules import registry
 from scorebook.rules.model import ClassicRules
 
-from .. import display, rules_display, services
+from .. import display, rules_display, services, stored
 from ..access import evening_for_token, evening_for_user
 from ..models import Evening, link_token_hash
 
@@ -75,7 +75,7 @@ def public(request, token):
     evening = evening_for_token(token)
     context = _board(evening) | {
         "token": token,
-        "summary": rules_display.summary(evening.ruleset, services.rules_of(evening)),
+        "summary": rules_display.summary(evening.ruleset, stored.rules_of(evening)),
         "rules_url": reverse("evening_public_rules", args=[token]),
     }
     return render(request, "evenings/share/public.html", context)
@@ -109,9 +109,9 @@ def public_live(request, token):
 
 
 def _board(evening: Evening) -> dict:
-    scored = services.scored(evening)
-    engine, result = scored.engine, scored.result
-    rules = engine.rules
+    """What followers see, read from what the writes stored (nothing scored again: they poll)."""
+    sheet = stored.read_sheet(evening, LAST_DEALS)
+    standing, rules = sheet.standing, sheet.table.rules
     standings = [
         {
             "name": chip.name,
@@ -120,18 +120,19 @@ def _board(evening: Evening) -> dict:
             "deals_next": chip.dealer,
             "sits_out": chip.sitting_out,
         }
-        for chip in sorted(display.total_chips(result), key=lambda chip: -chip.total)  # stable: seat order on ties
+        for chip in sorted(display.total_chips(standing), key=lambda chip: -chip.total)  # stable: seat order on ties
     ]
-    rows = display.deal_rows(result, rules, LAST_DEALS)
+    rows = display.rows_of(sheet.lines, sheet.table.players, rules, sheet.deals, sheet.before)
+    robre = standing.next.robre
     return {
         "evening": evening,
         "variant": rules.names.get(lang()),
         "standings": standings,
         "has_bete": getattr(rules, "bete", None) is not None,
-        "pot": result.pot,
-        "robre": _robre(result.next.robre, rules, len(result.robres)) if result.next.robre is not None else None,
-        "next": result.next,
-        "deal_count": len(result.deals),
+        "pot": standing.pot,
+        "robre": _robre(robre, rules, len(standing.robres)) if robre is not None else None,
+        "next": standing.next,
+        "deal_count": standing.number,
         "last_deals": rows[::-1],
     }
 

@@ -32,7 +32,7 @@ from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Role
 from scorebook.core.formatting import lang, money_text, party_label, tone
 from scorebook.core.http import HtmxHttpRequest
-from scorebook.evenings import services
+from scorebook.evenings import payments, summary
 from scorebook.evenings.display import TransferWords
 from scorebook.evenings.models import Evening, Payment, Seat
 from scorebook.rules import registry, settlement
@@ -155,7 +155,7 @@ def open_transfers(rows, paid, order) -> list[tuple[int, str, str, int]]:
     evening's table in seat order (``order``; ties of the settlement follow it).
 
     The settlement netted against the payments (rules.md 4), as the evening's own settlement
-    page does (``services.open_transfers``); an evening whose payments are exactly its
+    page does (``summary.open_transfers``); an evening whose payments are exactly its
     transfers is settled without arithmetic.
     """
     out = []
@@ -164,7 +164,7 @@ def open_transfers(rows, paid, order) -> list[tuple[int, str, str, int]]:
         if _settled(transfers, made):
             continue
         payments = [settlement.Transfer(a, b, _money(c)) for a, b, c in made]
-        rest = services.open_transfers(transfers, order.get(evening_id, ()), payments)
+        rest = summary.open_transfers(transfers, order.get(evening_id, ()), payments)
         out += [(evening_id, t.payer, t.payee, int(t.amount * 100)) for t in rest]
     return out
 
@@ -331,8 +331,8 @@ def ledger_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         Evening.objects.only("id", "club_id", "stake", "currency"), pk=evening_id, club=club, stake__isnull=False
     )
     try:
-        _payment, created = services.record_payment(evening, payer, payee, amount, request.user, closed_too=True)
-    except services.NotDue:  # the settlement or its payments changed since the page was shown
+        _payment, created = payments.record_payment(evening, payer, payee, amount, request.user, closed_too=True)
+    except payments.NotDue:  # the settlement or its payments changed since the page was shown
         messages.warning(
             request, _("This transfer is no longer part of the evening's settlement: check the ledger again.")
         )
@@ -363,7 +363,7 @@ def ledger_undo(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     except ValueError:
         return HttpResponseBadRequest("payment must be a payment's number")
     payment = Payment.objects.filter(pk=payment_id, evening__club=club).select_related("evening").first()
-    if payment is not None and services.cancel_payment(
+    if payment is not None and payments.cancel_payment(
         payment.evening, payment.payer, payment.payee, payment.amount, closed_too=True, payment_id=payment.pk
     ):
         messages.success(

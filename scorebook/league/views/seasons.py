@@ -55,7 +55,7 @@ def season_evenings(season: Season):
 def summaries(evenings) -> list[st.EveningSummary]:
     """The summaries of ``evenings`` (a queryset), oldest first: one query, no deal read.
 
-    A summary names each seat's player (``services.summarize``); merging two players
+    A summary names each seat's player (``summary.summarize``); merging two players
     rebuilds the summaries of the evenings concerned, so the ids are current.
     """
     out, nights = [], {}

@@ -1,4 +1,5 @@
-"""Rebuild the stored summaries of evenings from their deals.
+"""Rebuild what is stored of evenings from their deals: each deal's result and the state after it,
+the evening's state and summary, its seats' figures (``services.rebuild``).
 
 python manage.py refresh_summaries               # every evening
 python manage.py refresh_summaries --evening 12  # one evening
@@ -11,7 +12,7 @@ from scorebook.evenings.models import Evening
 
 
 class Command(BaseCommand):
-    help = "Rebuild evenings' stored summaries (totals, money, statistics) from their deals."
+    help = "Rebuild what evenings store of their deals (results, states, summaries, seat figures) from the deals."
 
     def add_arguments(self, parser):
         parser.add_argument("--evening", type=int, metavar="PK", help="Only this evening.")
@@ -26,9 +27,9 @@ class Command(BaseCommand):
         for item in evenings.iterator():
             before = item.summary
             try:
-                services.refresh_summary(item)
-            except (services.DealError, services.FileError) as error:
-                self.stderr.write(f"evening {item.pk}: its deals cannot be scored: {error}")
+                services.rebuild(item)
+            except services.Unscorable as unscorable:
+                self.stderr.write(f"evening {item.pk}: its deals cannot be scored: {unscorable.error}")
                 continue
             changed += before != item.summary
         self.stdout.write(f"{evenings.count()} evenings read, {changed} summaries rebuilt.")

@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from scorebook.evenings import services
+from scorebook.evenings import creation, services, stored
 from scorebook.evenings.models import Evening
 
 USERNAME = "demo"
@@ -168,7 +168,7 @@ class Command(BaseCommand):
         return get_user_model().objects.create_user(username=USERNAME, password=PASSWORD, first_name="Demo")
 
     def evening(self, user, today, ruleset, players, days_ago, stake, closed, script):
-        evening = services.create_evening(
+        evening = creation.create_evening(
             ruleset=ruleset,
             players=players,
             first_dealer=0,
@@ -182,7 +182,7 @@ class Command(BaseCommand):
             if classic:
                 data = step
             else:
-                playing = services.scored(evening).result.next.playing
+                playing = stored.scored(evening).result.next.playing
                 data = contract_deal(step, playing)
             services.record_deal(evening, data, user)
         if closed:

@@ -1,0 +1,120 @@
+"""New evenings: from the new-evening form, or from an evening file; and an evening's file.
+
+An evening starts with a copy of its rules (the preset with the house rules on top) and its seats
+(roster players, created when new); an imported evening's deals are all checked by the engine
+before anything is written, then scored and stored as every write stores them (``services``).
+"""
+
+from __future__ import annotations
+
+from datetime import date as date_cls
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scorebook.clubs.models import Player
+from scorebook.rules import evening_file, registry
+from scorebook.rules.evening_file import FileError
+from scorebook.rules.model import to_dict
+from scorebook.rules.scoring import score
+
+from . import services
+from .models import Deal, Evening, Seat
+from .stored import engine_evening
+
+
+def player_named(name: str, user, club=None) -> Player:
+    """The roster player of that name (the club's, or the user's private book), created if new."""
+    if club is not None:
+        players = Player.objects.filter(club=club)
+    else:
+        players = Player.objects.filter(club__isnull=True, created_by=services.author(user))
+    existing = players.filter(name__iexact=name).order_by("pk").first()
+    return existing or Player.objects.create(name=name, club=club, created_by=services.author(user))
+
+
+def create_evening(
+    *,
+    ruleset: str,
+    players: list[str],
+    first_dealer: int,
+    stake: Decimal | None,
+    currency: str,
+    date: date_cls,
+    user,
+    rules: dict | None = None,
+    club=None,
+    deals: list[dict] = (),
+    closed: bool = False,
+) -> Evening:
+    """Start an evening with a copy of the rules: the preset, with the house rules given on top,
+    and (an imported evening) its deals, every one checked by the engine first. ``closed``: it
+    arrives closed, to be reopened by an admin only (an old evening imported into a club).
+
+    In a club, the club's house rules for that variant apply when no rules are given.
+    """
+    if rules is None and club is not None:
+        house = club.house_rules.filter(ruleset=ruleset).first()
+        rules = house.overrides if house else None
+    rules_copy = to_dict(registry.resolve(ruleset, rules or {}))
+    by = services.author(user)
+    with transaction.atomic():
+        evening = Evening.objects.create(
+            ruleset=ruleset,
+            rules=rules_copy,
+            date=date,
+            stake=stake,
+            currency=currency,
+            first_dealer=first_dealer,
+            owner=by,
+            club=club,
+            **(_arrives_closed(user) if closed else {}),
+        )
+        for position, name in enumerate(players):
+            player = player_named(name, user, club)
+            Seat.objects.create(evening=evening, player=player, position=position, name=player.name)
+        Deal.objects.bulk_create(
+            Deal(evening=evening, number=number, data=deal, recorded_by=by)
+            for number, deal in enumerate(deals, start=1)
+        )
+        services.store_new(evening)
+    return evening
+
+
+def _arrives_closed(user) -> dict:
+    return {
+        "status": Evening.Status.CLOSED,
+        "closed_at": timezone.now(),
+        "closed_by": services.author(user),
+        "admin_reopens": True,
+    }
+
+
+def import_evening(text: str | bytes, user, club=None, *, closed: bool = False) -> Evening:
+    """Create an evening from an evening file; raises FileError or DealError (nothing saved).
+    ``closed``: it arrives closed, reopened by an admin only (``create_evening``)."""
+    engine = evening_file.loads(text)
+    score(engine)  # every deal valid before anything is written
+    data = evening_file.to_dict(engine)
+    try:
+        return create_evening(
+            ruleset=engine.rules.key,
+            players=list(engine.players),
+            first_dealer=engine.players.index(engine.first_dealer),
+            stake=engine.stake,
+            currency=engine.currency,
+            date=engine.date or timezone.localdate(),
+            user=user,
+            rules=data["rules"],
+            club=club,
+            deals=data["deals"],
+            closed=closed,
+        )
+    except IntegrityError as exc:  # pragma: no cover - a database refusal is reported, never half-saved
+        raise FileError(0, f"the evening could not be saved: {exc}") from None
+
+
+def export_text(evening: Evening) -> str:
+    """The evening file of an evening (rules as the changes from the preset)."""
+    return evening_file.dumps(engine_evening(evening))
