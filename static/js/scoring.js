@@ -579,6 +579,12 @@
     if (b && event.detail.target === b) event.detail.headers["X-Board-Version"] = b.dataset.version;
   });
 
+  /* htmx enables what it disabled during a request (hx-disabled-elt) once the answer is swapped in:
+     a Save kept in place by a small answer stays disarmed */
+  document.addEventListener("htmx:afterRequest", function () {
+    if (guarded()) saveButton().disabled = true;
+  });
+
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail.target;
     // once per answer: on the board that was swapped in, or kept (a small answer: HX-Reswap none)
