@@ -64,7 +64,7 @@ def evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
     evening = (
         with_role(Evening.objects.select_related("club").prefetch_related("seats"), request.user).filter(pk=pk).first()
     )
-    if evening is None:
+    if evening is None or not evening.seats.all():  # no seats: deleted between the two queries
         raise Http404("No such evening")
     may_view, may_score = evening_rights(request.user, evening)
     if not may_score and links.holds_link(request, evening.pk):  # a scoring link: this evening only
@@ -83,8 +83,11 @@ def evening_for_token(token: str) -> Evening:
     """The read-only link: the token is the only key, and it never allows writing.
     ``<share_id>.<secret>``: the id finds the evening, the secret must match its stored digest."""
     share_id, _dot, secret = token.partition(".")
-    evening = Evening.objects.filter(share_id=share_id).first() if share_id and secret and len(token) <= 100 else None
+    found = Evening.objects.filter(share_id=share_id) if share_id and secret and len(token) <= 100 else None
+    evening = found.prefetch_related("seats").first() if found is not None else None
     if evening is None or not hmac.compare_digest(evening.share_hash, link_token_hash(secret)):
+        raise Http404("No such link")
+    if not evening.seats.all():  # deleted between the two queries
         raise Http404("No such link")
     return evening
 

@@ -40,6 +40,9 @@ def evening_delete(request, pk):
             services.delete_evening(evening)
         except services.HasDeals:  # a deal was recorded in the meantime
             has_deals = True
+        except services.EveningGone:  # another phone deleted it a moment ago
+            messages.info(request, _("This evening had already been deleted."))
+            return _after_delete(evening)
         else:
             messages.success(request, _("The evening of %(date)s is deleted.") % {"date": date_format(evening.date)})
             return _after_delete(evening)
@@ -77,7 +80,11 @@ def evening_archive(request, pk):
     wanted = not evening.archived
     if request.method == "POST":
         wanted = request.POST.get("archived", "1") != "0"
-        services.set_archived(evening, wanted)
+        try:
+            services.set_archived(evening, wanted)
+        except services.EveningGone as gone:
+            messages.error(request, gone.message)
+            return _after_delete(evening)
         if wanted:
             messages.success(
                 request,

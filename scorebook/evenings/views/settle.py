@@ -223,6 +223,9 @@ def _set_status(request, pk, status: str):
         services.set_status(evening, status, request.user, admin=evening.as_admin)
     except services.AdminReopens:
         raise PermissionDenied("An admin of the club closed this evening: only an admin reopens it") from None
+    except services.EveningGone as gone:  # deleted a moment ago
+        messages.error(request, gone.message)
+        return redirect("evening_list")
     return _back(request, evening)
 
 
