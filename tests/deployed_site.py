@@ -277,10 +277,10 @@ def _evening(
 
     from django.contrib.auth import get_user_model
 
-    from scorebook.evenings import services
+    from scorebook.evenings import creation, services
 
     user = get_user_model().objects.get(username=username)
-    evening = services.create_evening(
+    evening = creation.create_evening(
         ruleset=ruleset,
         players=list(players),
         first_dealer=first_dealer,
