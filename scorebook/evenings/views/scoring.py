@@ -1,9 +1,13 @@
 """The scoring page: running totals, whose deal it is, the record form, the deal list.
 
+The page reads what the writes stored (``stored.read_sheet``): nothing is scored again.
 Every form posts to its own view, which hands the form's deal to one service function
 and answers with the ``board`` partial (the form's ``hx-target``): the board after the
-change, or the form with its errors next to the fields (422). Without JavaScript the
-same forms post normally and redirect back, or show the page with their errors.
+change, or the form with its errors next to the fields (422), or the reason a request
+that lost a race was refused (422 with the board; 409 without JavaScript). A recorded line
+is answered with what changed only (``_answer``) when the page showed the evening just
+before and the record forms keep their shape. Without JavaScript the same forms post
+normally and redirect back, or show the page with their errors.
 """
 
 from __future__ import annotations
