@@ -35,8 +35,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Count, Exists, Max, OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -187,23 +186,18 @@ def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> Re
 
 
 def _deals_now(locked: Evening, request_key: str) -> dict:
-    """What a new deal depends on, read in one query once the evening is locked: its deals counted
-    (``count``, the ``last`` number) and, for a request key, whether it is spent: the deal recorded
-    with it (``same_key``: its id), or a deletion not undone that keeps it (``deleted_key``). A key
-    stays spent after its deal is deleted; putting the deal back gives the key back to it."""
-    deals = Deal.objects.filter(evening=OuterRef("pk")).order_by().values("evening")
-    facts = {
-        "count": Coalesce(Subquery(deals.annotate(n=Count("pk")).values("n")), 0),
-        "last": Subquery(deals.annotate(n=Max("number")).values("n")),
-    }
-    if request_key:
-        facts["same_key"] = Subquery(deals.filter(request_key=request_key).values("pk")[:1])
-        facts["deleted_key"] = Exists(
-            DealRevision.objects.filter(
-                evening=OuterRef("pk"), action=DealRevision.Action.DELETED, undone=False, request_key=request_key
-            )
-        )
-    return Evening.objects.filter(pk=locked.pk).values(**facts).get()
+    """What a new deal depends on, read once the evening is locked: its deals counted (``count``,
+    the ``last`` number) and, for a request key, whether it is spent: the deal recorded with it
+    (``same_key``: its id), or a deletion not undone that keeps it (``deleted_key``). A key stays
+    spent after its deal is deleted; putting the deal back gives the key back to it. One query,
+    two when the key is new (plain queries: the ORM builds them faster than one with subqueries)."""
+    by_key = {"same_key": Max("pk", filter=Q(request_key=request_key))} if request_key else {}
+    now = Deal.objects.filter(evening=locked).aggregate(count=Count("pk"), last=Max("number"), **by_key)
+    if request_key and now["same_key"] is None:
+        now["deleted_key"] = DealRevision.objects.filter(
+            evening=locked, action=DealRevision.Action.DELETED, undone=False, request_key=request_key
+        ).exists()
+    return now
 
 
 def _state_in_order(locked: Evening, count: int, last: int | None) -> Scorer:

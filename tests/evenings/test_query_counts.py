@@ -25,11 +25,11 @@ def _queries(client, method, url, data=None, **headers):
 SCORING_PAGE = 6
 # session, user, the evening with the user's role, its seats (the form is checked against the
 # table), then in a transaction (a savepoint inside the test's): the evening locked, its seats,
-# the deals counted with the request key's deal or deletion (one query), the deal inserted, the
-# evening updated (its state, summary and version), its payments, and each seat whose figures
-# changed (the four played: 4 updates of the figures that changed; one CASE/WHEN update of
-# every figure of every seat was slower); then the last deals for the answer
-SMALL_ANSWER = 17
+# the deals counted with the request key's deal, the deletions keeping that key, the deal
+# inserted, the evening updated (its state, summary and version), its payments, and each seat
+# whose figures changed (the four played: 4 updates of the figures that changed; one CASE/WHEN
+# update of every figure of every seat was slower); then the last deals for the answer
+SMALL_ANSWER = 18
 BOARD = SMALL_ANSWER + 1  # and the corrections, for the whole board
 
 

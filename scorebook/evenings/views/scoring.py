@@ -34,12 +34,13 @@ from scorebook.rules.scoring import DealError
 
 from .. import creation, display, rules_display, services, stored
 from ..access import MAX_ID, evening_for_user, visible_evenings
-from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RobreForm, deal_form_class
+from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RecordForm, RobreForm, deal_form_class
 from ..links import login_or_link
 from ..models import DealRevision
 
 TEMPLATE = "evenings/scoring.html"
 INVALID = 422
+ADJUSTMENT = "adj"  # the adjustment form's prefix
 RECENT = 10  # deals listed on the scoring page (a phone shows about five); the rest is one tap away (?deals=all)
 
 
@@ -95,7 +96,7 @@ def _deal_form(table, data=None, robre=None):
 
 
 def _adjustment_form(table, data=None, robre=None):
-    return AdjustmentForm(data, players=table.players, prefix="adj")
+    return AdjustmentForm(data, players=table.players, prefix=ADJUSTMENT)
 
 
 def _robre_form(table, data=None, robre=None):
@@ -301,19 +302,33 @@ def _answer(request, evening):
     """The small answer to a recorded line, swapped out of band into the page that posted it (the
     form stays where it is, reset by the page): the new row (and the one before it, whose delete
     warning may change), the totals, the robre, who deals next and sits out, the notices, the next
-    request keys and the rotation; the oldest row leaves when more than ``RECENT`` are shown."""
+    request keys and the rotation; the oldest row leaves when more than ``RECENT`` are shown. Only
+    what these parts show is worked out (no forms, no contract buttons, no rules summary)."""
     sheet = stored.read_sheet(evening, 2)
-    context = _board_context(request, evening, sheet, Forms(), revisions=False)  # no undo after a new line
-    number = sheet.standing.number
-    context |= {
+    standing, rules, players = sheet.standing, sheet.table.rules, sheet.table.players
+    rows = display.rows_of(sheet.lines, players, rules, sheet.deals, sheet.before)[::-1]
+    number = standing.number
+    context = {
         "oob": True,
-        "new_row": context["rows"][0],
-        "previous_row": context["rows"][1] if len(context["rows"]) > 1 else None,
+        "evening": evening,
+        "classic": isinstance(rules, ClassicRules),
+        "rules": rules,
+        "has_bete": getattr(rules, "bete", None) is not None,
+        "can_score": True,
+        "chips": display.total_chips(standing),
+        "pot": standing.pot,
+        "robre": standing.next.robre,
+        "robres_done": standing.robres,
+        "next": standing.next,
+        "next_number": number + 1,
+        "new_row": rows[0],
+        "previous_row": rows[1] if len(rows) > 1 else None,
         "gone_row": number - RECENT if number > RECENT else None,
         "hidden_deals": max(number - RECENT, 0),
+        "keys": [RecordForm()["request_key"], RecordForm(prefix=ADJUSTMENT)["request_key"]],
+        "rotation": display.rotation(sheet.state),
     }
-    response = render(request, f"{TEMPLATE}#recorded", context)
-    return reswap(response, "none")
+    return reswap(render(request, f"{TEMPLATE}#recorded", context), "none")
 
 
 @login_or_link
