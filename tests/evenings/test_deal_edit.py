@@ -83,7 +83,8 @@ def value(html: str, name: str) -> str:
 
 
 def hidden_version(html: str) -> str:
-    version = Page(html).one("input[name=version]")
+    """The version the correction form posts (the delete form posts it too)."""
+    version = Page(html).one("form.record input[name=version]")
     assert version.get("type") == "hidden"
     return version.get("value", "")
 
