@@ -165,20 +165,19 @@ def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> Re
         before = _state_in_order(locked, now["count"], now["last"])
         number = before.number + 1
         after = before.then(evening_file.parse_deal(data, before.evening, number))
-        result = after.results[-1]
-        standing = after.standing()
+        result, standing, snapshot = after.results[-1], after.standing(), after.snapshot()
         _check_money(locked, standing)
         deal = Deal.objects.create(
             evening=locked,
             number=number,
             data=data,
             result=result.as_dict(),
-            state=after.snapshot(),
+            state=snapshot,
             recorded_by=author(user),
             request_key=request_key,
         )
         previous = locked.summary
-        _new_version(locked, after)
+        _new_version(locked, snapshot)
         locked.summary = summary.with_deal(locked, previous, standing, result)
         _save(locked)
     _sync(evening, locked)
@@ -228,11 +227,11 @@ def _check_money(evening: Evening, standing: Standing) -> None:
         )
 
 
-def _new_version(locked: Evening, state: Scorer) -> None:
-    """A change of the evening: its next version, with the engine's state after ``state``'s last deal."""
+def _new_version(locked: Evening, snapshot: dict) -> None:
+    """A change of the evening: its next version, with the engine's state after its last deal."""
     locked.version += 1
     locked.updated_at = timezone.now()
-    locked.state = {"version": locked.version, "engine": state.snapshot()}
+    locked.state = {"version": locked.version, "engine": snapshot}
 
 
 def _save(locked: Evening) -> None:
@@ -317,7 +316,7 @@ def _write(locked: Evening, rescored: _Rescored, *, insert: Deal | None = None, 
     Deal.objects.bulk_update(changed, ["result", "state"])
     last = rescored.states[-1]
     if new_version:
-        _new_version(locked, last)
+        _new_version(locked, last.snapshot())
     else:
         locked.state = {"version": locked.version, "engine": last.snapshot()}
     locked.summary = summary.summarize(locked, last.standing(), rescored.results)
