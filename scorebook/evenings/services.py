@@ -295,8 +295,8 @@ def _rescore(locked: Evening, rows: list[Deal], start: int) -> _Rescored:
 def _write(locked: Evening, rescored: _Rescored, *, insert: Deal | None = None, new_version: bool = True) -> None:
     """Write what ``_rescore`` found: the deals' numbers (in an order that keeps them unique at every
     step), each deal's result and state from ``start`` on (``insert``, a row not saved yet, inserted
-    at its place), then the evening's state (of its next version unless ``new_version`` is False),
-    summary and seats."""
+    at its place), then the evening's state (of its next version, or of the same one when
+    ``new_version`` is False: a rebuild), summary and seats."""
     rows, start = rescored.rows, rescored.start
     moves = [(number, row) for number, row in enumerate(rows, start=1) if row is not insert and row.number != number]
     for number, row in sorted((m for m in moves if m[0] < m[1].number), key=lambda m: m[0]):
@@ -317,7 +317,8 @@ def _write(locked: Evening, rescored: _Rescored, *, insert: Deal | None = None, 
     last = rescored.states[-1]
     if new_version:
         _new_version(locked, last.snapshot())
-    else:
+    else:  # the same deals: what is derived from them stored again, at the same version
+        locked.updated_at = timezone.now()
         locked.state = {"version": locked.version, "engine": last.snapshot()}
     locked.summary = summary.summarize(locked, last.standing(), rescored.results)
     _save(locked)
@@ -442,8 +443,9 @@ def restore_deal(evening: Evening, revision_id: int, user) -> Deal:
 def rebuild(evening: Evening) -> dict:
     """Score the evening from its deals and store what is derived from them where it differs: the
     deals' numbers (1..n in their order), results and states, the evening's state and summary, the
-    seats' figures; a new version when anything differed. ``manage.py refresh_summaries``, and
-    after a change of the table without the services (the seats of a night's table). Its summary."""
+    seats' figures (the version stays: the deals are the same). ``manage.py refresh_summaries``,
+    and after a change of the table without the services (the seats of a night's table). Its
+    summary."""
     with transaction.atomic():
         locked = _locked(evening, open_only=False)
         _rebuild(locked, table_of(locked))
@@ -451,8 +453,8 @@ def rebuild(evening: Evening) -> dict:
     return evening.summary
 
 
-def _rebuild(locked: Evening, table: EngineEvening, *, new_version: bool = True) -> Scorer:
-    """``rebuild`` of the locked evening; ``new_version`` False: a new evening, stored at version 0."""
+def _rebuild(locked: Evening, table: EngineEvening) -> Scorer:
+    """``rebuild`` of the locked evening."""
     rows = list(Deal.objects.filter(evening=locked).order_by("number", "pk"))
     try:
         rescored = _rescore(locked, rows, 0)
@@ -469,7 +471,7 @@ def _rebuild(locked: Evening, table: EngineEvening, *, new_version: bool = True)
     if unchanged:
         summary.write_seat_figures(locked)
     else:
-        _write(locked, rescored, new_version=new_version)
+        _write(locked, rescored, new_version=False)
     return last
 
 
