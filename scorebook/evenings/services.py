@@ -78,7 +78,7 @@ class HasDeals(Refused):
     """An evening with deals is never deleted (it can be archived)."""
 
     def __init__(self):
-        super().__init__(_("This evening has deals: it cannot be deleted. Archive it to take it out of the lists."))
+        super().__init__(_("This evening cannot be deleted"))
 
 
 class DealGone(Refused):

@@ -258,7 +258,7 @@ def test_it_records_a_deal_or_deletes_its_empty_evening_never_both(scorer, make_
         deleted, recorded = answers
         if Evening.objects.filter(pk=s.evening.pk).exists():  # the deal first: the evening stays
             assert datas(s.evening) == [FORM | {"tricks": 8}]
-            assert deleted.status == 422 and deleted.says("This evening has deals: it cannot be deleted.")
+            assert deleted.status == 422 and deleted.says("This evening cannot be deleted")
         else:  # the deletion first: the phone is told, and sent to the list
             assert recorded.status in (200, 404) and not Deal.objects.filter(evening_id=s.evening.pk).exists()
 
