@@ -7,6 +7,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.urls import reverse
 from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -185,8 +186,14 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "evening_list"
+LOGIN_REDIRECT_URL = "evening_list"  # also where signing up leads, and the installed app's start ({% start_url %})
 LOGOUT_REDIRECT_URL = "home"
+# The apps are layered (tests/test_layers.py): a club's and a season's pages are the league's, a later
+# app than the clubs app that defines the models, so the project names them here (Django's own hook).
+ABSOLUTE_URL_OVERRIDES = {
+    "clubs.club": lambda club: reverse("club", args=[club.slug]),
+    "clubs.season": lambda season: reverse("season", args=[season.club.slug, season.pk]),
+}
 
 _MAIL_BACKEND = env_str(
     "EMAIL_BACKEND",

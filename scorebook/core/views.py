@@ -1,14 +1,9 @@
-"""The home page, and the pages of a refused request (in the site's layout, in the visitor's language)."""
+"""The pages of a refused request (in the site's layout, in the visitor's language). The home page is the
+evenings app's (it links to their pages)."""
 
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.http import reswap, retarget
-
-from scorebook.rules import registry
-
-
-def home(request):
-    return render(request, "core/home.html", {"presets": registry.all_presets()})
 
 
 def _refused(request, *, csrf: bool):

@@ -1,8 +1,9 @@
 from django.urls import path
 
-from .views import chart, files, links, manage, rules, scoring, settle, share
+from .views import chart, files, home, links, manage, rules, scoring, settle, share
 
 urlpatterns = [
+    path("", home.home, name="home"),
     path("evenings/", scoring.evening_list, name="evening_list"),
     path("evenings/new/", scoring.evening_new, name="evening_new"),
     path("evenings/import/", files.evening_import, name="evening_import"),

@@ -1,5 +1,6 @@
 """Signing up and the profile page. Logging in and out and the passwords are django.contrib.auth's views."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -27,7 +28,7 @@ def _safe_next(request) -> str:
 
 
 def _after_login(next_url: str):
-    return HttpResponseRedirect(next_url) if next_url else redirect("evening_list")
+    return HttpResponseRedirect(next_url) if next_url else redirect(settings.LOGIN_REDIRECT_URL)
 
 
 @sensitive_post_parameters("password1", "password2")

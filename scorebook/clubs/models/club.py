@@ -3,7 +3,6 @@ import secrets
 
 from django.conf import settings
 from django.db import models
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -28,8 +27,7 @@ class Club(models.Model):
     def __str__(self):
         return self.name
 
-    def get_absolute_url(self):
-        return reverse("club", args=[self.slug])
+    # get_absolute_url: the club's page is the league's (a later layer); settings.ABSOLUTE_URL_OVERRIDES names it.
 
     def overrides_for(self, ruleset: str) -> dict:
         """The club's house rules for preset ``ruleset``: its changes to the preset ({}: it plays the preset)."""

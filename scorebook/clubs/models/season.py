@@ -1,5 +1,4 @@
 from django.db import models
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scorebook.rules import registry
@@ -40,8 +39,7 @@ class Season(models.Model):
     def __str__(self):
         return self.name
 
-    def get_absolute_url(self):
-        return reverse("season", args=[self.club.slug, self.pk])
+    # get_absolute_url: a season's page is the league's (a later layer); settings.ABSOLUTE_URL_OVERRIDES names it.
 
     def overlapping(self):
         """The club's other seasons of the same variant whose dates meet this one's."""

@@ -1,6 +1,8 @@
 """``{% load scorebook %}``: the figures of every page, written the same way everywhere."""
 
 from django import template
+from django.conf import settings
+from django.shortcuts import resolve_url
 
 from scorebook.core import formatting
 
@@ -23,3 +25,10 @@ def tone(value):
 def in_language(names):
     """A variant's or contract's name in the active language: ``{{ preset.names|in_language }}``."""
     return names.get(formatting.lang())
+
+
+@register.simple_tag
+def start_url():
+    """Where a signed-in visitor starts (``settings.LOGIN_REDIRECT_URL``): the page of a later app, which
+    the project names, so that the lower apps' templates link to it without knowing it."""
+    return resolve_url(settings.LOGIN_REDIRECT_URL)

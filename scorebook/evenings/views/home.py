@@ -1,0 +1,9 @@
+"""The home page: what Scorebook does, and each variant a tap away from a new evening."""
+
+from django.shortcuts import render
+
+from scorebook.rules import registry
+
+
+def home(request):
+    return render(request, "evenings/home.html", {"presets": registry.all_presets()})
