@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.forms",  # Django's widget templates, for FORM_RENDERER below
     "django_htmx",
     "axes",
     "scorebook.core",
@@ -93,6 +94,9 @@ MIDDLEWARE = [
     "scorebook.clubs.middleware.FormerAddressMiddleware",  # a renamed club's old addresses redirect
 ]
 CSRF_FAILURE_VIEW = "scorebook.core.views.csrf_failure"  # a translated page, or the reason in an htmx page's notices
+
+# Every form field is drawn by templates/core/field.html: {{ form.name.as_field_group }}.
+FORM_RENDERER = "scorebook.core.forms.FormRenderer"
 
 ROOT_URLCONF = "scorebook.urls"
 WSGI_APPLICATION = "scorebook.wsgi.application"

@@ -8,20 +8,39 @@ Every module under scorebook/ is parsed (not imported) and its imports are check
 - nothing underscore-prefixed (a module's own business) is taken from another app, neither
   imported by name nor reached as an attribute of a module imported from there.
 
-The project's own modules (settings, urls, wsgi) stand above the apps and are not checked.
+Links by name count too, in Python modules and in templates alike:
+
+- a URL name may be reversed (``reverse``, ``redirect``, ``{% url %}``...) only by the app that
+  registers it or a later one (the owner is the app whose ``urls.py`` names it; Django's own names,
+  such as ``logout`` or ``set_language``, belong to no app);
+- a template may be rendered, included or extended only by its own app or a later one
+  (``templates/APP/...`` is APP's; ``templates/registration/`` is the accounts app's);
+- a template tag library is loaded only by its own app's templates or a later app's.
+
+The project's own modules (settings, urls, wsgi) and templates (``base.html``, the error pages: the
+site's frame) stand above the apps and are not checked.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
+
+from django.urls import URLResolver, get_resolver
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "scorebook"
+TEMPLATES = ROOT / "templates"
 # A club night is made of evenings (its tables); the league counts nights in standings and backups.
 LAYERS = ["rules", "core", "accounts", "clubs", "evenings", "nights", "league"]
 # Django's model metadata is public API despite its underscore.
 PUBLIC_UNDERSCORED = {"_meta"}
+# the templates of Django's authentication views are the accounts app's
+TEMPLATE_FOLDERS = {"registration": "accounts"}
+# what takes a URL name as its first argument
+REVERSING = {"reverse", "reverse_lazy", "redirect", "resolve_url"}
+TEMPLATE_TAG = re.compile(r"{%\s*(url|include|extends|load)\s+(.*?)\s*%}")
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -64,7 +83,54 @@ def _imports(tree: ast.AST, module: str, is_package: bool):
                 yield node.lineno, source, alias.name, alias.asname or alias.name
 
 
-def _violations(path: Path, root: Path = ROOT) -> list[str]:
+def url_owners() -> dict[str, str]:
+    """Each URL name of the site and the app whose urls.py registers it (the first one, as reverse() finds it)."""
+    owners: dict[str, str] = {}
+
+    def walk(patterns, app):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                module = getattr(pattern.urlconf_name, "__name__", pattern.urlconf_name)
+                walk(pattern.url_patterns, _app(str(module)) or app)
+            elif pattern.name and app:
+                owners.setdefault(pattern.name, app)
+
+    walk(get_resolver().url_patterns, None)
+    return owners
+
+
+def template_owners(root: Path = TEMPLATES) -> dict[str, str]:
+    """Each template of the site (its name as the loader finds it) and its app; the project's are left out."""
+    owners = {}
+    for path in root.rglob("*"):
+        name = path.relative_to(root).as_posix()
+        folder = name.split("/")[0]
+        app = TEMPLATE_FOLDERS.get(folder, folder if folder in LAYERS else None)
+        if path.is_file() and app and "/" in name:
+            owners[name] = app
+    return owners
+
+
+def tag_library_owners(root: Path = PACKAGE) -> dict[str, str]:
+    return {path.stem: _app(_module_name(path, root.parent)) for path in root.glob("*/templatetags/*.py")}
+
+
+def _upward(app: str, other: str | None) -> bool:
+    return other is not None and LAYERS.index(other) > LAYERS.index(app)
+
+
+def _linked_by_name(tree: ast.AST):
+    """(line, URL name or template name) for each string a module reverses or may render."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if func in REVERSING and node.args and isinstance(node.args[0], ast.Constant):
+                yield node.lineno, "url", node.args[0].value
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.lineno, "template", node.value.split("#")[0]
+
+
+def _violations(path: Path, root: Path = ROOT, urls=None, templates=None) -> list[str]:
     module = _module_name(path, root)
     app = _app(module)
     if app is None:
@@ -101,6 +167,41 @@ def _violations(path: Path, root: Path = ROOT) -> list[str]:
             and _private(node.attr)
         ):
             found.append(f"{where}:{node.lineno}: reaches the private {foreign_modules[node.value.id]}.{node.attr}")
+    urls = url_owners() if urls is None else urls
+    templates = template_owners() if templates is None else templates
+    for line, kind, name in _linked_by_name(tree):
+        other = (urls if kind == "url" else templates).get(name)
+        if _upward(app, other):
+            what = "reverses the URL name" if kind == "url" else "names the template"
+            found.append(f"{where}:{line}: {app} {what} {name!r} of the higher layer {other}")
+    return found
+
+
+def _template_violations(path: Path, root: Path = TEMPLATES, urls=None, templates=None, libraries=None) -> list[str]:
+    """A template's {% url %}, {% include %}, {% extends %} and {% load %} reach no later app."""
+    templates = template_owners(root) if templates is None else templates
+    name = path.relative_to(root).as_posix()
+    app = templates.get(name)
+    if app is None:
+        return []
+    urls = url_owners() if urls is None else urls
+    libraries = tag_library_owners() if libraries is None else libraries
+    found = []
+    text = path.read_text()
+    for match in TEMPLATE_TAG.finditer(text):
+        tag, args = match.groups()
+        at = f"templates/{name}:{text.count(chr(10), 0, match.start()) + 1}"
+        words = args.split()
+        if tag == "load":
+            targets = [("loads the tag library", word, libraries.get(word)) for word in words if word != "from"]
+        else:
+            literal = words[0].strip("\"'") if words and words[0][0] in "\"'" else None
+            owners = urls if tag == "url" else templates
+            what = "links to the URL name" if tag == "url" else f"{tag}s the template"
+            targets = [(what, literal, owners.get(literal.split("#")[0]))] if literal else []
+        for what, target, other in targets:
+            if _upward(app, other):
+                found.append(f"{at}: {app} {what} {target!r} of the higher layer {other}")
     return found
 
 
@@ -110,8 +211,38 @@ def test_every_app_has_its_place_in_the_layers():
 
 
 def test_every_module_imports_only_from_its_own_or_a_lower_layer():
-    violations = [v for path in sorted(PACKAGE.rglob("*.py")) for v in _violations(path)]
+    urls, templates = url_owners(), template_owners()
+    violations = [v for path in sorted(PACKAGE.rglob("*.py")) for v in _violations(path, ROOT, urls, templates)]
     assert not violations, "\n".join(["the layering is broken:", *violations])
+
+
+def test_every_template_links_only_to_its_own_or_a_lower_layer():
+    urls, templates, libraries = url_owners(), template_owners(), tag_library_owners()
+    violations = [
+        v
+        for path in sorted(TEMPLATES.rglob("*"))
+        if path.is_file()
+        for v in _template_violations(path, TEMPLATES, urls, templates, libraries)
+    ]
+    assert not violations, "\n".join(["the layering is broken:", *violations])
+
+
+def test_it_knows_who_owns_each_url_name_and_template():
+    """The maps the checks read: a name each app registers, a template of each kind of folder."""
+    urls, templates = url_owners(), template_owners()
+    assert (urls["manifest"], urls["login"], urls["club_settings"], urls["evening"], urls["night"], urls["club"]) == (
+        "core",
+        "accounts",
+        "clubs",
+        "evenings",
+        "nights",
+        "league",
+    )
+    assert "logout" not in urls  # Django's own: anyone links to it
+    assert templates["registration/login.html"] == "accounts"
+    assert templates["clubs/form.html"] == "clubs"
+    assert "base.html" not in templates  # the project's frame
+    assert tag_library_owners()["accounts_tags"] == "accounts"
 
 
 def test_it_notices_each_kind_of_violation(tmp_path):
@@ -139,3 +270,48 @@ def test_it_notices_each_kind_of_violation(tmp_path):
     assert any("private _check_tables" in v for v in views)
     assert any("private scorebook.core.formatting._secret" in v for v in views)
     assert not any("_helpers" in v for v in views)  # its own app's business
+
+
+def test_it_notices_upward_links_by_name(tmp_path):
+    """URL names and template paths: a lower app's module or template naming a later app's is caught."""
+    urls = {"home": "core", "club_settings": "clubs", "evening": "evenings", "club": "league"}
+    (tmp_path / "scorebook" / "clubs").mkdir(parents=True)
+    module = tmp_path / "scorebook" / "clubs" / "models.py"
+    module.write_text(
+        "from django.shortcuts import redirect, render\n"
+        "from django.urls import reverse\n"
+        "reverse('club', args=[1])\n"
+        "redirect('evening', 2)\n"
+        "redirect('club_settings', 'x')\n"
+        "render(None, 'evenings/new.html#form')\n"
+        "render(None, 'core/confirm.html')\n"
+    )
+    root = tmp_path / "templates"
+    for name in ("clubs/page.html", "core/confirm.html", "evenings/new.html", "evenings/_bit.html", "base.html"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("")
+    (root / "clubs" / "page.html").write_text(
+        '{% extends "base.html" %}{% load i18n scorebook accounts_tags league_tags %}\n'
+        "<a href=\"{% url 'home' %}\"></a><a href=\"{% url 'club' club.slug %}\"></a>\n"
+        '{% include "core/confirm.html" %}{% include "evenings/_bit.html" with x=1 %}{% url name %}\n'
+    )
+    libraries = {"scorebook": "core", "accounts_tags": "accounts", "league_tags": "league"}
+    templates = template_owners(root)
+    assert templates == {
+        "clubs/page.html": "clubs",
+        "core/confirm.html": "core",
+        "evenings/new.html": "evenings",
+        "evenings/_bit.html": "evenings",
+    }
+    python = _violations(module, tmp_path, urls, templates)
+    html = _template_violations(root / "clubs" / "page.html", root, urls, templates, libraries)
+    assert python == [
+        "scorebook/clubs/models.py:3: clubs reverses the URL name 'club' of the higher layer league",
+        "scorebook/clubs/models.py:4: clubs reverses the URL name 'evening' of the higher layer evenings",
+        "scorebook/clubs/models.py:6: clubs names the template 'evenings/new.html' of the higher layer evenings",
+    ]
+    assert html == [
+        "templates/clubs/page.html:1: clubs loads the tag library 'league_tags' of the higher layer league",
+        "templates/clubs/page.html:2: clubs links to the URL name 'club' of the higher layer league",
+        "templates/clubs/page.html:3: clubs includes the template 'evenings/_bit.html' of the higher layer evenings",
+    ]

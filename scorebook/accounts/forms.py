@@ -1,8 +1,8 @@
-"""Account forms: signing up, and the profile (display name and e-mail address)."""
+"""Account forms: logging in, signing up, and the profile (display name and e-mail address)."""
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
@@ -58,6 +58,18 @@ def _clean_display_name(value: str, user_pk=None) -> str:
 
 def _clean_email(value: str) -> str:
     return get_user_model().objects.normalize_email(value) if value else ""
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, its fields named as on the sign-up form; the phone's keyboard opens on a tap."""
+
+    def __init__(self, request=None, *args, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        username = self.fields["username"]
+        username.label = _("User name")
+        username.widget.attrs.pop("autofocus", None)
+        username.widget.attrs.update({"autocapitalize": "none", "spellcheck": "false"})
+        self.fields["password"].label = _("Password")
 
 
 class SignupForm(UserCreationForm):

@@ -5,9 +5,11 @@ from __future__ import annotations
 from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from scorebook.accounts.models import display_name
 from scorebook.clubs.models import Player
+from scorebook.core.forms import Choice, Taps
 from scorebook.rules.scoring import BETE
 
 from .models import Club, Role
@@ -75,7 +77,14 @@ class ClubForm(forms.Form):
 
 
 class RoleForm(forms.Form):
+    """A member's role, changed on his row of the members page (the label names him, for a screen reader)."""
+
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+    def __init__(self, *args, member: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        if member:
+            self.fields["role"].label = _("Role of %(name)s") % {"name": member}
 
 
 class InvitationForm(forms.Form):
@@ -116,6 +125,8 @@ class PlayerForm(forms.Form):
         self.club = club
         self.player = player  # renaming this player: his own name is not "already in the roster"
         _no_maxlength(self.fields["name"])
+        name = self.fields["name"]
+        name.label = _("New player") if player is None else _("New name for %(name)s") % {"name": player.name}
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())
@@ -139,16 +150,21 @@ class LinkForm(forms.Form):
 
     user = forms.TypedChoiceField(label=_("Account"), coerce=int, required=False, empty_value=None)
 
-    def __init__(self, *args, members=(), **kwargs):
+    def __init__(self, *args, members=(), player: Player | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        if player is not None:  # on the player's row of the roster: the label names him, for a screen reader
+            self.fields["user"].label = _("Account of %(name)s") % {"name": player.name}
         self.fields["user"].choices = [("", _("No account"))] + [(m.user_id, display_name(m.user)) for m in members]
 
 
 class MergeForm(forms.Form):
-    """Two records of the same person: the other one, and which of the two stays."""
+    """Two records of the same person: the other one, and which of the two stays. The players come
+    annotated with their ``evenings``; the choice of the record to keep shows the two records only."""
 
     other = forms.TypedChoiceField(label=_("Same person as"), coerce=int)
-    keep = forms.TypedChoiceField(label=_("Record to keep"), coerce=int, widget=forms.RadioSelect)
+    keep = forms.TypedChoiceField(
+        label=_("Record to keep"), coerce=int, widget=Taps(css="keep", option_css="person")
+    )
 
     def __init__(self, *args, player: Player, others, **kwargs):
         super().__init__(*args, **kwargs)
@@ -156,6 +172,15 @@ class MergeForm(forms.Form):
         self.others = {p.pk: p for p in others}
         self.fields["other"].choices = [(p.pk, p.name) for p in self.others.values()]
         self.fields["keep"].choices = [(player.pk, player.name)] + [(p.pk, p.name) for p in self.others.values()]
+        wanted = str(self.data.get("other", "") if self.is_bound else self.initial.get("other", ""))
+        other = next((p for pk, p in self.others.items() if str(pk) == wanted), None)
+        pair = (player, other) if other is not None else ()
+        self.fields["keep"].widget.choices = [(p.pk, self._record(p)) for p in pair]
+
+    @staticmethod
+    def _record(player: Player) -> Choice:
+        played = ngettext("%(n)s evening", "%(n)s evenings", player.evenings) % {"n": player.evenings}
+        return Choice(player.name, f"{played} · {display_name(player.user)}" if player.user_id else played)
 
     def clean(self):
         cleaned = super().clean()

@@ -10,26 +10,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from scorebook.core.formatting import lang
+from scorebook.core.forms import ChoiceRows
 from scorebook.rules import registry
 
 from .models import Ranking, Season, TieBreak
 
 MAX_PLACES = 20
 MAX_LEAGUE_POINTS = 1000
-
-
-def _describe(form: forms.Form) -> None:
-    """Tie each input to its help text and, once the form is checked, to its errors."""
-    errors = form.errors if form.is_bound else {}
-    for name, field in form.fields.items():
-        ids = []
-        if name in errors:
-            field.widget.attrs["aria-invalid"] = "true"
-            ids.append(f"id_{name}_error")
-        if field.help_text:
-            ids.append(f"id_{name}_help")
-        if ids:
-            field.widget.attrs["aria-describedby"] = " ".join(ids)
 
 
 class SeasonForm(forms.ModelForm):
@@ -61,10 +48,13 @@ class SeasonForm(forms.ModelForm):
         widgets = {
             "start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "ranking": forms.RadioSelect,
-            "tie_break": forms.RadioSelect,
+            "ranking": ChoiceRows,
+            "tie_break": ChoiceRows,
         }
         help_texts = {
+            "ruleset": gettext_lazy(
+                "The season's evenings are the club's evenings of this variant, dated from the first to the last day."
+            ),
             "min_evenings": gettext_lazy(
                 "Ranking by average only: players with fewer evenings are listed apart, without a rank."
             ),
@@ -86,7 +76,6 @@ class SeasonForm(forms.ModelForm):
             points = self.initial.get("league_points") or []
             self.initial["league_points"] = points if isinstance(points, str) else ", ".join(str(p) for p in points)
         self.overlaps: list[Season] = []
-        _describe(self)
 
     def clean_league_points(self) -> list[int]:
         text = (self.cleaned_data.get("league_points") or "").strip().strip(",")
@@ -182,7 +171,6 @@ class EveningFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["season"].choices = [("", _("All seasons"))] + [(s.pk, s.name) for s in seasons]
         self.fields["player"].choices = [("", _("All players"))] + [(p["id"], p["name"]) for p in players]
-        _describe(self)
 
     def clean(self):
         data = super().clean()

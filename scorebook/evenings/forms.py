@@ -17,6 +17,7 @@ from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core.engine_messages import localized
 from scorebook.core.fields import CurrencyField, StakeField
 from scorebook.core.formatting import lang
+from scorebook.core.forms import Taps
 from scorebook.rules import registry
 from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
 from scorebook.rules.scoring import BETE
@@ -305,13 +306,13 @@ class NewEveningForm(forms.Form):
     club = forms.ModelChoiceField(
         label=_("Table book"), queryset=None, required=False, empty_label=_("My private table book")
     )
-    ruleset = forms.ChoiceField(label=_("Variant"), widget=forms.RadioSelect)
+    ruleset = forms.ChoiceField(label=_("Variant"), widget=Taps(css="variants"))
     first_dealer = forms.TypedChoiceField(
         label=_("First dealer"), coerce=int, choices=[(i, i + 1) for i in range(MAX_PLAYERS)], initial=0
     )
     stake = StakeField()
     currency = CurrencyField()
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -325,9 +326,14 @@ class NewEveningForm(forms.Form):
         self.fields["date"].initial = timezone.localdate
         if not self.is_bound:
             self._club_habits()
+        self.fields["stake"].widget.attrs["inputmode"] = "decimal"
         for seat in range(MAX_PLAYERS):
             self.fields[f"player_{seat}"] = forms.CharField(
-                label=_("Seat %(n)s") % {"n": seat + 1}, required=False, max_length=40
+                label=_("Seat %(n)s") % {"n": seat + 1},
+                required=False,
+                max_length=40,
+                # the names of the user's players to pick from (the page's <datalist id="known-players">)
+                widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off", "autocapitalize": "words"}),
             )
         self.fields["first_dealer"].choices = [(i, _("Seat %(n)s") % {"n": i + 1}) for i in range(MAX_PLAYERS)]
 

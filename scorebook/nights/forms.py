@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scorebook.core.fields import CurrencyField, StakeField
 from scorebook.core.formatting import lang
+from scorebook.core.forms import Checks
 from scorebook.rules import registry
 
 from . import seating
@@ -18,7 +19,7 @@ from .models import Night
 
 class NightForm(forms.Form):
     name = forms.CharField(label=_("Name of the night"), max_length=80)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     ruleset = forms.ChoiceField(label=_("Variant"))
     sessions = forms.IntegerField(label=_("Sessions"), min_value=1, max_value=seating.MAX_SESSIONS, initial=5)
     deals_per_session = forms.IntegerField(
@@ -40,7 +41,7 @@ class NightForm(forms.Form):
     stake = StakeField()
     currency = CurrencyField()
     roster = forms.MultipleChoiceField(
-        label=_("Players of the roster"), required=False, widget=forms.CheckboxSelectMultiple
+        label=_("Players of the roster"), required=False, widget=Checks(css="night-roster")
     )
     guests = forms.CharField(
         label=_("Guests"),
@@ -116,9 +117,14 @@ class SubstituteForm(forms.Form):
     name = forms.CharField(label=_("Substitute"), max_length=40)
 
     def __init__(self, *args, participants, **kwargs):
+        kwargs.setdefault("auto_id", "id_substitute_%s")  # the late arrival's form on the same page has a name too
         super().__init__(*args, **kwargs)
         self.fields["leaving"].choices = [(p.number, f"{p.number}. {p.name}") for p in participants]
 
 
 class LateForm(forms.Form):
     name = forms.CharField(label=_("Late arrival"), max_length=40)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "id_late_%s")  # the substitute's form on the same page has a name too
+        super().__init__(*args, **kwargs)

@@ -168,7 +168,7 @@ def test_it_refuses_a_late_arrival_once_the_last_session_has_begun(director_clie
     t = tables(night)[0]
     evenings.record_deal(t.evening, deal(t.evening), director)
     response = director_client.post(reverse("night_late", args=[night.pk]), {"name": "Laat"})
-    assert response.status_code == 422 and 'id="id_name_error"' in response.content.decode()
+    assert response.status_code == 422 and 'id="id_late_name_error"' in response.content.decode()
 
 
 def test_it_prints_a_card_per_table_and_session_with_a_qr_code_and_a_working_link(director_client, client, make_night):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.contrib.auth.forms import PasswordResetForm
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -16,6 +16,7 @@ from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
+from ..forms import LoginForm
 from ..limits import lift_lockouts
 
 TOO_MANY = 429
@@ -28,7 +29,7 @@ class _Invalid422:
 
 
 class LoginView(_Invalid422, auth_views.LoginView):
-    pass
+    authentication_form = LoginForm
 
 
 def locked_out(request, original_response=None, credentials=None):
@@ -41,7 +42,7 @@ def locked_out(request, original_response=None, credentials=None):
         wanted = ""
     if not wanted and request.path.startswith(reverse("admin:login")):
         wanted = reverse("admin:index")
-    form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+    form = LoginForm(request, initial={"username": request.POST.get("username", "")})
     context = {
         "form": form,
         "next": wanted,
@@ -67,6 +68,7 @@ class MailLaterResetForm(PasswordResetForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["email"].label = _("E-mail address")
         self.kept = []
 
     def send_mail(self, *args, **kwargs):

@@ -37,7 +37,7 @@ def club_list(request):
 def club_new(request):
     """GET: the form alone; POST: create the club, its creator as admin."""
     if request.method != "POST":
-        return render(request, "clubs/new.html", {"form": ClubForm()})
+        return render(request, "clubs/form.html", {"form": ClubForm()})
     form = ClubForm(request.POST)
     if form.is_valid():
         try:
@@ -51,7 +51,7 @@ def club_new(request):
         else:
             messages.success(request, _("The club %(name)s is open: invite its members.") % {"name": club.name})
             return redirect(club)
-    return render(request, "clubs/new.html", {"form": form}, status=INVALID)
+    return render(request, "clubs/form.html", {"form": form}, status=INVALID)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -71,4 +71,4 @@ def club_settings(request, slug):
             messages.success(request, _("The club's settings are saved."))
             return redirect(club)
     context = {"club": club, "form": form, "former": list(club.former_slugs.values_list("slug", flat=True))}
-    return render(request, "clubs/settings.html", context, status=INVALID if form.is_bound else 200)
+    return render(request, "clubs/form.html", context, status=INVALID if form.is_bound else 200)

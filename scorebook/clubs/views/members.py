@@ -41,7 +41,9 @@ def _members_page(
     for m in memberships:
         is_failed = failed is not None and m.pk == failed.pk
         form = (
-            role_form if is_failed and role_form is not None else RoleForm(initial={"role": m.role}, auto_id=_row_id(m))
+            role_form
+            if is_failed and role_form is not None
+            else RoleForm(initial={"role": m.role}, auto_id=_row_id(m), member=display_name(m.user))
         )
         rows.append(
             {
@@ -79,7 +81,7 @@ def member_list(request, slug):
 def member_role(request, slug, membership):
     club, _role = club_for_user(request, slug, Role.ADMIN)
     membership = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
-    form = RoleForm(request.POST, auto_id=_row_id(membership))
+    form = RoleForm(request.POST, auto_id=_row_id(membership), member=display_name(membership.user))
     if not form.is_valid():
         return _members_page(request, club, failed=membership, role_form=form, status=INVALID)
     try:

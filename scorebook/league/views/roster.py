@@ -77,7 +77,7 @@ def _roster_page(request, club, role, *, add_form=None, failed=None, link_form=N
             row["form"] = link_form
             row["error"] = " ".join(str(e) for e in link_form.errors.get("user", []))
         elif is_admin:
-            row["form"] = LinkForm(initial={"user": p.user_id}, members=members, auto_id=_row_id(p))
+            row["form"] = LinkForm(initial={"user": p.user_id}, members=members, player=p, auto_id=_row_id(p))
         if may_rename:
             row["rename_form"] = (
                 rename_form
@@ -126,7 +126,7 @@ def player_link(request, slug, player):
     club, role = club_for_user(request, slug)
     player = get_object_or_404(Player.objects.select_related("user"), pk=player, club=club)
     if role == Role.ADMIN:
-        form = LinkForm(request.POST, members=_members(club), auto_id=_row_id(player))
+        form = LinkForm(request.POST, members=_members(club), player=player, auto_id=_row_id(player))
     else:
         wanted = request.POST.get("user", "")
         if wanted not in ("", str(request.user.pk)):
@@ -134,7 +134,7 @@ def player_link(request, slug, player):
         if wanted == "" and player.user_id != request.user.pk:
             raise PermissionDenied("Only an admin unlinks someone else's account")
         own = Membership.objects.filter(club=club, user=request.user).select_related("user")
-        form = LinkForm(request.POST, members=own, auto_id=_row_id(player))
+        form = LinkForm(request.POST, members=own, player=player, auto_id=_row_id(player))
     if form.is_valid():
         user_id = form.cleaned_data["user"]
         if role != Role.ADMIN and user_id is not None:  # "this is me": a claim the admins answer
@@ -265,12 +265,11 @@ def player_merge(request, slug, player):
 
 
 def _pair(other, player) -> dict:
-    """The two records side by side, and the evenings that forbid the merge."""
+    """The other record, and the evenings that forbid the merge (the form shows the two records)."""
     if other is None:
         return {}
     clash = [roster.evening_label(e) for e in roster.shared_evenings(player, other)[:3]]
     return {
         "other": other,
-        "pair": [{"player": p, "account": display_name(p.user) if p.user_id else ""} for p in (player, other)],
         "clash": clash,
     }
