@@ -162,9 +162,7 @@ class MergeForm(forms.Form):
     annotated with their ``evenings``; the choice of the record to keep shows the two records only."""
 
     other = forms.TypedChoiceField(label=_("Same person as"), coerce=int)
-    keep = forms.TypedChoiceField(
-        label=_("Record to keep"), coerce=int, widget=Taps(css="keep", option_css="person")
-    )
+    keep = forms.TypedChoiceField(label=_("Record to keep"), coerce=int, widget=Taps(css="keep", option_css="person"))
 
     def __init__(self, *args, player: Player, others, **kwargs):
         super().__init__(*args, **kwargs)

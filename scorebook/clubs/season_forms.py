@@ -178,3 +178,13 @@ class EveningFilterForm(forms.Form):
         if start and end and end < start:
             self.add_error("date_to", _("The end of the range comes on or after its start."))
         return data
+
+
+class FiguresForm(forms.Form):
+    """The player page's choice (GET): his figures over every evening, or over one season's."""
+
+    season = forms.ChoiceField(label=gettext_lazy("Figures of"))
+
+    def __init__(self, *args, seasons=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["season"].choices = [("all", _("All evenings"))] + [(str(s.pk), s.name) for s in seasons]

@@ -332,8 +332,10 @@ class NewEveningForm(forms.Form):
                 label=_("Seat %(n)s") % {"n": seat + 1},
                 required=False,
                 max_length=40,
-                # the names of the user's players to pick from (the page's <datalist id="known-players">)
-                widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off", "autocapitalize": "words"}),
+                # the names of the user's players to pick from: the page's <datalist id="known-players">
+                widget=forms.TextInput(
+                    attrs={"list": "known-players", "autocomplete": "off", "autocapitalize": "words"}
+                ),
             )
         self.fields["first_dealer"].choices = [(i, _("Seat %(n)s") % {"n": i + 1}) for i in range(MAX_PLAYERS)]
 

@@ -128,3 +128,16 @@ class LateForm(forms.Form):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "id_late_%s")  # the substitute's form on the same page has a name too
         super().__init__(*args, **kwargs)
+
+
+class CardsForm(forms.Form):
+    """Which table cards to print: every session's, or one session's."""
+
+    session = forms.ChoiceField(label=_("Which cards"), required=False)
+
+    def __init__(self, *args, sessions: int, **kwargs):
+        kwargs.setdefault("auto_id", "cards-%s")
+        super().__init__(*args, **kwargs)
+        self.fields["session"].choices = [("", _("every session"))] + [
+            (str(n), _("session %(n)s") % {"n": n}) for n in range(1, sessions + 1)
+        ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext as _
 
+from scorebook.core.forms import Taps
 from scorebook.rules.model import ClassicScoring
 
 from .base import FIGURE_LIMIT, HouseRulesForm, Item, Section, int_or_none
@@ -38,7 +39,7 @@ class ClassicRulesForm(HouseRulesForm):
             choices=[(4, _("4: A K Q J")), (5, _("5: A K Q J 10"))],
             coerce=int,
             initial=d["honours"]["cards"],
-            widget=forms.RadioSelect,
+            widget=Taps(css="rules-taps"),
         )
         points = {int(k): v for k, v in d["honours"]["points"].items()}
         for held in sorted(set(range(3, 6)) | set(points)):

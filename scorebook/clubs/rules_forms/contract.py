@@ -11,6 +11,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from scorebook.clubs.models.rules import changed_figures
+from scorebook.core.forms import ChoiceRows
 from scorebook.rules import registry
 from scorebook.rules.model import (
     MAX_TRICKS,
@@ -209,7 +210,7 @@ class ContractRulesForm(HouseRulesForm):
                 )
             )
         self.fields[f"schedule.{key}.scope"] = forms.ChoiceField(
-            label=_("Apply to"), choices=choices, initial="contract", required=False, widget=forms.RadioSelect
+            label=_("Apply to"), choices=choices, initial="contract", required=False, widget=ChoiceRows
         )
 
     @staticmethod

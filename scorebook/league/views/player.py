@@ -25,6 +25,7 @@ from django.views.decorators.http import require_safe
 
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Season
+from scorebook.clubs.season_forms import FiguresForm
 from scorebook.core.formatting import decimal_text, lang, signed_points, tone
 from scorebook.evenings import charts
 from scorebook.evenings.models import Evening, Seat
@@ -302,7 +303,7 @@ def player_page(request, slug, player):
         "player": player,
         "seasons": seasons,
         "season": chosen,
-        "choice": str(chosen.pk) if chosen else "all",
+        "choice_form": FiguresForm(initial={"season": str(chosen.pk) if chosen else "all"}, seasons=seasons),
         "figures": found,
         "variants": variants,
         "several_variants": several,

@@ -26,7 +26,7 @@ from scorebook.clubs.models.club import SCORING_ROLES
 
 from .. import results, services
 from ..access import MAX_ID, night_for_director
-from ..forms import LateForm, NightForm, ReopenForm, SubstituteForm
+from ..forms import CardsForm, LateForm, NightForm, ReopenForm, SubstituteForm
 from ..models import Night, NightSession, NightTable
 
 INVALID = 422
@@ -135,6 +135,7 @@ def _night_context(request, night: Night, **forms) -> dict:
         "events": list(night.events.select_related("by")[:20]),
         "substitute_form": forms.get("substitute_form") or SubstituteForm(participants=playing),
         "late_form": forms.get("late_form") or LateForm(),
+        "cards_form": CardsForm(sessions=night.sessions),
         "ranking_url": ranking_url,
         "ranking_qr": qr_svg(ranking_url, _("QR code of the live ranking")),
         "next_unplayed": services.next_unplayed(night),
