@@ -2,9 +2,15 @@
 serious or critical violation, whatever a tap can unfold included; every tap target is at
 least 44x44 px; no text is smaller than 14 px."""
 
+# ruff: noqa: F811 (the club admin fixture is imported)
+from datetime import date
+
 import pytest
 
+from club_fixtures import admin  # noqa: F401 (Adèle, the club admin)
+from scorebook.clubs.models import Club, Membership, Player, Role
 from scorebook.evenings import services
+from scorebook.nights import services as nights
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +33,7 @@ SIZES_JS = """
     (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).join('.') : '') +
     ' "' + (el.innerText || el.value || '').trim().slice(0, 30) + '"';
   for (const el of document.querySelectorAll('a[href], button, summary, label.tap, select, input:not([type=hidden]):not(.tap input), textarea')) {
-    if (!visible(el) || el.closest('[hidden], .vh, .sr-only, .visually-hidden')) continue;
+    if (!visible(el) || el.closest('[hidden], [aria-hidden="true"], .vh, .sr-only, .visually-hidden')) continue;
     if (el.tagName === 'A' && el.closest('p, li') && !el.matches('.button, .navlink, .card-link')) {
       const block = el.closest('p, li'); if ((block.innerText || '').trim() !== (el.innerText || '').trim()) continue;  // inline in a sentence
     }
@@ -38,7 +44,7 @@ SIZES_JS = """
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const node = walker.currentNode; if (!node.textContent.trim()) continue;
-    const el = node.parentElement; if (!visible(el) || el.closest('.vh, .sr-only, .visually-hidden, svg')) continue;
+    const el = node.parentElement; if (!visible(el) || el.closest('[aria-hidden="true"], .vh, .sr-only, .visually-hidden, svg')) continue;
     const size = parseFloat(getComputedStyle(el).fontSize);
     if (size < 13.9) tiny.push(name(el) + ' ' + size + 'px');
   }
@@ -47,11 +53,22 @@ SIZES_JS = """
 """
 
 
-def check(p, path: str, shot: str, problems: list, unfold: bool = True) -> None:
+def check(p, path: str, shot: str, problems: list, unfold: bool = True, refuse: dict | None = None) -> None:
+    """``refuse``: what to type into the page's form (selector: value) before sending it without the
+    browser's own checks, so that the page comes back with the site's errors next to the fields."""
     from axe_playwright_python.sync_playwright import Axe
 
     p.goto(path)
     p.page.wait_for_load_state("load")
+    if refuse:
+        for selector, value in refuse.items():
+            p.page.locator(selector).first.fill(value)
+        form = p.page.locator(next(iter(refuse))).first
+        with p.page.expect_navigation():
+            form.evaluate("e => { e.form.noValidate = true; e.form.requestSubmit(); }")
+        p.page.wait_for_load_state("load")
+        if not p.page.locator(".field-errors").count():
+            problems.append(f"{path}: sent {refuse}, no error came back")
     if unfold:
         p.page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
     results = Axe().run(p.page)
@@ -112,4 +129,58 @@ def test_it_finds_no_serious_accessibility_problem_on_any_page(phone, scorer, ma
 
     bad = [v for v in Axe().run(p.page).response["violations"] if v["impact"] in ("serious", "critical")]
     problems += [f"scoring page, menu open: axe {v['id']}" for v in bad]
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.browser
+def test_it_finds_no_serious_accessibility_problem_on_the_form_pages(phone, admin, scorer):
+    """The club's forms, as they open and as they come back with errors (one field template draws them all)."""
+    club = Club.objects.create(name="De Troef", slug="de-troef")
+    Membership.objects.create(club=club, user=admin, role=Role.ADMIN)
+    Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
+    eight = ["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"]
+    night = nights.create_night(
+        club=club,
+        user=admin,
+        name="Kaartavond",
+        date=date(2026, 11, 21),
+        ruleset="kleurenwiezen",
+        sessions=2,
+        deals_per_session=8,
+        ranking="total",
+        place_points=[],
+        stake=None,
+        currency="EUR",
+        players=eight,
+    )
+    Player.objects.create(club=club, name="Zoé")
+    anne, zoe = Player.objects.get(club=club, name="Anne"), Player.objects.get(club=club, name="Zoé")
+    problems: list[str] = []
+    p = phone(name="a11y-forms")
+    check(p, "/accounts/signup/", "01-signup", problems, refuse={"#id_username": "a@b", "#id_password1": "x"})
+    p.login(admin.username)
+    slug = club.slug
+    pages = [
+        ("/clubs/new/", "02-club-new", {"#id_name": "", "#id_slug": "not a slug"}),
+        (f"/c/{slug}/settings/", "03-club-settings", {"#id_name": ""}),
+        (f"/c/{slug}/members/", "04-members", {"#id_uses": "0"}),
+        (
+            f"/c/{slug}/rules/kleurenwiezen/?open=samen-9",
+            "05-house-rules",
+            {"#c-samen-9 tbody input[type=number]": "99999"},
+        ),
+        (f"/c/{slug}/rules/classique/", "06-house-rules-classic", {"input[type=number]": "-5"}),
+        (f"/c/{slug}/nights/new/", "07-new-night", {"#id_name": "", "#id_place_points": "a"}),
+        (f"/nights/{night.pk}/", "08-night", {"#id_late_name": ""}),
+        (f"/c/{slug}/seasons/new/", "09-new-season", {"#id_name": "", "#id_league_points": "x"}),
+        (f"/c/{slug}/players/", "10-players", {"#id_name": ""}),
+        (f"/c/{slug}/players/{anne.pk}/merge/?with={zoe.pk}", "11-merge", None),
+        (f"/c/{slug}/players/{anne.pk}/", "12-player", None),
+        ("/evenings/new/", "13-new-evening", {"[name=player_0]": "Anne", "#id_stake": "-1"}),
+        ("/accounts/profile/", "14-profile", {"#id_email": "not an address"}),
+    ]
+    for path, shot, refuse in pages:
+        check(p, path, shot, problems)
+        if refuse:
+            check(p, path, f"{shot}-refused", problems, refuse=refuse)
     assert problems == [], "\n".join(problems)
