@@ -7,6 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from pages import Page
 from scorebook.evenings import creation, stored
 from scorebook.evenings.models import Deal, Evening
 from scorebook.rules import evening_file, registry
@@ -230,9 +231,10 @@ def test_it_shows_a_deal_error_with_the_deal_number_next_to_the_field(scorer_cli
     deals = [KLEURENWIEZEN_DEALS[0], {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": 14}]
     response = scorer_client.post(IMPORT, {"text": evening_text(deals=deals)})
     assert errors_of(response, "text") == ["Deal 2: 14 tricks: a deal has only 13"]
-    html = response.content.decode()
-    error_at = html.index("Deal 2: 14 tricks: a deal has only 13")
-    assert html.index('name="text"') > error_at > html.index('for="id_text"')  # with the field, not at the top
+    # with the field (in its group, under the text area), not at the top
+    errors = Page(response.content.decode()).by_id("id_text_error")
+    assert errors.text == "Deal 2: 14 tricks: a deal has only 13"
+    assert next(a for a in errors.ancestors() if "field" in a.classes).find("textarea[name=text]") is not None
     assert not Evening.objects.exists()
 
 
