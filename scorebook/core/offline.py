@@ -6,9 +6,10 @@ import hashlib
 import json
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import JsonResponse
-from django.shortcuts import render
+from django.shortcuts import render, resolve_url
 from django.templatetags.static import PrefixNode, static
 from django.urls import reverse
 from django.utils.html import escape
@@ -44,7 +45,7 @@ def service_worker(request):
         # the site's static prefix, as {% get_static_prefix %} gives it (static("") is refused by
         # the manifest storage of production: it is not a file)
         "static_prefix": json.dumps(PrefixNode.handle_simple("STATIC_URL")),
-        "start_url": json.dumps(reverse("evening_list")),
+        "start_url": json.dumps(resolve_url(settings.LOGIN_REDIRECT_URL)),  # the evenings: a later app's page
         "offline_url": json.dumps(reverse("offline")),
         "logout_url": json.dumps(reverse("logout")),
         "kept_evenings": KEPT_EVENINGS,
@@ -79,7 +80,9 @@ def manifest(request):
         "short_name": "Scorebook",
         "description": gettext("The score of your whist evening, without pen and paper"),
         "lang": get_language(),
-        "start_url": reverse("evening_list"),  # kept by the worker: the installed app opens offline
+        # where a signed-in visitor starts (the evenings: a later app's page, named by the project);
+        # kept by the worker: the installed app opens offline
+        "start_url": resolve_url(settings.LOGIN_REDIRECT_URL),
         "scope": "/",
         "display": "standalone",
         "background_color": THEME_COLOR,
