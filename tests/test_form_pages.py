@@ -343,6 +343,7 @@ def test_every_form_page_ties_its_labels_help_and_errors_to_the_fields(client, w
         assert not found, "\n".join([what, *found])
 
 
+@pytest.mark.slow  # every page of the cases again
 def test_it_reads_every_template_with_a_form_field(client, world):
     """A new form (or a template given a field) joins the cases above."""
     assert list(_cases(world)) == CASES

@@ -13,6 +13,9 @@ class StakeField(forms.DecimalField):
         options = {"label": _("Stake per point"), "required": False}
         super().__init__(**(options | kwargs), min_value=0, max_value=10_000, max_digits=9, decimal_places=4)
 
+    def widget_attrs(self, widget):
+        return super().widget_attrs(widget) | {"inputmode": "decimal"}  # a phone's keyboard with the decimal point
+
 
 class CurrencyField(forms.RegexField):
     """An ISO 4217 code: three capital letters, EUR unless changed."""

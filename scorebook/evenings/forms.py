@@ -326,7 +326,6 @@ class NewEveningForm(forms.Form):
         self.fields["date"].initial = timezone.localdate
         if not self.is_bound:
             self._club_habits()
-        self.fields["stake"].widget.attrs["inputmode"] = "decimal"
         for seat in range(MAX_PLAYERS):
             self.fields[f"player_{seat}"] = forms.CharField(
                 label=_("Seat %(n)s") % {"n": seat + 1},
