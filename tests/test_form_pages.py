@@ -28,7 +28,7 @@ from django.utils.http import urlsafe_base64_encode
 from pages import Element, Page
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, Membership, Player, Role, Season
-from scorebook.evenings import services
+from scorebook.evenings import creation, services
 from scorebook.nights import services as nights
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +54,7 @@ def world(make_user):
     membership = Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
 
     def evening(ruleset, deals):
-        e = services.create_evening(
+        e = creation.create_evening(
             ruleset=ruleset,
             players=FOUR,
             first_dealer=0,
