@@ -268,10 +268,13 @@ X_FRAME_OPTIONS = "DENY"
 CSRF_COOKIE_HTTPONLY = True
 SESSION_COOKIE_HTTPONLY = True
 # Login limits (django-axes, scorebook/accounts/limits.py): 5 failures of one user name from one
-# address lock that name for that address for 15 minutes; a password reset lifts it.
+# address lock that name for that address for 15 minutes; 10 failures of one account from any
+# addresses close it for 15 minutes to every client but the devices and addresses it logged in
+# from before; a password reset lifts both.
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = "scorebook.accounts.limits.lockout_parameters"
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a refused try is no guess: it neither counts nor extends
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "scorebook.accounts.limits.login_name"
 AXES_CLIENT_IP_CALLABLE = "scorebook.accounts.limits.client_address"

@@ -17,7 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from ..forms import LoginForm
-from ..limits import lift_lockouts
+from ..limits import account_locked, lift_lockouts, remember_device
 
 TOO_MANY = 429
 log = logging.getLogger(__name__)
@@ -30,6 +30,11 @@ class _Invalid422:
 
 class LoginView(_Invalid422, auth_views.LoginView):
     authentication_form = LoginForm
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        remember_device(self.request, response, form.get_user())
+        return response
 
 
 def locked_out(request, original_response=None, credentials=None):
@@ -47,6 +52,11 @@ def locked_out(request, original_response=None, credentials=None):
         "form": form,
         "next": wanted,
         "lockout": _(
+            "Too many wrong passwords for this account from several connections: for a quarter of an hour it "
+            "can only log in on a device where you logged in before. Resetting your password lifts this at once."
+        )
+        if account_locked(request, credentials)
+        else _(
             "Too many wrong passwords for this user name from your connection: it cannot log in from here "
             "for a quarter of an hour. Resetting your password lifts this at once."
         ),
@@ -111,6 +121,7 @@ class PasswordResetConfirmView(_Invalid422, auth_views.PasswordResetConfirmView)
     def form_valid(self, form):
         response = super().form_valid(form)
         lift_lockouts(form.user)
+        remember_device(self.request, response, form.user)  # she proved the account is hers, on this device
         return response
 
 
