@@ -1,9 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
-from scorebook.core.converters import IdConverter
+from scorebook.core.converters import IdConverter, TokenConverter
 
 register_converter(IdConverter, "id")  # every id and number in an address (before the apps' patterns use it)
+register_converter(TokenConverter, "token")  # every link's secret in an address
 
 urlpatterns = [
     path("admin/", admin.site.urls),

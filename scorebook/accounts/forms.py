@@ -8,6 +8,8 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from scorebook.core.cleaning import clean_name
+
 from . import identity
 from .models import Profile, display_name
 
@@ -43,15 +45,15 @@ def _looks_like_an_email(value: str) -> bool:
 
 def _clean_display_name(value: str, user_pk=None) -> str:
     """Other people see it: a name, never an e-mail address, nor one that looks like another account's."""
-    value = " ".join(value.split())
-    if _looks_like_an_email(value):
-        raise ValidationError(
-            _("Other players see this name: choose a name, not an e-mail address."), code="email_as_name"
-        )
-    if identity.display_name_like(value, exclude_user_pk=user_pk) is not None:
+    if identity.display_name_like(" ".join(value.split()), exclude_user_pk=user_pk) is not None:
         raise ValidationError(
             _("Another player already goes by this name, or one that looks like it: add an initial, for example."),
             code="lookalike",
+        )
+    value = clean_name(value, max_length=DISPLAY_NAME_MAX)
+    if _looks_like_an_email(value):
+        raise ValidationError(
+            _("Other players see this name: choose a name, not an e-mail address."), code="email_as_name"
         )
     return value
 

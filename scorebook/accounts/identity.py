@@ -1,41 +1,19 @@
 """Names that identify a person: reserved user names, and look-alikes of an existing name.
 
-Two names look alike when their skeletons are equal: folded (NFKC, case), each character
-replaced by a plain ASCII character it can be confused with (the Unicode confusables
-table, through ``confusable_homoglyphs``), and 0 read as o, 1 as l. So a Cyrillic
-``а_admin`` is ``a_admin``, and a full-width ``ｂ_member`` is ``b_member``.
+Two names look alike when their skeletons are equal (``scorebook.core.cleaning.skeleton``:
+folded, each character replaced by a plain one it can be confused with, 0 read as o, 1 as l).
+So a Cyrillic ``а_admin`` is ``a_admin``, and a full-width ``ｂ_member`` is ``b_member``.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from functools import lru_cache
-
-from confusable_homoglyphs.confusables import confusables_data
 from django.contrib.auth import get_user_model
+
+from scorebook.core.cleaning import skeleton
 
 from .models import Profile
 
 RESERVED_USERNAMES = ("demo",)  # seed_demo's account, whose password is published
-_DIGITS = str.maketrans({"0": "o", "1": "l", "|": "l"})
-
-
-@lru_cache(maxsize=4096)
-def _plain(char: str) -> str:
-    if char.isascii():
-        return char
-    glyphs = [g["c"] for g in confusables_data.get(char, ())]
-    ascii_glyphs = sorted(g for g in glyphs if g.isascii())
-    if ascii_glyphs:
-        return ascii_glyphs[0]
-    return min([char, *glyphs])  # one representative for a group of non-Latin look-alikes
-
-
-def skeleton(name: str) -> str:
-    # look-alikes are mapped before and after case folding: a capital's look-alike may differ
-    plain = "".join(_plain(c) for c in unicodedata.normalize("NFKC", name))
-    folded = unicodedata.normalize("NFKC", plain).casefold()
-    return "".join(_plain(c) for c in folded).translate(_DIGITS)
 
 
 def is_reserved(username: str) -> bool:

@@ -50,7 +50,9 @@ PER_ADDRESS = ["username", "ip_address"]
 
 
 def folded(username: str | None) -> str:
-    return unicodedata.normalize("NFKC", username or "").strip().casefold()[:150]
+    """The name a failure is counted against (never holding a character the database refuses, as NUL)."""
+    name = unicodedata.normalize("NFKC", username or "").strip().casefold()
+    return "".join(c for c in name if c.isprintable())[:150]
 
 
 def login_name(request, credentials: dict | None = None) -> str:

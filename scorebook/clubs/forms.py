@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 
 from scorebook.accounts.models import display_name
 from scorebook.clubs.models import Player
+from scorebook.core.cleaning import IntegerField, clean_name, looks_like
 from scorebook.core.forms import Choice, Taps
 from scorebook.rules.scoring import BETE
 
@@ -56,12 +57,9 @@ class ClubForm(forms.Form):
             self.fields["slug"].help_text = _("Changing it changes the club's address; the old address keeps working.")
 
     def clean_name(self):
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
+        if not self.cleaned_data["name"].strip():
             raise forms.ValidationError(_("Give the club a name."))
-        if not name.isprintable():
-            raise forms.ValidationError(_("A name cannot hold control characters."))
-        return name
+        return clean_name(self.cleaned_data["name"], max_length=80)
 
     def clean(self):
         cleaned = super().clean()
@@ -97,7 +95,7 @@ class InvitationForm(forms.Form):
         initial=7,
         choices=[(1, _("one day")), (7, _("one week")), (30, _("30 days"))],
     )
-    uses = forms.IntegerField(
+    uses = IntegerField(
         label=_("Number of people who may use it"),
         min_value=1,
         max_value=50,
@@ -129,19 +127,15 @@ class PlayerForm(forms.Form):
         name.label = _("New player") if player is None else _("New name for %(name)s") % {"name": player.name}
 
     def clean_name(self):
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError(_("Type a name."))
-        if not name.isprintable():
-            raise forms.ValidationError(_("A name cannot hold control characters."))
+        name = clean_name(self.cleaned_data["name"])
         if name == BETE:
             raise forms.ValidationError(_("%(name)s is the name of the pot.") % {"name": BETE})
-        existing = Player.objects.filter(club=self.club, name__iexact=name)
+        others = Player.objects.filter(club=self.club)
         if self.player is not None:
-            existing = existing.exclude(pk=self.player.pk)
-        existing = existing.first()
+            others = others.exclude(pk=self.player.pk)
+        existing = looks_like(name, others.values_list("name", flat=True).iterator())
         if existing is not None:
-            raise forms.ValidationError(_("%(name)s is already in the roster.") % {"name": existing.name})
+            raise forms.ValidationError(_("%(name)s is already in the roster.") % {"name": existing})
         return name
 
 

@@ -9,6 +9,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from scorebook.core import cleaning
 from scorebook.core.formatting import lang
 from scorebook.core.forms import ChoiceRows
 from scorebook.rules import registry
@@ -45,6 +46,7 @@ class SeasonForm(forms.ModelForm):
             "drop_worst",
             "tie_break",
         ]
+        field_classes = {"min_evenings": cleaning.IntegerField, "drop_worst": cleaning.IntegerField}
         widgets = {
             "start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -86,12 +88,13 @@ class SeasonForm(forms.ModelForm):
             part = part.strip()
             if not part:
                 raise forms.ValidationError(_("Leave no place empty between two commas."), code="empty")
-            try:
-                value = int(part)
-            except ValueError:
+            value = cleaning.whole_number(part)
+            if value is None:  # ², ١٢, NaN...
                 raise forms.ValidationError(
-                    _("“%(value)s” is not a whole number of points."), params={"value": part}, code="invalid"
-                ) from None
+                    _("“%(value)s” is not a whole number of points."),
+                    params={"value": cleaning.shown(part)},
+                    code="invalid",
+                )
             if not 0 <= value <= MAX_LEAGUE_POINTS:
                 raise forms.ValidationError(
                     _("Points per place go from 0 to %(max)s."), params={"max": MAX_LEAGUE_POINTS}, code="range"
@@ -102,6 +105,9 @@ class SeasonForm(forms.ModelForm):
         if any(later > earlier for earlier, later in pairwise(points)):
             raise forms.ValidationError(_("A place never gives more points than the place before it."), code="order")
         return points
+
+    def clean_name(self):
+        return cleaning.clean_name(self.cleaned_data["name"], max_length=Season._meta.get_field("name").max_length)
 
     def clean_min_evenings(self):
         value = self.cleaned_data["min_evenings"]

@@ -18,3 +18,17 @@ class IdConverter:
 
     def to_url(self, value) -> str:
         return str(int(value))
+
+
+class TokenConverter:
+    """``<token:token>``: a link's secret as the site makes them (``secrets.token_urlsafe``, and the
+    read-only links' ``<id>.<secret>``). Anything else (a NUL byte, which PostgreSQL refuses in a
+    query, other characters, more than 200 of them) is no link: 404 before a view sees it."""
+
+    regex = "[A-Za-z0-9_.-]{1,200}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value) -> str:
+        return str(value)

@@ -4,10 +4,12 @@ a club night's)."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from .cleaning import DecimalField
 
-class StakeField(forms.DecimalField):
+
+class StakeField(DecimalField):
     """The money a point is worth: empty (no money), or 0 to 10,000 with up to four decimals (what
-    ``stake`` holds on an evening and on a night)."""
+    ``stake`` holds on an evening and on a night), in the digits 0-9 (``cleaning.DecimalField``)."""
 
     def __init__(self, **kwargs):
         options = {"label": _("Stake per point"), "required": False}

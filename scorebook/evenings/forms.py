@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 
 from scorebook.clubs.models import Club, Player
 from scorebook.clubs.models.club import SCORING_ROLES
+from scorebook.core import cleaning
 from scorebook.core.engine_messages import localized
 from scorebook.core.fields import CurrencyField, StakeField
 from scorebook.core.formatting import lang
@@ -43,6 +44,12 @@ class RecordForm(forms.Form):
         if not self.is_bound:
             self.initial.setdefault("request_key", new_request_key())
 
+    def clean(self):
+        cleaned = super().clean()
+        if any(name in self.fields and self[name].is_hidden for name in self.errors):  # never typed: forged
+            self.add_error(self.error_field, _("This page is out of date: reload it and try again."))
+        return cleaned
+
     def deal_data(self) -> dict:
         raise NotImplementedError
 
@@ -65,7 +72,7 @@ class RecordForm(forms.Form):
 class DealForm(RecordForm):
     """A played deal: also the version of the deal being corrected."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    version = cleaning.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
 
     def __init__(self, *args, rules, players, **kwargs):
         super().__init__(*args, **kwargs)
@@ -89,7 +96,7 @@ def _table_fields(contracts, players) -> dict[str, forms.Field]:
         ),
     }
     for seat, name in enumerate(players):
-        fields[f"tricks_{seat}"] = forms.IntegerField(
+        fields[f"tricks_{seat}"] = cleaning.IntegerField(
             label=_("Tricks of %(name)s") % {"name": name}, required=False, min_value=0, max_value=MAX_TRICKS
         )
     return fields
@@ -99,7 +106,7 @@ class ContractDealForm(DealForm):
     """Also ``contract``, ``declarers``, ``exposed_fault``, ``playing`` and ``tricks_<seat>``,
     which depend on the evening's contracts and table (``_table_fields``)."""
 
-    tricks = forms.IntegerField(label=_("Tricks"), required=False, min_value=0, max_value=MAX_TRICKS)
+    tricks = cleaning.IntegerField(label=_("Tricks"), required=False, min_value=0, max_value=MAX_TRICKS)
     trump_changed = forms.BooleanField(label=_("Trump changed (needs 9)"), required=False)
 
     def __init__(self, *args, **kwargs):
@@ -177,7 +184,7 @@ HONOURS_NONE = "none"
 
 
 class ClassicDealForm(DealForm):
-    tricks = forms.IntegerField(label=_("Tricks"), min_value=0, max_value=MAX_TRICKS, required=False)
+    tricks = cleaning.IntegerField(label=_("Tricks"), min_value=0, max_value=MAX_TRICKS, required=False)
     honours = forms.ChoiceField(label=_("Honours"), required=False, widget=forms.RadioSelect)
     claim = forms.TypedChoiceField(
         choices=[("", ""), ("0", "0"), ("1", "1")], coerce=int, empty_value=None, required=False
@@ -237,9 +244,12 @@ class AdjustmentForm(RecordForm):
         super().__init__(*args, **kwargs)
         self.players = list(players)
         for seat, name in enumerate(self.players):
-            self.fields[f"points_{seat}"] = forms.IntegerField(
+            self.fields[f"points_{seat}"] = cleaning.IntegerField(
                 label=name, required=False, min_value=-100_000, max_value=100_000
             )
+
+    def clean_note(self):
+        return cleaning.clean_text(self.cleaned_data.get("note") or "")
 
     def point_fields(self):
         return [self[f"points_{seat}"] for seat in range(len(self.players))]
@@ -327,7 +337,7 @@ class NewEveningForm(forms.Form):
         if not self.is_bound:
             self._club_habits()
         for seat in range(MAX_PLAYERS):
-            self.fields[f"player_{seat}"] = forms.CharField(
+            self.fields[f"player_{seat}"] = cleaning.NameField(
                 label=_("Seat %(n)s") % {"n": seat + 1},
                 required=False,
                 max_length=40,
@@ -374,11 +384,9 @@ class NewEveningForm(forms.Form):
         names = [(cleaned.get(f"player_{seat}") or "").strip() for seat in range(MAX_PLAYERS)]
         seats = [seat for seat, name in enumerate(names) if name]
         players = [names[seat] for seat in seats]
-        if any(not name.isprintable() for name in players):
-            self.add_error("player_0", _("A name cannot hold control characters."))
         if BETE in players:
             self.add_error("player_0", _("%(name)s is the name of the pot.") % {"name": BETE})
-        if len({n.casefold() for n in players}) != len(players):
+        if len({cleaning.skeleton(n) for n in players}) != len(players):  # Anne, ANNE, Ａｎｎｅ are one name
             self.add_error("player_0", _("Two players have the same name."))
         key = cleaned.get("ruleset")
         if key:

@@ -26,8 +26,8 @@ urlpatterns = [
     path("e/<id:pk>/export/", files.evening_export, name="evening_export"),
     path("e/<id:pk>/share/", share.share, name="evening_share"),
     path("e/<id:pk>/share/new/", share.share_reset, name="evening_share_reset"),
-    path("s/<str:token>/", share.public, name="evening_public"),
-    path("s/<str:token>/live/", share.public_live, name="evening_public_live"),
-    path("s/<str:token>/rules/", rules.public_rules, name="evening_public_rules"),
-    path("t/<str:token>/", links.scoring_link, name="scoring_link"),
+    path("s/<token:token>/", share.public, name="evening_public"),
+    path("s/<token:token>/live/", share.public_live, name="evening_public_live"),
+    path("s/<token:token>/rules/", rules.public_rules, name="evening_public_rules"),
+    path("t/<token:token>/", links.scoring_link, name="scoring_link"),
 ]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorebook.core import cleaning
 from scorebook.core.fields import CurrencyField, StakeField
 from scorebook.core.formatting import lang
 from scorebook.core.forms import Checks
@@ -18,11 +17,11 @@ from .models import Night
 
 
 class NightForm(forms.Form):
-    name = forms.CharField(label=_("Name of the night"), max_length=80)
+    name = cleaning.NameField(label=_("Name of the night"), max_length=80)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     ruleset = forms.ChoiceField(label=_("Variant"))
-    sessions = forms.IntegerField(label=_("Sessions"), min_value=1, max_value=seating.MAX_SESSIONS, initial=5)
-    deals_per_session = forms.IntegerField(
+    sessions = cleaning.IntegerField(label=_("Sessions"), min_value=1, max_value=seating.MAX_SESSIONS, initial=5)
+    deals_per_session = cleaning.IntegerField(
         label=_("Deals per session"),
         min_value=1,
         max_value=99,
@@ -61,10 +60,9 @@ class NightForm(forms.Form):
 
     def clean_place_points(self):
         raw = self.cleaned_data.get("place_points") or ""
-        try:
-            points = [Decimal(x.strip()) for x in raw.split(",") if x.strip()]
-        except InvalidOperation:
-            raise forms.ValidationError(_("Numbers separated by commas, such as 4, 3, 2, 1.")) from None
+        points = [cleaning.decimal_number(x) for x in raw.split(",") if x.strip()]
+        if None in points:  # NaN, ², words...
+            raise forms.ValidationError(_("Numbers separated by commas, such as 4, 3, 2, 1."))
         if len(points) > 5 or any(abs(p) > 1000 for p in points):
             raise forms.ValidationError(_("At most five numbers, one per place at a table."))
         return [int(p) if p == p.to_integral_value() else float(p) for p in points]
@@ -73,17 +71,20 @@ class NightForm(forms.Form):
         data = super().clean()
         names = list(data.get("roster") or [])
         for line in (data.get("guests") or "").splitlines():
-            name = " ".join(line.split())
-            if not name:
+            if not line.strip():
                 continue
-            if len(name) > 40:
-                self.add_error("guests", _("A name has at most 40 characters: %(name)s") % {"name": name[:40]})
-            names.append(name)
+            try:
+                names.append(cleaning.clean_name(line))
+            except forms.ValidationError as error:
+                why = " ".join(error.messages)
+                self.add_error(
+                    "guests", _("Line “%(line)s”: %(why)s") % {"line": cleaning.shown(line.strip()[:40]), "why": why}
+                )
         seen = set()
         for name in names:
-            if name.casefold() in seen:
+            if cleaning.skeleton(name) in seen:
                 self.add_error("guests", _("%(name)s is listed twice.") % {"name": name})
-            seen.add(name.casefold())
+            seen.add(cleaning.skeleton(name))
         try:
             seating.table_sizes(len(names))
         except seating.PlanError:
@@ -111,10 +112,13 @@ class NightForm(forms.Form):
 class ReopenForm(forms.Form):
     reason = forms.CharField(label=_("Why reopen it"), max_length=200)
 
+    def clean_reason(self):
+        return cleaning.clean_text(self.cleaned_data["reason"])
+
 
 class SubstituteForm(forms.Form):
     leaving = forms.TypedChoiceField(label=_("Who leaves"), coerce=int)
-    name = forms.CharField(label=_("Substitute"), max_length=40)
+    name = cleaning.NameField(label=_("Substitute"), max_length=40)
 
     def __init__(self, *args, participants, **kwargs):
         kwargs.setdefault("auto_id", "id_substitute_%s")  # the late arrival's form on the same page has a name too
@@ -123,7 +127,7 @@ class SubstituteForm(forms.Form):
 
 
 class LateForm(forms.Form):
-    name = forms.CharField(label=_("Late arrival"), max_length=40)
+    name = cleaning.NameField(label=_("Late arrival"), max_length=40)
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "id_late_%s")  # the substitute's form on the same page has a name too

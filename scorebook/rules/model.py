@@ -322,7 +322,7 @@ def check_int(value: Any, path: str, low: int | None = None, high: int | None = 
 
 
 def _tricks_key(raw: Any, path: str) -> int:
-    if not isinstance(raw, str) or not raw.isdigit():
+    if not isinstance(raw, str) or not (raw.isascii() and raw.isdigit()):
         raise RulesError(path, gettext_noop("a number of tricks must be written as 0 to 13"))
     return check_int(int(raw), path, 0, MAX_TRICKS)
 

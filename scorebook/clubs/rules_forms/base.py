@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from django import forms
 from django.utils.translation import gettext as _
 
+from scorebook.core import cleaning
 from scorebook.core.engine_messages import localized, localized_with_path
 from scorebook.rules import registry
 from scorebook.rules.model import RulesError, Ruleset, ruleset_from_dict, to_dict
@@ -99,7 +100,7 @@ class HouseRulesForm(forms.Form):
         """A whole-number input named after its path in the rules."""
         widget_attrs = {"inputmode": "numeric"} if low is not None and low >= 0 else {}
         widget_attrs.update(attrs)
-        self.fields[name] = forms.IntegerField(
+        self.fields[name] = cleaning.IntegerField(
             label=label,
             initial=initial,
             required=required,

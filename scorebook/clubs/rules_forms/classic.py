@@ -162,7 +162,7 @@ class ClassicRulesForm(HouseRulesForm):
         if path.startswith("manche_values.") and self._manche_rows:
             _head, _dot, rest = path.partition(".")
             index, _dot, tail = rest.partition(".")
-            if index.isdigit() and int(index) < len(self._manche_rows):
+            if index.isascii() and index.isdigit() and int(index) < len(self._manche_rows):
                 path = f"manche_values.{self._manche_rows[int(index)]}" + (f".{tail}" if tail else "")
         return path
 

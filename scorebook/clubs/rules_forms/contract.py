@@ -11,6 +11,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from scorebook.clubs.models.rules import changed_figures
+from scorebook.core import cleaning
 from scorebook.core.forms import ChoiceRows
 from scorebook.rules import registry
 from scorebook.rules.model import (
@@ -77,7 +78,7 @@ class ContractRulesForm(HouseRulesForm):
         )
         if rules.all_pass_multiplier in (1, 2):
             # the usual choice is yes or no: a tick box (a club with another multiplier keeps the number)
-            self.fields["all_pass_multiplier"] = forms.IntegerField(
+            self.fields["all_pass_multiplier"] = cleaning.IntegerField(
                 label=_("After an all-pass, the next deal counts double"),
                 initial=rules.all_pass_multiplier,
                 min_value=1,
@@ -154,7 +155,7 @@ class ContractRulesForm(HouseRulesForm):
                             if outcome == "made"
                             else _("Failed with %(tricks)s tricks: %(who)s")
                         ) % {"tricks": tricks, "who": _("each declarer") if side == "declarer" else _("each opponent")}
-                        self.fields[cell_name(key, outcome, tricks, side)] = forms.IntegerField(
+                        self.fields[cell_name(key, outcome, tricks, side)] = cleaning.IntegerField(
                             label=label,
                             initial=None if payout is None else getattr(payout, side),
                             min_value=-CELL_LIMIT,
@@ -186,7 +187,7 @@ class ContractRulesForm(HouseRulesForm):
                 ("failed", _("Failed: lost by %(who)s") % {"who": per}, schedule.failed),
             ]
         for name, label, initial in specs:
-            self.fields[f"schedule.{key}.{name}"] = forms.IntegerField(
+            self.fields[f"schedule.{key}.{name}"] = cleaning.IntegerField(
                 label=label,
                 initial=initial,
                 required=False,

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
+from scorebook.core.cleaning import whole_number
 from scorebook.core.engine_messages import localized
 from scorebook.rules import registry
 from scorebook.rules.deals import ContractDeal
@@ -439,13 +440,12 @@ def deal_delete(request, pk, number):
 
 
 def _posted_int(request, name: str) -> int | None:
-    raw = request.POST.get(name)
-    return int(raw) if raw and raw.isdigit() and len(raw) < 19 else None
+    return whole_number(request.POST.get(name), low=0, high=MAX_ID)
 
 
 def _posted_id(request) -> int | None:
     """The deal's id as the page showed it (guards a number that moved since)."""
-    return _posted_int(request, "deal")
+    return whole_number(request.POST.get("deal"), low=1, high=MAX_ID)
 
 
 @login_or_link

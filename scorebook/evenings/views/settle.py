@@ -171,7 +171,14 @@ def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         amount = Decimal(request.POST.get("amount") or "").quantize(Decimal("0.01"))
     except InvalidOperation:
         return HttpResponseBadRequest("amount must be a decimal number")
-    if not payer or not payee or not amount.is_finite() or amount <= 0:
+    if (
+        not payer.isprintable()
+        or not payee.isprintable()
+        or not payer
+        or not payee
+        or not amount.is_finite()
+        or amount <= 0
+    ):  # a NUL never reaches the database
         return HttpResponseBadRequest("payer, payee and a positive amount are needed")
     wanted = request.POST.get("paid")
     if wanted not in (None, "", "0", "1"):

@@ -325,7 +325,9 @@ def ledger_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     payer = (request.POST.get("payer") or "").strip()
     payee = (request.POST.get("payee") or "").strip()
     amount = _amount(request.POST.get("amount"))
-    if not payer or not payee or amount is None:
+    if (
+        not payer.isprintable() or not payee.isprintable() or not payer or not payee or amount is None
+    ):  # a NUL never reaches the database
         return HttpResponseBadRequest("payer, payee and a positive amount are needed")
     evening = get_object_or_404(
         Evening.objects.only("id", "club_id", "stake", "currency"), pk=evening_id, club=club, stake__isnull=False

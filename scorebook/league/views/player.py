@@ -26,6 +26,7 @@ from django.views.decorators.http import require_safe
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Season
 from scorebook.clubs.season_forms import FiguresForm
+from scorebook.core.cleaning import whole_number
 from scorebook.core.formatting import decimal_text, lang, signed_points, tone
 from scorebook.evenings import charts
 from scorebook.evenings.models import Evening, Seat
@@ -185,8 +186,8 @@ def figures(club, player: Player, seasons: list[Season], wanted: str) -> Figures
     season he played in): a fixed number of queries, whatever the length of the club's history."""
     if wanted == "all":
         chosen = None
-    elif wanted.isdigit():
-        chosen = next((s for s in seasons if s.pk == int(wanted)), None)
+    elif (number := whole_number(wanted, low=1)) is not None:
+        chosen = next((s for s in seasons if s.pk == number), None)
     else:
         chosen = _latest_season(club, player, seasons)
     found = _variants(player, _seats(club, player, chosen))

@@ -23,6 +23,7 @@ from django.views.decorators.http import condition, require_POST
 
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models.club import SCORING_ROLES
+from scorebook.core.cleaning import whole_number
 
 from .. import results, services
 from ..access import MAX_ID, night_for_director
@@ -263,8 +264,7 @@ def night_cards(request, pk):
     """New links for every table (of one session when asked) and their cards, to print.
     The cards printed before stop working."""
     night = night_for_director(request, pk)
-    raw = request.POST.get("session", "")
-    session = int(raw) if raw.isdigit() and len(raw) < 4 else None
+    session = whole_number(request.POST.get("session", ""), low=1, high=999)
     return _cards(request, night, services.table_links(night, session))
 
 

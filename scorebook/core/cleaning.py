@@ -1,0 +1,169 @@
+"""What people type, cleaned once for every form of the site: names, free text and numbers.
+
+**Names** (of players, clubs, seasons, nights, and the display names of accounts) go through
+``clean_name``: control characters are refused; the text is folded by NFKC (a full-width
+``Ａｎｎｅ`` is ``Anne``, a superscript ``²`` is ``2``); runs of spaces become one space;
+invisible characters and direction marks (a right-to-left override turns ``ennA`` into
+what reads as ``Anne``; zero-width spaces hide a difference) are refused, and so is a word that
+mixes look-alike letters of two alphabets (a Cyrillic ``А`` in ``Аnne``). Two names are the
+same person's when their ``skeleton`` is (case, width and look-alike letters folded):
+``looks_like`` finds the name a new one would be confused with.
+
+**Free text** (a note, a reason) goes through ``clean_text``: control characters other than line
+breaks, and direction overrides, are refused.
+
+**Numbers** are written with the digits 0 to 9 only: Python's ``int`` also reads ``١٢`` and
+``１２`` (and ``str.isdigit`` says yes to ``²``, which ``int`` then refuses with an exception).
+``IntegerField`` and ``DecimalField`` are Django's with that rule (and no NaN, infinity or
+exponent); ``whole_number`` reads a number a view takes from a request by hand.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from decimal import Decimal
+from functools import lru_cache
+
+from confusable_homoglyphs import confusables
+from confusable_homoglyphs.confusables import confusables_data
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils import formats
+from django.utils.translation import gettext_lazy as _
+
+LINE_BREAKS = "\n\r"
+# explicit direction formatting: embeddings, overrides, isolates (the marks LRM/RLM are Cf too)
+DIRECTION = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_DIGITS_TO_LETTERS = str.maketrans({"0": "o", "1": "l", "|": "l"})
+_WHOLE = re.compile(r"[+-]?[0-9]+\Z")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
+
+
+def _has_control(value: str, allowed: str = "\t" + LINE_BREAKS) -> bool:
+    return any(unicodedata.category(c) == "Cc" and c not in allowed for c in value)
+
+
+def clean_name(value: str, *, max_length: int = 40) -> str:
+    """The name as it is kept, or a ValidationError that says what is wrong with it."""
+    if _has_control(value):
+        raise ValidationError(_("A name cannot hold control characters."), code="control")
+    name = " ".join(unicodedata.normalize("NFKC", value).split())
+    if not name.isprintable():
+        raise ValidationError(
+            _("A name cannot hold invisible characters or direction marks: type it again."), code="invisible"
+        )
+    mixed = next((word for word in name.split() if confusables.is_dangerous(word)), None)
+    if mixed is not None:
+        raise ValidationError(
+            _("“%(word)s” mixes letters of different alphabets that look alike: type it in one."),
+            code="mixed_script",
+            params={"word": mixed},
+        )
+    if not name:
+        raise ValidationError(_("Type a name."), code="required")
+    if len(name) > max_length:
+        raise ValidationError(
+            _("At most %(limit_value)d characters (this name has %(show_value)d): shorten it."),
+            code="max_length",
+            params={"limit_value": max_length, "show_value": len(name)},
+        )
+    return name
+
+
+def shown(text: str) -> str:
+    """Text typed by someone, safe to repeat in a message: every control, invisible or direction
+    character replaced by U+FFFD (an override would turn the rest of the message around)."""
+    return "".join(c if c == " " or c.isprintable() else "\ufffd" for c in text)
+
+
+def clean_text(value: str, *, multiline: bool = False) -> str:
+    """Free text (a note, a reason): no control characters (line breaks when ``multiline``), no
+    direction overrides; stripped."""
+    if _has_control(value, allowed=("\t" + LINE_BREAKS) if multiline else "\t") or DIRECTION & set(value):
+        raise ValidationError(_("This text cannot hold control characters or direction marks."), code="control")
+    return value.strip()
+
+
+@lru_cache(maxsize=4096)
+def _plain(char: str) -> str:
+    if char.isascii():
+        return char
+    glyphs = [g["c"] for g in confusables_data.get(char, ())]
+    ascii_glyphs = sorted(g for g in glyphs if g.isascii())
+    if ascii_glyphs:
+        return ascii_glyphs[0]
+    return min([char, *glyphs])  # one representative for a group of non-Latin look-alikes
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like: folded (NFKC, case), each character replaced by a plain ASCII one
+    it can be confused with (the Unicode confusables table), 0 read as o and 1 as l, spaces
+    made single. Two names with one skeleton are one name to a reader."""
+    # look-alikes are mapped before and after case folding: a capital's look-alike may differ
+    plain = "".join(_plain(c) for c in unicodedata.normalize("NFKC", name))
+    folded = unicodedata.normalize("NFKC", plain).casefold()
+    return " ".join("".join(_plain(c) for c in folded).translate(_DIGITS_TO_LETTERS).split())
+
+
+def looks_like(name: str, others) -> str | None:
+    """The first of ``others`` a reader would take for ``name`` (itself, in other capitals, or a
+    look-alike), or None."""
+    wanted = skeleton(name)
+    return next((other for other in others if skeleton(other) == wanted), None)
+
+
+def whole_number(raw, *, low: int | None = None, high: int | None = None) -> int | None:
+    """A whole number written with the digits 0-9 (within ``low``..``high``), or None."""
+    if not isinstance(raw, str) or not _WHOLE.match(raw.strip()) or len(raw.strip()) > 20:
+        return None
+    number = int(raw)
+    if (low is not None and number < low) or (high is not None and number > high):
+        return None
+    return number
+
+
+def decimal_number(raw) -> Decimal | None:
+    """A decimal number written with the digits 0-9 and a point (no NaN, infinity or exponent), or None."""
+    if not isinstance(raw, str) or not _DECIMAL.match(raw.strip()) or len(raw.strip()) > 30:
+        return None
+    return Decimal(raw.strip())
+
+
+class NameField(forms.CharField):
+    """A name, cleaned by ``clean_name`` (its error said next to the field)."""
+
+    def __init__(self, *, max_length: int = 40, **kwargs):
+        super().__init__(max_length=None, **kwargs)
+        self.name_length = max_length
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return value
+        return clean_name(value, max_length=self.name_length)
+
+
+class IntegerField(forms.IntegerField):
+    """Django's, refusing anything but the digits 0-9 (``²``, ``١٢``, ``１２`` are no numbers here)."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and not isinstance(value, int):
+            text = str(value).strip()
+            if self.localize:
+                text = formats.sanitize_separators(text)
+            if not _WHOLE.match(self.re_decimal.sub("", text)):
+                raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
+
+
+class DecimalField(forms.DecimalField):
+    """Django's, refusing anything but the digits 0-9 and one decimal point (no NaN, infinity or
+    exponent)."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and isinstance(value, str):
+            text = formats.sanitize_separators(value.strip()) if self.localize else value.strip()
+            if not _DECIMAL.match(text):
+                raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)

@@ -1,0 +1,294 @@
+"""Bad input refused in words (issue 23, item 6), one case per door found open: names with control
+characters in the night forms (a 500), "²" in forms and addresses (a 500, one on the player page
+any member opens), NaN place points (a 500), a NUL byte in a link's address (a 500 on
+PostgreSQL), direction overrides and look-alike names accepted, digits other than 0-9 read as
+numbers. ``tests/test_hostile_forms.py`` sends the same to every form of the site."""
+
+from datetime import date
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from club_fixtures import *  # noqa: F403
+from night_builders import NAMES
+from pages import every_error
+from scorebook.clubs.models import Club, Player, Season
+from scorebook.core import cleaning
+from scorebook.nights import services as nights
+
+pytestmark = pytest.mark.django_db
+
+RTL = "\u202e"
+
+
+@pytest.fixture
+def marie_client(client, scorer):
+    client.force_login(scorer)
+    return client
+
+
+@pytest.fixture
+def night(club, scorer):
+    return nights.create_night(
+        club=club,
+        user=scorer,
+        name="Kaartavond",
+        date=date(2026, 3, 14),
+        ruleset="kleurenwiezen",
+        sessions=2,
+        deals_per_session=8,
+        ranking="total",
+        place_points=[],
+        stake=None,
+        currency="EUR",
+        players=NAMES[:8],
+        seed=1,
+    )
+
+
+def refused(response, *words):
+    assert response.status_code == 422, response.status_code
+    text = every_error(response.content.decode())
+    for word in words:
+        assert word in text, text
+    return text
+
+
+# names in the night forms: each was a 500 (the engine's FileError)
+
+
+@pytest.mark.parametrize("name", ["Anne\x07Bert", f"{RTL}ennA", "An\u200bne", "\ufeffAnne"])
+@pytest.mark.parametrize("form", ["night_substitute", "night_late"])
+def test_it_refuses_a_name_with_control_or_direction_characters_in_the_night_forms(marie_client, night, form, name):
+    data = {"name": name} | ({"leaving": "1"} if form == "night_substitute" else {})
+    response = marie_client.post(reverse(form, args=[night.pk]), data)
+    refused(response, "A name cannot hold")
+    assert night.participants.count() == 8
+
+
+def test_it_refuses_a_guest_with_a_direction_override_naming_the_line(marie_client, club):
+    data = {
+        "name": "Kaartavond",
+        "date": "2026-03-14",
+        "ruleset": "kleurenwiezen",
+        "sessions": "2",
+        "deals_per_session": "8",
+        "ranking": "total",
+        "currency": "EUR",
+        "guests": "\n".join(["Anne", "Bert", "Carl", f"{RTL}aniD"]),
+    }
+    text = refused(marie_client.post(reverse("night_new", args=[club.slug]), data), "invisible characters")
+    assert RTL not in text and "\ufffdaniD" in text  # the line is named, its override made harmless
+
+
+@pytest.mark.parametrize("points", ["NaN", "4, NaN, 2", "Infinity", "4²", "１, 0", "1e3"])
+def test_it_refuses_place_points_that_are_no_numbers(marie_client, club, points):
+    data = {
+        "name": "Kaartavond",
+        "date": "2026-03-14",
+        "ruleset": "kleurenwiezen",
+        "sessions": "2",
+        "ranking": "places",
+        "place_points": points,
+        "currency": "EUR",
+        "guests": "\n".join(NAMES[:8]),
+    }
+    refused(marie_client.post(reverse("night_new", args=[club.slug]), data), "Numbers separated by commas")
+
+
+def test_it_refuses_a_guest_who_looks_like_a_roster_player_ticked(marie_client, club):
+    Player.objects.create(club=club, name="Anne")
+    data = {
+        "name": "Kaartavond",
+        "date": "2026-03-14",
+        "ruleset": "kleurenwiezen",
+        "sessions": "2",
+        "ranking": "total",
+        "currency": "EUR",
+        "roster": ["Anne"],
+        "guests": "\n".join(["Ａｎｎｅ", "Bert", "Carl", "Dina"]),
+    }
+    refused(marie_client.post(reverse("night_new", args=[club.slug]), data), "listed twice")
+
+
+# "²" where a number is read by hand: each was a 500
+
+
+def test_it_answers_a_superscript_season_on_the_player_page_any_member_opens(client, cast, club):
+    player = Player.objects.create(club=club, name="Anne")
+    Season.objects.create(
+        club=club, name="2026", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
+    )
+    client.force_login(cast["member"])
+    response = client.get(reverse("club_player", args=[club.slug, player.pk]), {"season": "²"})
+    assert response.status_code == 200
+
+
+def test_it_answers_a_superscript_session_when_printing_the_cards(marie_client, night):
+    response = marie_client.post(reverse("night_cards", args=[night.pk]), {"session": "²"})
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("view", ["deal_delete", "deal_edit"])
+def test_it_answers_a_superscript_deal_id(marie_client, make_evening, view):
+    evening = make_evening(deals=[{"contract": "pass"}])
+    response = marie_client.post(reverse(view, args=[evening.pk, 1]), {"deal": "²", "contract": "pass"})
+    assert response.status_code in (200, 302, 422)
+
+
+# digits other than 0-9 in number fields: read as numbers today
+
+
+@pytest.mark.parametrize("digits", ["١٢", "１２", "1²", "３"])
+def test_it_refuses_other_digits_in_a_deal(marie_client, make_evening, digits):
+    evening = make_evening(deals=[{"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": 9}])
+    response = marie_client.post(
+        reverse("deal_edit", args=[evening.pk, 1]),
+        {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": digits},
+    )
+    refused(response, "whole number")
+
+
+@pytest.mark.parametrize("digits", ["١٢", "１２"])
+def test_it_refuses_other_digits_in_an_adjustment(marie_client, make_evening, digits):
+    evening = make_evening()
+    response = marie_client.post(reverse("adjustment", args=[evening.pk]), {"adj-points_0": digits})
+    refused(response, "whole number")
+    assert not evening.deals.exists()
+
+
+@pytest.mark.parametrize("field", ["min_evenings", "league_points"])
+def test_it_refuses_other_digits_in_a_season(client, admin, club, field):
+    season = Season.objects.create(
+        club=club, name="2026", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
+    )
+    client.force_login(admin)
+    data = {
+        "name": "2026",
+        "start": "2026-01-01",
+        "end": "2026-12-31",
+        "ruleset": "kleurenwiezen",
+        "ranking": "total",
+        "min_evenings": "0",
+        "drop_worst": "0",
+        "tie_break": "evenings-won",
+        "league_points": "",
+    }
+    assert client.post(reverse("season_edit", args=[club.slug, season.pk]), data).status_code == 302  # as it is
+    data |= {field: "١٠"} | ({"ranking": "league"} if field == "league_points" else {})
+    refused(client.post(reverse("season_edit", args=[club.slug, season.pk]), data))
+    season.refresh_from_db()
+    assert season.min_evenings == 0 and season.league_points == []
+
+
+def test_it_refuses_other_digits_in_an_invitation(client, admin, club):
+    client.force_login(admin)
+    response = client.post(
+        reverse("club_invitation_new", args=[club.slug]), {"role": "member", "days": "7", "uses": "５"}
+    )
+    refused(response, "whole number")
+    assert not club.invitations.exists()
+
+
+# names: direction marks and look-alikes, accepted today
+
+
+@pytest.mark.parametrize("name", [f"{RTL}ennA", "An\u200bne", "\u0410nne"])  # override, zero width, Cyrillic А
+def test_it_refuses_a_roster_name_that_hides_or_fakes_its_letters(marie_client, club, name):
+    refused(marie_client.post(reverse("club_players", args=[club.slug]), {"name": name}))
+    assert not club.players.exists()
+
+
+@pytest.mark.parametrize("lookalike", ["Ａｎｎｅ", "ANNE", "Ａnne"])
+def test_it_refuses_a_full_width_look_alike_of_a_roster_name(marie_client, club, lookalike):
+    Player.objects.create(club=club, name="Anne")
+    refused(marie_client.post(reverse("club_players", args=[club.slug]), {"name": lookalike}), "already in the roster")
+    assert list(club.players.values_list("name", flat=True)) == ["Anne"]
+
+
+def test_it_refuses_two_seats_that_look_alike_in_a_new_evening(marie_client):
+    data = {"ruleset": "kleurenwiezen", "first_dealer": "0", "currency": "EUR", "date": "2026-11-20"}
+    data |= {"player_0": "Anne", "player_1": "Ａｎｎｅ", "player_2": "Carl", "player_3": "Dina"}
+    refused(marie_client.post(reverse("evening_new"), data), "same name")
+
+
+def test_it_keeps_a_full_width_club_name_in_plain_letters(marie_client):
+    assert marie_client.post(reverse("club_new"), {"name": "Ｄｅ Ｔｒｏｅｆ", "slug": ""}).status_code == 302
+    assert Club.objects.get().name == "De Troef"
+
+
+@pytest.mark.parametrize("field", ["display_name"])
+def test_it_refuses_a_direction_override_in_a_display_name(client, scorer, field):
+    client.force_login(scorer)
+    refused(client.post(reverse("profile"), {field: f"{RTL}eiraM", "email": ""}), "direction marks")
+
+
+def test_it_refuses_a_direction_override_in_a_note(marie_client, make_evening):
+    evening = make_evening()
+    response = marie_client.post(reverse("adjustment", args=[evening.pk]), {"adj-points_0": "3", "adj-note": f"{RTL}x"})
+    refused(response, "direction marks")
+
+
+# tokens: a NUL byte reached PostgreSQL (DataError, a 500)
+
+
+@pytest.mark.parametrize("prefix", ["s", "r", "t", "join"])
+@pytest.mark.parametrize("token", ["%00", "abc%00def", "a%00b.secret", "%C2%B2", "%E2%80%AEabc"])
+def test_it_answers_404_to_a_link_with_a_nul_or_foreign_character(marie_client, make_evening, prefix, token):
+    make_evening()
+    assert marie_client.get(f"/{prefix}/{token}/").status_code == 404
+
+
+def test_it_still_opens_the_links_it_makes(client, make_evening, night):
+    evening = make_evening()
+    assert client.get(reverse("evening_public", args=[evening.share_token])).status_code == 200
+    assert client.get(reverse("night_ranking", args=[night.ranking_token])).status_code == 200
+
+
+# the helpers themselves
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [("  Anne   Claes ", "Anne Claes"), ("Ｚｏë", "Zoë"), ("Éric", "Éric"), ("Jean-Luc O'Brien", "Jean-Luc O'Brien")],
+)
+def test_it_keeps_a_name_folded_and_single_spaced(typed, kept):
+    assert cleaning.clean_name(typed) == kept
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [
+        ("Anne\x00", "control"),
+        ("An\x85ne", "control"),
+        ("Anne\x1b[0m", "control"),
+        (f"{RTL}ennA", "invisible"),
+        ("An\u2066ne", "invisible"),
+        ("An\u00adne", "invisible"),  # soft hyphen
+        ("\u0410nne", "mixed_script"),
+        ("   ", "required"),
+        ("x" * 41, "max_length"),
+    ],
+)
+def test_it_refuses_a_name_saying_why(typed, code):
+    with pytest.raises(ValidationError) as caught:
+        cleaning.clean_name(typed)
+    assert caught.value.code == code
+
+
+@pytest.mark.parametrize("raw", ["²", "1²", "١٢", "１２", "NaN", "1e3", "0x10", " ", "", "9" * 25, None, 12])
+def test_it_reads_no_whole_number_from_other_characters(raw):
+    assert cleaning.whole_number(raw) is None
+
+
+def test_it_reads_a_whole_number_and_its_bounds():
+    assert cleaning.whole_number(" 42 ") == 42
+    assert cleaning.whole_number("-3") == -3
+    assert cleaning.whole_number("0", low=1) is None
+
+
+def test_it_takes_look_alikes_for_one_name():
+    assert cleaning.looks_like("Ａｎｎｅ", ["Bert", "anne"]) == "anne"
+    assert cleaning.looks_like("\u0410nne", ["Anne"]) == "Anne"
+    assert cleaning.looks_like("Annie", ["Anne"]) is None
