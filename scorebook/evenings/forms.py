@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from scorebook.clubs.models import Club, Player
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core import cleaning
+from scorebook.core.collation import by_name
 from scorebook.core.engine_messages import localized
 from scorebook.core.fields import CurrencyField, StakeField
 from scorebook.core.formatting import lang
@@ -377,7 +378,7 @@ class NewEveningForm(forms.Form):
         players = Player.objects.filter(
             Q(club__in=self.fields["club"].queryset) | Q(club__isnull=True, created_by=self.user)
         )
-        return sorted(set(players.values_list("name", flat=True)), key=str.casefold)[:300]
+        return by_name(set(players.values_list("name", flat=True)))[:300]
 
     def clean(self):
         cleaned = super().clean()

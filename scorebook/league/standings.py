@@ -40,6 +40,7 @@ from itertools import pairwise
 from typing import Any
 
 from scorebook.clubs.models import Ranking, TieBreak  # the season's ranking and tie-break keys, declared once
+from scorebook.core.collation import sort_key
 
 Key = int | str  # a Player id, or "name:<seat name>" when the summary has none
 
@@ -280,7 +281,7 @@ def _tie_value(rules: Rules, row: Row) -> int:
 
 
 def _order(rules: Rules, rows: Iterable[Row]) -> list[Row]:
-    return sorted(rows, key=lambda r: (-r.score, _tie_value(rules, r), r.name.casefold(), r.name, str(r.key)))
+    return sorted(rows, key=lambda r: (-r.score, _tie_value(rules, r), sort_key(r.name), str(r.key)))
 
 
 def _rank(rules: Rules, rows: dict[Key, Row]) -> tuple[list[Row], list[Row]]:

@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scorebook.core import cleaning
+from scorebook.core.collation import by_name
 from scorebook.core.fields import CurrencyField, StakeField
 from scorebook.core.formatting import lang
 from scorebook.core.forms import Checks
@@ -56,7 +57,7 @@ class NightForm(forms.Form):
             (key, name) for key, name in registry.choices(lang()) if registry.get(key).max_players >= 5
         ]
         self.fields["ruleset"].initial = "kleurenwiezen"
-        self.fields["roster"].choices = [(p.name, p.name) for p in club.players.order_by("name")]
+        self.fields["roster"].choices = [(n, n) for n in by_name(club.players.values_list("name", flat=True))]
 
     def clean_place_points(self):
         raw = self.cleaned_data.get("place_points") or ""

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from scorebook.core.collation import sort_key
+
 
 @dataclass
 class TableResult:
@@ -96,7 +98,7 @@ def rank(participants: list[tuple[int, int, str]], tables: list[TableResult], pl
                 [o["name"] for o in t.players if o is not p],
             )
     key = (lambda r: (-r.place_points, -r.points)) if places else (lambda r: (-r.points,))
-    ordered = sorted(rows.values(), key=lambda r: (*key(r), r.number))
+    ordered = sorted(rows.values(), key=lambda r: (*key(r), sort_key(r.name), r.number))  # ties: by name
     for i, row in enumerate(ordered):
         row.rank = ordered[i - 1].rank if i and key(ordered[i - 1]) == key(row) else i + 1
     return ordered

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scorebook.accounts.models import display_name
 from scorebook.clubs.access import club_for_user, role_in
+from scorebook.core.collation import sort_key
 
 from .. import services
 from ..forms import InvitationForm, RoleForm
@@ -36,7 +37,7 @@ def _members_page(
     """The members page; ``failed`` is the membership whose change was refused (its row shows why).
     ``new_link``: the invitation link just made, shown this once (only its digest is stored)."""
     memberships = list(Membership.objects.filter(club=club).select_related("user__profile"))
-    memberships.sort(key=lambda m: (-services.RANK[Role(m.role)], display_name(m.user).casefold()))
+    memberships.sort(key=lambda m: (-services.RANK[Role(m.role)], sort_key(display_name(m.user))))
     rows = []
     for m in memberships:
         is_failed = failed is not None and m.pk == failed.pk

@@ -30,6 +30,7 @@ from django.views.decorators.http import require_POST, require_safe
 from scorebook.accounts.models import display_name
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Role
+from scorebook.core.collation import sort_key
 from scorebook.core.formatting import lang, money_text, party_label, tone
 from scorebook.core.http import HtmxHttpRequest
 from scorebook.evenings import payments, summary
@@ -232,7 +233,7 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
         for evening_id in still_open
         if paid.get(evening_id)
     }
-    ordered = sorted(balances.values(), key=lambda b: (b.net, b.name.casefold()))
+    ordered = sorted(balances.values(), key=lambda b: (b.net, sort_key(b.name)))
     return Ledger(transfers, ordered, made)
 
 

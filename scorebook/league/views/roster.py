@@ -10,7 +10,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError
 from django.db.models import Count
-from django.db.models.functions import Lower
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -23,6 +22,7 @@ from scorebook.clubs.access import club_for_user
 from scorebook.clubs.forms import ClaimAnswerForm, LinkForm, MergeForm, PlayerForm
 from scorebook.clubs.models import Membership, Player, PlayerClaim, Role
 from scorebook.clubs.models.club import SCORING_ROLES
+from scorebook.core.collation import by_name
 
 from .. import roster
 
@@ -33,13 +33,16 @@ def _row_id(player) -> str:
     return f"id_p{player.pk}_%s"
 
 
-def _roster(club):
-    return (
-        Player.objects.filter(club=club)
-        .annotate(evenings=Count("seats"))
-        .select_related("user__profile")
-        .order_by(Lower("name"), "pk")  # a grouped query drops the model's ordering
-    )
+def _players(club):
+    return Player.objects.filter(club=club).annotate(evenings=Count("seats")).select_related("user__profile")
+
+
+def _roster(club, *, exclude=None) -> list[Player]:
+    """The club's players in the reader's order (the database's own order differs between databases)."""
+    players = _players(club)
+    if exclude is not None:
+        players = players.exclude(pk=exclude.pk)
+    return by_name(players, lambda p: p.name)
 
 
 def roster_rows(club) -> list[list]:
@@ -48,16 +51,15 @@ def roster_rows(club) -> list[list]:
 
 
 def _members(club):
-    members = list(Membership.objects.filter(club=club).select_related("user__profile"))
-    members.sort(key=lambda m: display_name(m.user).casefold())
-    return members
+    members = Membership.objects.filter(club=club).select_related("user__profile")
+    return by_name(members, lambda m: display_name(m.user))
 
 
 def _roster_page(request, club, role, *, add_form=None, failed=None, link_form=None, rename_form=None, status=200):
     """The roster; ``failed`` is the player whose link or new name was refused (its card shows why)."""
     is_admin = role == Role.ADMIN
     may_rename = role in SCORING_ROLES
-    players = list(_roster(club))
+    players = _roster(club)
     mine = next((p for p in players if p.user_id == request.user.pk), None)
     members = _members(club) if is_admin else []
     claims = list(PlayerClaim.objects.filter(player__club=club).select_related("player", "user__profile"))
@@ -231,8 +233,8 @@ def player_rename(request, slug, player):
 def player_merge(request, slug, player):
     """Two records of the same person: pick the other one (?with=), then which one stays."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
-    player = get_object_or_404(_roster(club), pk=player)
-    others = list(_roster(club).exclude(pk=player.pk))
+    player = get_object_or_404(_players(club), pk=player)
+    others = _roster(club, exclude=player)
     context = {"club": club, "player": player, "others": others}
     if request.method == "POST":
         form = MergeForm(request.POST, player=player, others=others)

@@ -30,6 +30,7 @@ from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Ranking, Role, Season, TieBreak
 from scorebook.clubs.season_forms import EveningFilterForm, SeasonForm
 from scorebook.core import spreadsheet
+from scorebook.core.collation import by_name
 from scorebook.core.formatting import decimal_text, money_text, signed_points, tone
 from scorebook.evenings.models import Evening, usual_variant
 from scorebook.nights import results as night_results
@@ -560,7 +561,7 @@ def _evening_row(pk, day, ruleset, status, summary) -> dict:
 def club_evenings(request, slug):
     club, role = club_for_user(request, slug)
     seasons = list(club.seasons.all())
-    players = list(Player.objects.filter(club=club).values("id", "name"))
+    players = by_name(Player.objects.filter(club=club).values("id", "name"), lambda p: p["name"])
     params = {k: v for k, v in request.GET.items() if k != "page" and v}
     form = EveningFilterForm(params or None, seasons=seasons, players=players)
     valid = form.is_valid() if form.is_bound else True
