@@ -7,12 +7,18 @@ sitting twice at the same evening.
 
 from __future__ import annotations
 
+import unicodedata
+from dataclasses import dataclass
 from datetime import timedelta
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+
+from scorebook.core.cleaning import clean_name, shown, skeleton
+from scorebook.rules.scoring import BETE
 
 from .models import Club, FormerSlug, Invitation, Membership, Player, PlayerClaim, Role, Season
 from .models.club import new_invitation_token, token_digest
@@ -185,6 +191,90 @@ def join(invitation: Invitation, user) -> tuple[Membership, bool]:
 
 def add_player(club: Club, name: str, user) -> Player:
     return Player.objects.create(club=club, name=name, created_by=user if user.is_authenticated else None)
+
+
+MAX_PASTED = 300  # names in one pasted list or file
+
+
+@dataclass
+class PastedName:
+    """One entry of a pasted list, checked against the roster and the entries before it."""
+
+    typed: str
+    name: str = ""  # as it would be kept (cleaned)
+    status: str = "new"  # new | similar (added only when confirmed) | known | twice | invalid
+    reason: str = ""
+    like: str = ""  # the roster name or earlier entry it is, or looks like
+
+    @property
+    def shown(self) -> str:
+        return shown(self.typed)
+
+    @property
+    def addable(self) -> bool:
+        return self.status in ("new", "similar")
+
+
+def _loose(name: str) -> str:
+    """A name without accents nor capitals: Éric and Eric, Zoe and Zoë."""
+    decomposed = unicodedata.normalize("NFKD", skeleton(name))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def check_names(club: Club, typed: list[str]) -> list[PastedName]:
+    """What adding ``typed`` to the roster would do, name by name; nothing is written. A name
+    already in the roster (or a look-alike of one) or listed twice is not added again; one that
+    differs only by accents or capitals from another is added only when confirmed."""
+    roster = list(Player.objects.filter(club=club).values_list("name", flat=True))
+    exact = {skeleton(n): n for n in roster}
+    loose = {_loose(n): n for n in roster}
+    seen: dict[str, str] = {}
+    seen_loose: dict[str, str] = {}
+    out = []
+    for raw in typed:
+        line = PastedName(typed=raw)
+        out.append(line)
+        try:
+            line.name = clean_name(raw)
+        except ValidationError as error:
+            line.status, line.reason = "invalid", " ".join(error.messages)
+            continue
+        if line.name == BETE:
+            line.status, line.reason = "invalid", _("%(name)s is the name of the pot.") % {"name": BETE}
+            continue
+        key, loose_key = skeleton(line.name), _loose(line.name)
+        if key in exact:
+            line.status, line.like = "known", exact[key]
+        elif key in seen:
+            line.status, line.like = "twice", seen[key]
+        elif loose_key in loose or loose_key in seen_loose:
+            line.status, line.like = "similar", loose.get(loose_key) or seen_loose[loose_key]
+        seen.setdefault(key, line.name)
+        seen_loose.setdefault(loose_key, line.name)
+    return out
+
+
+def add_players(club: Club, names: list[str], user) -> tuple[list[Player], list[str]]:
+    """Add ``names`` to the roster at once, under the club's lock: each is cleaned again and
+    checked against the roster as it is now; one already there (or a look-alike) is skipped.
+    Returns the players added and the names skipped."""
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()  # one roster change at a time
+        taken = {skeleton(n) for n in Player.objects.filter(club=club).values_list("name", flat=True)}
+        new, skipped = [], []
+        for typed in names[:MAX_PASTED]:
+            try:
+                name = clean_name(typed)
+            except ValidationError:
+                skipped.append(typed)
+                continue
+            if skeleton(name) in taken or name == BETE:
+                skipped.append(name)
+                continue
+            taken.add(skeleton(name))
+            new.append(Player(club=club, name=name, created_by=user if user.is_authenticated else None))
+        added = Player.objects.bulk_create(new)
+    return added, skipped
 
 
 def link_player(player: Player, user) -> Player:

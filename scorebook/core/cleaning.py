@@ -20,6 +20,8 @@ exponent); ``whole_number`` reads a number a view takes from a request by hand.
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import unicodedata
 from decimal import Decimal
@@ -111,6 +113,49 @@ def looks_like(name: str, others) -> str | None:
     look-alike), or None."""
     wanted = skeleton(name)
     return next((other for other in others if skeleton(other) == wanted), None)
+
+
+HEADERS = {
+    "name",
+    "names",
+    "player",
+    "players",
+    "nom",
+    "noms",
+    "joueur",
+    "joueurs",
+    "naam",
+    "namen",
+    "speler",
+    "spelers",
+}
+
+
+def pasted_names(text: str) -> list[str]:
+    """The names in a pasted list, each as typed (``clean_name`` cleans them): one name a line; a
+    row copied from two spreadsheet columns (first name, last name: a tab between) is one name;
+    semicolons separate names on one line. Empty lines and cells are left out."""
+    names = []
+    for line in text.removeprefix("\ufeff").splitlines():
+        for part in line.split(";"):
+            name = " ".join(cell.strip() for cell in part.split("\t") if cell.strip())
+            if name:
+                names.append(name)
+    return names
+
+
+def csv_names(text: str) -> list[str]:
+    """The names in a CSV file's first column (comma, semicolon or tab between columns, as a
+    spreadsheet writes them); a first row that reads Name, Nom, Naam (or Player...) is a header."""
+    text = text.removeprefix("\ufeff")
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    rows = [row for row in csv.reader(io.StringIO(text), dialect) if row and row[0].strip()]
+    if rows and rows[0][0].strip().casefold() in HEADERS:
+        rows = rows[1:]
+    return [row[0].strip() for row in rows]
 
 
 def whole_number(raw, *, low: int | None = None, high: int | None = None) -> int | None:

@@ -7,6 +7,7 @@ urlpatterns = [
     path("c/<slug:slug>/evenings/", seasons.club_evenings, name="club_evenings"),
     # the roster
     path("c/<slug:slug>/players/", roster.player_list, name="club_players"),
+    path("c/<slug:slug>/players/paste/", roster.player_paste, name="club_players_paste"),
     path("c/<slug:slug>/players/<id:player>/", player.player_page, name="club_player"),
     path("c/<slug:slug>/players/<id:player>/link/", roster.player_link, name="club_player_link"),
     path("c/<slug:slug>/players/<id:player>/merge/", roster.player_merge, name="club_player_merge"),

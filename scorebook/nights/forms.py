@@ -71,9 +71,7 @@ class NightForm(forms.Form):
     def clean(self):
         data = super().clean()
         names = list(data.get("roster") or [])
-        for line in (data.get("guests") or "").splitlines():
-            if not line.strip():
-                continue
+        for line in cleaning.pasted_names(data.get("guests") or ""):  # a list or a spreadsheet's column
             try:
                 names.append(cleaning.clean_name(line))
             except forms.ValidationError as error:

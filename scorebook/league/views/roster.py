@@ -22,6 +22,7 @@ from scorebook.clubs.access import club_for_user
 from scorebook.clubs.forms import ClaimAnswerForm, LinkForm, MergeForm, PlayerForm
 from scorebook.clubs.models import Membership, Player, PlayerClaim, Role
 from scorebook.clubs.models.club import SCORING_ROLES
+from scorebook.core import cleaning
 from scorebook.core.collation import by_name
 
 from .. import roster
@@ -55,7 +56,19 @@ def _members(club):
     return by_name(members, lambda m: display_name(m.user))
 
 
-def _roster_page(request, club, role, *, add_form=None, failed=None, link_form=None, rename_form=None, status=200):
+def _roster_page(
+    request,
+    club,
+    role,
+    *,
+    add_form=None,
+    failed=None,
+    link_form=None,
+    rename_form=None,
+    paste_error="",
+    paste_text="",
+    status=200,
+):
     """The roster; ``failed`` is the player whose link or new name was refused (its card shows why)."""
     is_admin = role == Role.ADMIN
     may_rename = role in SCORING_ROLES
@@ -97,6 +110,8 @@ def _roster_page(request, club, role, *, add_form=None, failed=None, link_form=N
         "claims": [{"claim": c, "name": display_name(c.user)} for c in claims] if is_admin else [],
         "my_claim": my_claim,
         "add_form": add_form or PlayerForm(club=club),
+        "paste_error": paste_error,
+        "paste_text": paste_text,
         "me": request.user,
     }
     return render(request, "league/players/list.html", context, status=status)
@@ -119,6 +134,66 @@ def player_list(request, slug):
             messages.success(request, _("%(name)s is in the roster.") % {"name": player.name})
             return redirect("club_players", club.slug)
     return _roster_page(request, club, role, add_form=form, status=INVALID)
+
+
+MAX_PASTE_BYTES = 200_000
+
+
+def _pasted(request) -> tuple[list[str], str]:
+    """The names of the pasted list and of the CSV file sent, and what is wrong with them ("" if nothing)."""
+    names = cleaning.pasted_names(request.POST.get("text") or "")
+    upload = request.FILES.get("file")
+    if upload is not None:
+        if upload.size > MAX_PASTE_BYTES:
+            return [], _("This file is too large for a list of players: at most 200 kB.")
+        try:
+            names += cleaning.csv_names(upload.read().decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            return [], _("This file is not a text file in UTF-8: save it from the spreadsheet as “CSV UTF-8”.")
+    if not names:
+        return [], _("Paste or type at least one name, one a line.")
+    if len(names) > services.MAX_PASTED:
+        return [], _("At most %(max)s names at once.") % {"max": services.MAX_PASTED}
+    return names, ""
+
+
+@login_required
+@require_POST
+def player_paste(request, slug):
+    """Several players at once (admins and scorers): the list pasted (or a CSV file) is checked
+    first, name by name (``check``: nothing is written); the names kept are then added in one go."""
+    club, role = club_for_user(request, slug, *SCORING_ROLES)
+    if request.POST.get("step") == "add":
+        chosen = request.POST.getlist("add")
+        if not chosen:
+            names, _error = _pasted(request)
+            return _paste_page(request, club, names, _("Tick at least one name to add."))
+        added, skipped = services.add_players(club, chosen, request.user)
+        text = ngettext("%(count)s player added to the roster.", "%(count)s players added to the roster.", len(added))
+        messages.success(request, text % {"count": len(added)})
+        if skipped:
+            messages.warning(
+                request, _("Already in the roster, not added again: %(names)s.") % {"names": ", ".join(skipped)}
+            )
+        return redirect("club_players", club.slug)
+    names, error = _pasted(request)
+    if error:
+        return _roster_page(
+            request, club, role, paste_error=error, paste_text=request.POST.get("text", ""), status=INVALID
+        )
+    return _paste_page(request, club, names)
+
+
+def _paste_page(request, club, names: list[str], error: str = ""):
+    lines = services.check_names(club, names)
+    context = {
+        "club": club,
+        "lines": lines,
+        "text": "\n".join(line.typed for line in lines),
+        "adding": sum(1 for line in lines if line.status == "new"),
+        "error": error,
+    }
+    return render(request, "league/players/paste.html", context, status=INVALID if error else 200)
 
 
 @login_required
