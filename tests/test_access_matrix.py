@@ -155,7 +155,7 @@ def _lines(w):
         ("club_player_merge", [slug, w["player"].pk], "get", None, CLUB_ADMIN),
         ("club_player_merge", [slug, w["player"].pk], "post", {"other": w["other_player"].pk}, _writes(CLUB_ADMIN)),
         ("club_player_rename", [slug, w["player"].pk], "post", {"name": "Anne"}, _writes(CLUB_SCORE)),
-        ("club_players_paste", [slug], "post", {"text": "Ivo\nJan"}, _writes(CLUB_SCORE)),
+        ("club_players_paste", [slug], "post", {"names": "Ivo\nJan"}, _writes(CLUB_SCORE)),
         ("club_player_unclaim", [slug, w["player"].pk], "post", {}, _writes(CLUB_READ)),
         ("club_claim_answer", [slug, w["claim"].pk], "post", {"answer": "refuse"}, _writes(CLUB_ADMIN)),
         ("club_settings", [slug], "get", None, CLUB_ADMIN),

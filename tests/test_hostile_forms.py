@@ -75,7 +75,7 @@ HOSTILE_TOKENS = {
     "dots": "..",
     "markup": "<b>",
 }
-NAME_FIELDS = {"name", "display_name", "guests", "names"} | {f"player_{seat}" for seat in range(7)}
+NAME_FIELDS = {"name", "display_name", "guests"} | {f"player_{seat}" for seat in range(7)}
 NEVER = {"logout", "set_language"}  # forms whose success changes who the visitor is or his language
 
 

@@ -23,7 +23,7 @@ def adele_client(client, admin):
 
 
 def paste(client, club, text="", **extra):
-    return client.post(reverse("club_players_paste", args=[club.slug]), {"text": text} | extra)
+    return client.post(reverse("club_players_paste", args=[club.slug]), {"names": text} | extra)
 
 
 def check_page(response) -> dict[str, str]:
@@ -42,7 +42,7 @@ def confirm(client, club, response):
     ticked = [e.get("value") for e in page.all("input[name=add]") if e.has("checked")]
     return client.post(
         reverse("club_players_paste", args=[club.slug]),
-        {"step": "add", "add": ticked, "text": page.one("input[name=text]").get("value")},
+        {"step": "add", "add": ticked, "names": page.one("input[name=names]").get("value")},
     )
 
 
@@ -86,7 +86,9 @@ def test_it_shows_duplicates_roster_names_look_alikes_and_refusals_before_saving
 def test_it_adds_a_look_alike_when_the_secretary_ticks_it(adele_client, club):
     Player.objects.create(club=club, name="Éric")
     response = paste(adele_client, club, "Eric")
-    adele_client.post(reverse("club_players_paste", args=[club.slug]), {"step": "add", "add": ["Eric"], "text": "Eric"})
+    adele_client.post(
+        reverse("club_players_paste", args=[club.slug]), {"step": "add", "add": ["Eric"], "names": "Eric"}
+    )
     assert sorted(Player.objects.values_list("name", flat=True)) == ["Eric", "Éric"]
     assert response.status_code == 200
 
@@ -101,7 +103,7 @@ def test_it_adds_a_look_alike_when_the_secretary_ticks_it(adele_client, club):
 )
 def test_it_reads_the_first_column_of_a_csv_file(adele_client, club, content, names):
     upload = SimpleUploadedFile("players.csv", content, content_type="text/csv")
-    response = adele_client.post(reverse("club_players_paste", args=[club.slug]), {"text": "", "file": upload})
+    response = adele_client.post(reverse("club_players_paste", args=[club.slug]), {"names": "", "file": upload})
     assert list(check_page(response)) == names
 
 
@@ -112,7 +114,7 @@ def test_it_refuses_an_empty_list_or_a_file_that_is_no_text_in_words(adele_clien
     upload = SimpleUploadedFile(
         "players.xlsx", b"PK\x03\x04\xff\xfe\x00binary", content_type="application/octet-stream"
     )
-    response = adele_client.post(reverse("club_players_paste", args=[club.slug]), {"text": "", "file": upload})
+    response = adele_client.post(reverse("club_players_paste", args=[club.slug]), {"names": "", "file": upload})
     assert response.status_code == 422 and "CSV UTF-8" in response.content.decode()
 
 

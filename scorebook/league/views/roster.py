@@ -141,7 +141,7 @@ MAX_PASTE_BYTES = 200_000
 
 def _pasted(request) -> tuple[list[str], str]:
     """The names of the pasted list and of the CSV file sent, and what is wrong with them ("" if nothing)."""
-    names = cleaning.pasted_names(request.POST.get("text") or "")
+    names = cleaning.pasted_names(request.POST.get("names") or "")
     upload = request.FILES.get("file")
     if upload is not None:
         if upload.size > MAX_PASTE_BYTES:
@@ -179,7 +179,7 @@ def player_paste(request, slug):
     names, error = _pasted(request)
     if error:
         return _roster_page(
-            request, club, role, paste_error=error, paste_text=request.POST.get("text", ""), status=INVALID
+            request, club, role, paste_error=error, paste_text=request.POST.get("names", ""), status=INVALID
         )
     return _paste_page(request, club, names)
 
