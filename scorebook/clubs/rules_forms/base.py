@@ -28,11 +28,8 @@ def rules_version(overrides: dict | None) -> str:
 
 
 def int_or_none(raw: Any) -> int | None:
-    """A submitted figure as a whole number, or None when it is not one."""
-    try:
-        return int(str(raw).strip())
-    except (TypeError, ValueError):
-        return None
+    """A submitted figure as a whole number (in the digits 0-9), or None when it is not one."""
+    return cleaning.whole_number(raw) if isinstance(raw, str) else raw if isinstance(raw, int) else None
 
 
 @dataclass
