@@ -28,7 +28,7 @@ from django.urls import Resolver404, URLResolver, get_resolver, resolve, reverse
 
 from pages import Page
 from scorebook.clubs.models import Player
-from scorebook.evenings import services
+from scorebook.evenings import creation, payments, services
 from test_access_matrix import OK, _lines, world  # noqa: F401  (the fixture is used by name)
 
 SCRIPT = "<script>alert(1)</script>"
@@ -197,7 +197,7 @@ def _more_states(world):  # noqa: F811
     club, scorer = world["club"], world["users"]["scorer"]
 
     def evening(ruleset="kleurenwiezen", players=("Anne", "Bert", "Carl", "Dina"), deals=()):
-        e = services.create_evening(
+        e = creation.create_evening(
             ruleset=ruleset,
             players=list(players),
             first_dealer=0,
@@ -218,8 +218,8 @@ def _more_states(world):  # noqa: F811
     robre = evening("classique", ["Anne", "Bert", "Carl", "Dina", "Emma"])
     deleted = evening(deals=[pair, pair])
     services.delete_deal(deleted, 2, scorer)
-    due = services.still_due(world["kw"])[0]
-    services.record_payment(world["kw"], due.payer, due.payee, due.amount, scorer)
+    due = payments.still_due(world["kw"])[0]
+    payments.record_payment(world["kw"], due.payer, due.payee, due.amount, scorer)
     slug = club.slug
     twin = Player.objects.create(club=club, name="Anne V.")  # never sat with Anne: the merge may go on
     return [

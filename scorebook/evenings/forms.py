@@ -353,8 +353,8 @@ class NewEveningForm(forms.Form):
         """An evening of a club (``initial["club"]``, from the club's page) starts as the club's
         evenings usually do: its usual variant (unless one was asked for), with the stake and
         currency of its latest evening of that variant."""
-        club = str(self.initial.get("club") or "")
-        club = self.fields["club"].queryset.filter(pk=club).first() if club.isdigit() else None
+        pk = cleaning.whole_number(str(self.initial.get("club") or ""), low=1)
+        club = self.fields["club"].queryset.filter(pk=pk).first() if pk is not None else None
         ruleset = usual_variant(club) if club is not None else None
         if ruleset is None:
             return
