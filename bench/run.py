@@ -21,6 +21,9 @@ whitenoise's compressed manifest storage, the pages gzipped), only on 127.0.0.1,
    database, and a write through one read at once through the other).
 4. The club night (``bench/night.py``): 40 tables and 200 followers of the live ranking on
    PostgreSQL, at a real table's pace for a short window, then at a hundred times that pace.
+5. Seating plans: the clock time of drawing the plan of the biggest nights the new-night form
+   allows (players x sessions up to ``seating.MAX_SEATS``), the slowest against its 2 s target;
+   the plan is drawn before the night's transaction, so this is what the director waits.
 
     .venv/bin/python bench/run.py              # everything (make bench)
     .venv/bin/python bench/run.py --profile    # also where the time of the slow requests goes (cProfile)
@@ -101,7 +104,11 @@ TARGETS = {
     "first_load_kb": 35,
     "first_paint_browser_requests": 4,
     **{f"first_paint_slow4g_ms_at_{n}": 600 for n in PAINT_SIZES},
+    "seating_plan_slowest_s": 2,
 }
+# The nights at the new-night form's limits (players x sessions <= seating.MAX_SEATS): the most
+# tables, the most sessions, the most tables of five, and the best-known plans of 32 and 64.
+SEATING_NIGHTS = ((160, 5), (400, 2), (40, 20), (38, 21), (27, 20), (57, 14), (99, 8), (32, 10), (64, 12))
 SCORER_TARGETS = {"p95_ms": 300, "max_ms": 1000, "errors": 0, "aborted": "no", "lost": 0, "doubled": 0}
 SCORER_TARGETS["summaries_not_equal_to_rebuild"] = 0
 EDIT_TARGETS = {"errors": 0, "aborted": "no", "lost": 0, "doubled": 0, "summaries_not_equal_to_rebuild": 0}
@@ -1041,6 +1048,22 @@ def club_night(quick: bool) -> None:
     relay(child.stdout)
 
 
+def seating_plans() -> None:
+    """How long the director waits for the plan of the biggest nights the form allows."""
+    from scorebook.nights import seating
+
+    slowest = 0.0
+    for players, sessions in SEATING_NIGHTS:
+        assert players * sessions <= seating.MAX_SEATS and sessions <= seating.MAX_SESSIONS
+        started = time.perf_counter()
+        plan = seating.make_plan(players, sessions, seed=1)
+        took = time.perf_counter() - started
+        slowest = max(slowest, took)
+        out(f"seating_plan_{players}x{sessions}_s", took)
+        out(f"seating_plan_{players}x{sessions}_repeats", plan.repeats())
+    out("seating_plan_slowest_s", slowest)
+
+
 # --- main -----------------------------------------------------------------------------------------
 
 
@@ -1140,6 +1163,8 @@ def main() -> int:
         except Exception as error:  # noqa: BLE001 - Django may not have started
             log(f"closing the connections: {error!r}")
         shutil.rmtree(tmp, ignore_errors=True)
+    log("seating plans")
+    seating_plans()
     if not args.no_night:
         log("the club night (bench/night.py)")
         club_night(args.quick)

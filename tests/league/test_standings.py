@@ -364,17 +364,14 @@ def test_no_evening_no_row():
     assert table.rows == [] and table.last_date is None and table.evenings == 0
 
 
-def test_two_thousand_evenings_are_ranked_quickly():
-    import time
-
+def test_two_thousand_evenings_are_ranked():
+    """How long the season's page takes at 2,000 evenings is `make bench`'s (standings_2000)."""
     players = ["Anne", "Bert", "Carl", "Dina", "Emma"]
     evenings = []
     for n in range(2000):
         seated = [players[(n + k) % 5] for k in range(4)]
         evenings.append(evening(n, **{name: ((n * 7 + i * 13) % 41) - 20 for i, name in enumerate(seated)}))
-    start = time.perf_counter()
     table = st.standings(st.Rules(ranking=st.Ranking.LEAGUE, league_points=(10, 6, 4, 2), drop_worst=5), evenings)
-    assert time.perf_counter() - start < 2
     assert sum(r.evenings for r in table.rows) == 8000
 
 

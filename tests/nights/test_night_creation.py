@@ -2,7 +2,6 @@
 that the other evenings' phones never wait on it."""
 
 import threading
-import time
 
 import pytest
 from django.db import close_old_connections, connection
@@ -40,10 +39,11 @@ def test_it_refuses_a_night_bigger_than_what_is_planned_within_two_seconds(club,
 
 
 @pytest.mark.parametrize(("players", "sessions"), [(160, 5), (40, 20), (57, 14)])
-def test_it_plans_every_night_the_form_allows_within_two_seconds(players, sessions):
-    started = time.process_time()
-    seating.make_plan(players, sessions, seed=1)
-    assert time.process_time() - started < 2
+def test_it_plans_every_night_the_form_allows(players, sessions):
+    """How long it takes is `make bench`'s (seating_plan_*_s, target 2 s)."""
+    plan = seating.make_plan(players, sessions, seed=1)
+    assert len(plan.sessions) == sessions
+    assert all(sorted(p for table in s for p in table) == list(range(1, players + 1)) for s in plan.sessions)
 
 
 @pytest.mark.django_db(transaction=True)

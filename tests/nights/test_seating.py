@@ -1,6 +1,5 @@
 """The seating plan (scorebook.nights.seating): plain Python, no database."""
 
-import time
 from collections import Counter
 from itertools import combinations
 
@@ -28,9 +27,7 @@ def at_five(plan) -> Counter:
 
 @pytest.mark.parametrize(("players", "sessions"), sorted(BEST_KNOWN.items()))
 def test_it_reaches_the_best_known_number_of_sessions_without_a_repeated_meeting(players, sessions):
-    started = time.perf_counter()
     plan = make_plan(players, sessions, seed=7)
-    assert time.perf_counter() - started < 10
     assert len(plan.sessions) == sessions
     seated_once_per_session(plan, range(1, players + 1))
     assert all(len(table) == 4 for session in plan.sessions for table in session)
@@ -158,10 +155,9 @@ def test_it_spreads_the_first_deal():
 
 
 @pytest.mark.parametrize("players", [399, 27, 99])
-def test_it_plans_the_biggest_nights_within_seconds(players):
-    started = time.process_time()
+def test_it_plans_the_biggest_nights(players):
+    """How long it takes is `make bench`'s (seating_plan_*_s, target 2 s)."""
     plan = make_plan(players, 20, seed=1)
-    assert time.process_time() - started < 2
     seated_once_per_session(plan, range(1, players + 1))
 
 
