@@ -55,8 +55,7 @@ def create_evening(
     In a club, the club's house rules for that variant apply when no rules are given.
     """
     if rules is None and club is not None:
-        house = club.house_rules.filter(ruleset=ruleset).first()
-        rules = house.overrides if house else None
+        rules = club.overrides_for(ruleset)
     rules_copy = to_dict(registry.resolve(ruleset, rules or {}))
     by = services.author(user)
     with transaction.atomic():

@@ -431,6 +431,12 @@ class Scorer:
         self.totals = _by_player(data["totals"], self.players)
         self.took_part = set(_names(data["took_part"], self.players))
 
+    def not_a_deal(self, deal: object) -> DealError:
+        """What this variant says of a deal of another family (a classic deal in a contract game)."""
+        return self.error(
+            gettext_noop("a %(kind)s is not a deal of %(variant)s"), kind=type(deal).__name__, variant=self.rules.key
+        )
+
     def error(self, template: str, field: str = "", **params: object) -> DealError:
         return DealError(self.number, template, field, **params)
 
@@ -514,11 +520,7 @@ class _ContractScorer(Scorer):
         elif isinstance(deal, ContractDeal):
             self.contract_deal(deal)
         else:
-            raise self.error(
-                gettext_noop("a %(kind)s is not a deal of %(variant)s"),
-                kind=type(deal).__name__,
-                variant=self.rules.key,
-            )
+            raise self.not_a_deal(deal)
 
     def next_deal(self) -> NextDeal:
         playing = self.default_playing(self.dealer_seat)
@@ -812,11 +814,7 @@ class _ClassicScorer(Scorer):
         elif isinstance(deal, ClassicDeal | Claim):
             self.play(deal)
         else:
-            raise self.error(
-                gettext_noop("a %(kind)s is not a deal of %(variant)s"),
-                kind=type(deal).__name__,
-                variant=self.rules.key,
-            )
+            raise self.not_a_deal(deal)
 
     def next_deal(self) -> NextDeal:
         robre = self.current()
