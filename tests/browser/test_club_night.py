@@ -22,12 +22,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 NAMES = ["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde", "Ivo", "Jan", "Kris", "Lies"]
 
 
-def kept_offline(p) -> None:
-    p.page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== undefined")
-    p.page.evaluate("() => navigator.serviceWorker.ready")
-    p.page.wait_for_function("() => caches.match(location.pathname).then(r => Boolean(r))", polling=200)
-
-
 def seats(p) -> list[str]:
     """The players of the table, from the record form's declarer buttons, in seat order."""
     return p.page.eval_on_selector_all('#record input[name="declarers"]', "els => els.map(e => e.value)")
@@ -78,7 +72,7 @@ def test_a_night_of_three_tables_run_from_phones(phone, scorer):
 
     record_samen(t1)
     record_samen(t1)
-    kept_offline(t3)
+    t3.wait_until_kept()
     record_samen(t3)
     # table 3 loses the network: the deal waits on the phone, then goes when it is back
     t3.page.context.set_offline(True)
