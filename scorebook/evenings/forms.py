@@ -246,7 +246,11 @@ class AdjustmentForm(RecordForm):
         self.players = list(players)
         for seat, name in enumerate(self.players):
             self.fields[f"points_{seat}"] = cleaning.IntegerField(
-                label=name, required=False, min_value=-100_000, max_value=100_000
+                label=name,
+                required=False,
+                min_value=-100_000,
+                max_value=100_000,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
 
     def clean_note(self):
