@@ -1,12 +1,13 @@
 """A synthetic whist club built with the real models and the real engine, quickly.
 
-Recording 160,000 deals through ``services.record_deal`` would re-score each evening
-80 times. Here each evening's deals are generated with the rotation rule of
-kleurenwiezen at six (the dealer sits out and the four players to his left play; the
-deal passes left after every contract; an all pass keeps the dealer), checked once by
-the engine (``services.check``), written with one ``bulk_create``, and the evening's
-summary is built once by ``services.summarize``: the rows ``record_deal`` would have
-left, deal for deal (numbers, data, version, summary).
+Recording 160,000 deals through ``services.record_deal`` one request at a time would take
+long. Here each evening's deals are generated with the rotation rule of kleurenwiezen at
+six (the dealer sits out and the four players to his left play; the deal passes left
+after every contract; an all pass keeps the dealer), scored once by the engine to settle
+the past evenings, written with one ``bulk_create``, and what the writes derive from the
+deals is stored by ``services.store_new`` (each deal's result and state, the evening's
+state and summary, the seats' figures): the rows ``record_deal`` would have left, deal
+for deal.
 
 Importing this module has no side effect; the functions that touch the database need
 Django set up (the benchmark, or a test under pytest-django).
@@ -203,11 +204,11 @@ def make_evening(
     stake: Decimal | None = STAKE,
     rng: random.Random | None = None,
 ):
-    """An evening of the club created by ``services.create_evening``, with ``deals`` (a count or a list)."""
-    from scorebook.evenings import services
+    """An evening of the club created by ``creation.create_evening``, with ``deals`` (a count or a list)."""
+    from scorebook.evenings import creation
 
     rng = rng or random.Random(f"{club.pk}-{day}-{first_dealer}")
-    evening = services.create_evening(
+    evening = creation.create_evening(
         ruleset=RULESET,
         players=list(players),
         first_dealer=first_dealer,
@@ -253,10 +254,10 @@ def build_history(
 ) -> History:
     """``evenings`` weekly evenings of the club ending on ``last_day``, each of ``deals_per_evening`` deals.
 
-    The rows are those ``services.create_evening`` and ``record_deal`` leave (the rules
+    The rows are those ``creation.create_evening`` and ``record_deal`` leave (the rules
     copied from the preset with the club's house rules, one seat per player in roster
-    order, the deals numbered from 1, the version one per deal, the summary by
-    ``services.summarize``), written in bulk. The dealer of the first deal moves round
+    order, the deals numbered from 1, the version one per deal, what is derived from the
+    deals stored by ``services.store_new``), written in bulk. The dealer of the first deal moves round
     the table from one evening to the next; past evenings are closed (``closed``) and
     settled (every transfer marked paid, as the settlement page does), except the last
     ``unpaid`` ones. ``progress(done)`` is called after each batch.
@@ -264,7 +265,7 @@ def build_history(
     from django.db import transaction
 
     from scorebook.clubs.models import Player
-    from scorebook.evenings import services
+    from scorebook.evenings import services, stored
     from scorebook.evenings.models import Deal, Evening, Payment, Seat
     from scorebook.rules import registry
     from scorebook.rules.model import to_dict
@@ -303,13 +304,12 @@ def build_history(
             rows, payments = [], []
             for e in chunk:
                 deals = make_deals(deals_per_evening, rng, first_dealer=e.first_dealer)
-                s = services.check(e, deals)  # the engine, once per evening
+                s = stored.check(e, deals)  # the engine: the transfers of the evenings settled
                 rows += [
                     Deal(evening=e, number=n, data=d, recorded_by=user, request_key=request_key(rng))
                     for n, d in enumerate(deals, start=1)
                 ]
                 e.version = len(deals)
-                e.summary = services.summarize(e, s)
                 paid = []
                 if e.date < days[max(0, evenings - unpaid)] or unpaid <= 0:
                     paid = [
@@ -317,18 +317,24 @@ def build_history(
                         for t in s.result.transfers(e.stake)
                     ]
                 payments += paid
-                services.seat_figures(e.summary, seats[e.pk], paid)  # as every write keeps them
             Deal.objects.bulk_create(rows, batch_size=2000)
             Payment.objects.bulk_create(payments, batch_size=2000)
-            Seat.objects.bulk_update(
-                [seat for e in chunk for seat in seats[e.pk]], services.SEAT_FIGURES, batch_size=500
-            )
-            Evening.objects.bulk_update(chunk, ["version", "summary"], batch_size=200)
+            Evening.objects.bulk_update(chunk, ["version"], batch_size=200)
+            for e in chunk:  # each deal's result and state, the evening's state, summary and seats
+                services.store_new(e)
         history.evening_ids += [e.pk for e in chunk]
         history.dates += [e.date for e in chunk]
         if progress is not None:
             progress(len(history.evening_ids))
     return history
+
+
+def stored_alike(a, b) -> bool:
+    """Two evenings of the same deals store the same: rules, version, state, summary, each deal's
+    result and state (what the pages read)."""
+    same = [(e.rules, e.version, e.state, e.summary) for e in (a, b)]
+    deals = [list(e.deals.order_by("number").values_list("number", "data", "result", "state")) for e in (a, b)]
+    return same[0] == same[1] and deals[0] == deals[1]
 
 
 def add_season(club, name: str, start: date, end: date, *, ranking: str = "total", **extra):
