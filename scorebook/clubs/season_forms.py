@@ -121,6 +121,16 @@ class SeasonForm(forms.ModelForm):
             raise forms.ValidationError(_("At most 365 evenings."), code="range")
         return value
 
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if Season(pk=self.instance.pk, club_id=self.instance.club_id, name=name).same_name().exists():
+            raise forms.ValidationError(
+                _("The club already has a season named “%(name)s”: choose another name."),
+                params={"name": name},
+                code="taken",
+            )
+        return name
+
     def clean(self):
         data = super().clean()
         start, end = data.get("start"), data.get("end")

@@ -34,6 +34,27 @@ class Refused(Exception):
         super().__init__(message)
 
 
+class Conflict(Refused):
+    """What the request was about changed in the meantime (another request came first, and this one
+    was decided after it, under the same lock): nothing was done; views answer 409."""
+
+
+def lock_club(club_id: int) -> None:
+    """One change of a club's roster, members or seasons at a time: the club's row, locked until the
+    end of the transaction (SQLite's immediate transactions already take the whole database)."""
+    Club.objects.select_for_update().filter(pk=club_id).first()
+
+
+def _gone_player(name: str) -> Conflict:
+    return Conflict(
+        _("%(name)s is no longer in the roster (merged in the meantime): nothing was changed.") % {"name": name}
+    )
+
+
+def _gone_member() -> Conflict:
+    return Conflict(_("This person is no longer a member of the club (removed in the meantime): nothing was changed."))
+
+
 # --- clubs and members ------------------------------------------------------------------------
 
 
@@ -75,8 +96,11 @@ def _admins_locked(club: Club) -> list[int]:
 
 def change_role(membership: Membership, role: Role) -> Membership:
     with transaction.atomic():
+        lock_club(membership.club_id)
         admins = _admins_locked(membership.club)
-        membership = Membership.objects.select_for_update().get(pk=membership.pk)
+        membership = Membership.objects.select_for_update().filter(pk=membership.pk).first()
+        if membership is None:
+            raise _gone_member()
         if membership.role == Role.ADMIN and role != Role.ADMIN and admins == [membership.pk]:
             raise Refused(_("The club needs an admin: make someone else admin first."))
         demoted = RANK[Role(role)] < RANK[Role(membership.role)]
@@ -90,12 +114,16 @@ def change_role(membership: Membership, role: Role) -> Membership:
 def remove_member(membership: Membership) -> None:
     """The member leaves the club; a player linked to his account stays in the roster, unlinked."""
     with transaction.atomic():
+        lock_club(membership.club_id)
         admins = _admins_locked(membership.club)
+        membership = Membership.objects.select_for_update().filter(pk=membership.pk).first()
+        if membership is None:
+            raise _gone_member()
         if admins == [membership.pk]:
             raise Refused(_("The club needs an admin: make someone else admin first."))
-        Player.objects.filter(club=membership.club, user=membership.user_id).update(user=None)
-        _revoke_links_of(Membership.objects.get(pk=membership.pk))
-        Membership.objects.filter(pk=membership.pk).delete()
+        Player.objects.filter(club_id=membership.club_id, user=membership.user_id).update(user=None)
+        _revoke_links_of(membership)
+        membership.delete()
 
 
 # --- invitations ------------------------------------------------------------------------------
@@ -134,6 +162,11 @@ def invitation_for_token(token: str) -> Invitation | None:
     return invitation
 
 
+def invitation_existed(token: str) -> bool:
+    """Whether this link was made by a club (it may no longer work)."""
+    return bool(token) and len(token) <= 64 and Invitation.objects.filter(token_hash=token_digest(token)).exists()
+
+
 def _rank_of(club: Club, user) -> int | None:
     if user is None:
         return None
@@ -160,7 +193,10 @@ def _revoke_links_of(membership: Membership) -> None:
 
 
 def revoke(invitation: Invitation) -> None:
-    Invitation.objects.filter(pk=invitation.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    """The link stops working; a join that took the link's lock first is kept (it came first)."""
+    with transaction.atomic():
+        Invitation.objects.select_for_update().filter(pk=invitation.pk).first()
+        Invitation.objects.filter(pk=invitation.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
 def join(invitation: Invitation, user) -> tuple[Membership, bool]:
@@ -168,8 +204,9 @@ def join(invitation: Invitation, user) -> tuple[Membership, bool]:
     and the invitation's. Returns (membership, changed); Invitation.DoesNotExist when the link
     stopped working in the meantime."""
     with transaction.atomic():
-        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
-        if not invitation.active or not _creator_may_grant(invitation):
+        lock_club(invitation.club_id)
+        invitation = Invitation.objects.select_for_update().filter(pk=invitation.pk).first()
+        if invitation is None or not invitation.active or not _creator_may_grant(invitation):
             raise Invitation.DoesNotExist
         membership = Membership.objects.select_for_update().filter(club_id=invitation.club_id, user=user).first()
         if membership is not None and RANK[Role(invitation.role)] <= RANK[Role(membership.role)]:
@@ -280,8 +317,10 @@ def add_players(club: Club, names: list[str], user) -> tuple[list[Player], list[
 def link_player(player: Player, user) -> Player:
     """Link an account to a player of the club (``user`` None: unlink). One player per account in a club."""
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=player.club_id).first()  # one roster change at a time
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        lock_club(player.club_id)
+        name, player = player.name, Player.objects.select_for_update().filter(pk=player.pk).first()
+        if player is None:
+            raise _gone_player(name)
         if user is not None:
             if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
                 raise Refused(_("Only a member's account can be linked."))
@@ -296,8 +335,10 @@ def link_player(player: Player, user) -> Player:
 def rename_player(player: Player, name: str) -> Player:
     """The roster entry takes a new name; past evenings keep the name each seat was given that evening."""
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=player.club_id).first()  # one roster change at a time
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        lock_club(player.club_id)
+        old, player = player.name, Player.objects.select_for_update().filter(pk=player.pk).first()
+        if player is None:
+            raise _gone_player(old)
         other = Player.objects.filter(club_id=player.club_id, name__iexact=name).exclude(pk=player.pk).first()
         if other is not None:
             raise Refused(_("%(name)s is already in the roster.") % {"name": other.name})
@@ -312,8 +353,10 @@ def rename_player(player: Player, name: str) -> Player:
 def claim_player(player: Player, user) -> PlayerClaim:
     """A member asks to be linked to a roster entry; an admin of the club approves or refuses."""
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=player.club_id).first()
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        lock_club(player.club_id)
+        name, player = player.name, Player.objects.select_for_update().filter(pk=player.pk).first()
+        if player is None:
+            raise _gone_player(name)
         if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
             raise Refused(_("Only a member's account can be linked."))
         if player.user_id is not None:
@@ -333,9 +376,10 @@ def withdraw_claim(player: Player, user) -> None:
 def decide_claim(claim: PlayerClaim, approve: bool) -> Player | None:
     """An admin approves (the account is linked) or refuses (the claim is dropped) a claim."""
     with transaction.atomic():
+        lock_club(claim.player.club_id)  # before the claim: an approval deletes the other claims of its player
         claim = PlayerClaim.objects.select_for_update().select_related("player", "user").filter(pk=claim.pk).first()
         if claim is None:
-            raise Refused(_("This claim was already answered."))
+            raise Conflict(_("This claim was already answered."))
         player, user = claim.player, claim.user
         claim.delete()
         if not approve:
@@ -349,15 +393,46 @@ def decide_claim(claim: PlayerClaim, approve: bool) -> Player | None:
 # --- seasons ----------------------------------------------------------------------------------
 
 
-def delete_season(season: Season) -> None:
-    """A season holds no data of its own: its evenings stay (they belong to the club)."""
+def _gone_season(name: str) -> Conflict:
+    return Conflict(_("The season “%(name)s” was deleted in the meantime: nothing was saved.") % {"name": name})
+
+
+def save_season(season: Season, *, overlap_confirmed: bool) -> Season:
+    """Saves a new or edited season (its form checked it); checked again under the club's lock: a
+    season deleted in the meantime is not brought back, and a season of the same name, or of the same
+    variant on the same days (unless confirmed), saved in the meantime refuses it (``Conflict``; the
+    form, checked again, says why)."""
     with transaction.atomic():
-        Season.objects.select_for_update().filter(pk=season.pk).delete()
+        lock_club(season.club_id)
+        if season.pk is not None and not Season.objects.select_for_update().filter(pk=season.pk).exists():
+            raise _gone_season(season.name)
+        if season.same_name().exists():
+            raise Conflict(season_name_taken(season.name))
+        if not overlap_confirmed and season.overlapping().filter(archived=False).exists():
+            raise Conflict(_("A season of the same variant on the same days was saved in the meantime."))
+        season.save()
+    return season
+
+
+def season_name_taken(name: str) -> str:
+    return _("The club already has a season named “%(name)s”: choose another name.") % {"name": name}
+
+
+def delete_season(season: Season) -> bool:
+    """A season holds no data of its own: its evenings stay (they belong to the club). False: it was
+    already deleted (by another request)."""
+    with transaction.atomic():
+        lock_club(season.club_id)
+        deleted, _rows = Season.objects.filter(pk=season.pk).delete()
+    return bool(deleted)
 
 
 def archive_season(season: Season, archived: bool) -> Season:
     with transaction.atomic():
-        season = Season.objects.select_for_update().get(pk=season.pk)
+        lock_club(season.club_id)
+        name, season = season.name, Season.objects.select_for_update().filter(pk=season.pk).first()
+        if season is None:
+            raise _gone_season(name)
         season.archived = archived
         season.save(update_fields=["archived"])
     return season

@@ -9,8 +9,8 @@ from django.db import transaction
 from django.utils import formats
 from django.utils.translation import gettext as _
 
-from scorebook.clubs.models import Club, Player
-from scorebook.clubs.services import Refused
+from scorebook.clubs.models import Player
+from scorebook.clubs.services import Conflict, Refused, lock_club
 from scorebook.evenings.models import Evening, Seat
 from scorebook.evenings.services import rebuild
 
@@ -25,6 +25,13 @@ def shared_evenings(a: Player, b: Player):
     return Evening.objects.filter(seats__player=a).filter(seats__player=b).distinct().order_by("date", "pk")
 
 
+def _gone(name: str) -> Player:
+    """A record merged (or gone) in the meantime: nothing is merged."""
+    raise Conflict(
+        _("%(name)s is no longer in the roster (merged in the meantime): nothing was changed.") % {"name": name}
+    )
+
+
 def merge_players(keep: Player, drop: Player) -> int:
     """``drop`` was the same person as ``keep``: his seats move to ``keep``, then he is deleted.
 
@@ -37,9 +44,10 @@ def merge_players(keep: Player, drop: Player) -> int:
     if keep.club_id is None or keep.club_id != drop.club_id:
         raise Refused(_("Only two players of the same club can be merged."))
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=keep.club_id).first()  # one roster change at a time
-        keep = Player.objects.select_for_update().get(pk=keep.pk)
-        drop = Player.objects.select_for_update().get(pk=drop.pk)
+        lock_club(keep.club_id)  # one roster change at a time: both records are read again under it
+        names = {keep.pk: keep.name, drop.pk: drop.name}
+        keep = Player.objects.select_for_update().filter(pk=keep.pk).first() or _gone(names[keep.pk])
+        drop = Player.objects.select_for_update().filter(pk=drop.pk).first() or _gone(names[drop.pk])
         both = list(shared_evenings(keep, drop)[:3])
         if both:
             raise Refused(

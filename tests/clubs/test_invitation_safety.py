@@ -41,20 +41,20 @@ def test_it_keeps_a_removed_admin_from_coming_back_with_his_link(client, club, a
     assert role_of(club, rex_removed) == "admin"
     services.remove_member(Membership.objects.get(club=club, user=rex_removed))
 
-    assert join(client, rex_removed, token).status_code == 404
+    assert join(client, rex_removed, token).status_code == 409
     assert role_of(club, rex_removed) is None
 
 
 def test_it_uses_a_single_use_link_once(client, club, ada_admin, make_user):
     _invitation, token = services.create_invitation(club, ada_admin, role=Role.MEMBER, days=7, uses=1)
     assert join(client, make_user("mia_member"), token).status_code == 302
-    assert join(client, make_user("max_member"), token).status_code == 404
+    assert join(client, make_user("max_member"), token).status_code == 409
 
 
 def test_it_stops_a_link_when_it_expires(client, club, ada_admin, make_user):
     invitation, token = services.create_invitation(club, ada_admin, role=Role.MEMBER, days=1, uses=5)
     Invitation.objects.filter(pk=invitation.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-    assert join(client, make_user("mia_member"), token).status_code == 404
+    assert join(client, make_user("mia_member"), token).status_code == 409
 
 
 def test_it_revokes_the_links_of_a_demoted_admin(client, club, ada_admin, make_user):
@@ -62,7 +62,7 @@ def test_it_revokes_the_links_of_a_demoted_admin(client, club, ada_admin, make_u
     Membership.objects.create(club=club, user=dan_demoted, role=Role.ADMIN)
     _invitation, token = services.create_invitation(club, dan_demoted, role=Role.SCORER, days=7, uses=5)
     services.change_role(Membership.objects.get(club=club, user=dan_demoted), Role.MEMBER)
-    assert join(client, make_user("sam_scorer"), token).status_code == 404
+    assert join(client, make_user("sam_scorer"), token).status_code == 409
 
 
 def test_it_never_grants_more_than_its_creators_role_now(client, club, ada_admin, make_user):
@@ -71,7 +71,7 @@ def test_it_never_grants_more_than_its_creators_role_now(client, club, ada_admin
     _invitation, token = services.create_invitation(club, dan_demoted, role=Role.ADMIN, days=7, uses=5)
     Membership.objects.filter(user=dan_demoted).update(role=Role.SCORER)  # e.g. in Django's admin
     mia_member = make_user("mia_member")
-    assert join(client, mia_member, token).status_code == 404
+    assert join(client, mia_member, token).status_code == 409
     assert role_of(club, mia_member) is None
     with pytest.raises(services.Refused):
         services.create_invitation(club, dan_demoted, role=Role.ADMIN, days=7, uses=1)

@@ -265,7 +265,9 @@ def test_it_lets_the_link_be_used_as_many_times_as_allowed(client, club, admin, 
         client.force_login(make_user(name))
         assert client.post(join_path(token)).status_code == 302
     client.force_login(outsider)
-    assert client.post(join_path(token)).status_code == 404
+    response = client.post(join_path(token))  # the link once worked: said in words, the club unnamed
+    assert response.status_code == 409 and "This invitation link no longer works" in body(response)
+    assert "Les As" not in body(response)
     assert role_of(club, outsider) is None
 
 
@@ -295,12 +297,12 @@ def test_it_offers_no_join_button_to_a_member_who_would_gain_nothing(client, clu
     assert "You already are scorer" in card and "<form" not in card
 
 
-def test_it_answers_404_for_a_revoked_token(client, outsider, invitation):
+def test_it_refuses_a_revoked_token(client, outsider, invitation):
     services.revoke(invitation[0])
     client.force_login(outsider)
     path = join_path(invitation[1])
     assert client.get(path).status_code == 404
-    assert client.post(path).status_code == 404
+    assert client.post(path).status_code == 409
     assert role_of(invitation[0].club, outsider) is None
 
 

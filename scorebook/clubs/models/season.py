@@ -41,6 +41,10 @@ class Season(models.Model):
 
     # get_absolute_url: a season's page is the league's (a later layer); settings.ABSOLUTE_URL_OVERRIDES names it.
 
+    def same_name(self):
+        """The club's other seasons of this name (in any case): a club names each of its seasons apart."""
+        return Season.objects.filter(club_id=self.club_id, name__iexact=self.name).exclude(pk=self.pk)
+
     def overlapping(self):
         """The club's other seasons of the same variant whose dates meet this one's."""
         return (

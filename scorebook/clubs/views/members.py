@@ -19,6 +19,7 @@ from ..forms import InvitationForm, RoleForm
 from ..models import Invitation, Membership, Role
 
 INVALID = 422
+CONFLICT = 409
 
 
 def _row_id(membership) -> str:
@@ -87,6 +88,9 @@ def member_role(request, slug, membership):
         return _members_page(request, club, failed=membership, role_form=form, status=INVALID)
     try:
         services.change_role(membership, Role(form.cleaned_data["role"]))
+    except services.Conflict as conflict:
+        messages.error(request, conflict.message)
+        return _members_page(request, club, status=CONFLICT)
     except services.Refused as refused:
         form.add_error("role", refused.message)
         return _members_page(request, club, failed=membership, role_form=form, status=INVALID)
@@ -109,6 +113,9 @@ def member_remove(request, slug, membership):
         return _remove_confirmation(request, club, membership)
     try:
         services.remove_member(membership)
+    except services.Conflict as conflict:
+        messages.error(request, conflict.message)
+        return _members_page(request, club, status=CONFLICT)
     except services.Refused as refused:
         return _members_page(request, club, failed=membership, error=refused.message, status=INVALID)
     if membership.user_id == request.user.pk:
@@ -169,17 +176,25 @@ def invitation_revoke(request, slug, invitation):
     return redirect(f"{reverse('club_members', args=[club.slug])}#invitations")
 
 
+def _link_stopped(request):
+    """A link that worked once and no longer does (used up, expired or revoked, perhaps by the request
+    that came just before): said in words, without naming the club (the link is all the visitor has)."""
+    return render(request, "clubs/join_stopped.html", status=CONFLICT)
+
+
 @login_required
 def join(request, token):
     invitation = services.invitation_for_token(token)
     if invitation is None:
+        if request.method == "POST" and services.invitation_existed(token):
+            return _link_stopped(request)
         raise Http404("No such invitation, or it no longer works")
     club = invitation.club
     if request.method == "POST":
         try:
             membership, changed = services.join(invitation, request.user)
         except Invitation.DoesNotExist:  # revoked, used up or expired in the meantime
-            raise Http404("No such invitation") from None
+            return _link_stopped(request)
         role = Role(membership.role)
         if changed:
             messages.success(

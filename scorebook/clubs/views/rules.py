@@ -22,6 +22,7 @@ from scorebook.core.engine_messages import localized_with_path
 from scorebook.rules import registry
 from scorebook.rules.model import Family, RulesError
 
+from .. import services as club_services
 from ..models import HouseRules, Role
 from ..rules_forms import house_rules_form, rules_version
 
@@ -112,6 +113,7 @@ def _rules_save(request, slug, ruleset):
         return _schedule_preview(request, club, role, key, action.partition(":")[2])
 
     with transaction.atomic():
+        club_services.lock_club(club.pk)  # two admins saving at once: the second sees the first's change
         house, current, problem = _current(club, key)
         form = house_rules_form(key, current, request.POST, open_contract=request.POST.get("_open", ""))
         submitted = request.POST.get("_version")

@@ -28,6 +28,7 @@ from scorebook.core.collation import by_name
 from .. import roster
 
 INVALID = 422
+CONFLICT = 409
 
 
 def _row_id(player) -> str:
@@ -115,6 +116,12 @@ def _roster_page(
         "me": request.user,
     }
     return render(request, "league/players/list.html", context, status=status)
+
+
+def _lost(request, club, role, conflict: services.Conflict):
+    """The roster again, saying why nothing was done: the player or claim changed in the meantime."""
+    messages.error(request, conflict.message)
+    return _roster_page(request, club, role, status=CONFLICT)
 
 
 @login_required
@@ -217,6 +224,8 @@ def player_link(request, slug, player):
         if role != Role.ADMIN and user_id is not None:  # "this is me": a claim the admins answer
             try:
                 services.claim_player(player, request.user)
+            except services.Conflict as conflict:
+                return _lost(request, club, role, conflict)
             except services.Refused as refused:
                 form.add_error("user", refused.message)
             else:
@@ -229,6 +238,8 @@ def player_link(request, slug, player):
             user = next((m.user for m in _members(club) if m.user_id == user_id), None)
             try:
                 services.link_player(player, user)
+            except services.Conflict as conflict:
+                return _lost(request, club, role, conflict)
             except services.Refused as refused:
                 form.add_error("user", refused.message)
             else:
@@ -260,7 +271,10 @@ def player_claim_withdraw(request, slug, player):
 def claim_answer(request, slug, claim):
     """An admin approves a claim (the member's account is linked to the player) or refuses it."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
-    claim = get_object_or_404(PlayerClaim.objects.select_related("player", "user"), pk=claim, player__club=club)
+    claim = PlayerClaim.objects.select_related("player", "user").filter(pk=claim, player__club=club).first()
+    if claim is None:  # approved or refused by another admin (or withdrawn) in the meantime
+        messages.error(request, _("This claim was already answered."))
+        return redirect(reverse("club_players", args=[club.slug]) + "#claims")
     form = ClaimAnswerForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose to approve or to refuse the claim."))
@@ -292,6 +306,8 @@ def player_rename(request, slug, player):
     if form.is_valid():
         try:
             player = services.rename_player(player, form.cleaned_data["name"])
+        except services.Conflict as conflict:
+            return _lost(request, club, role, conflict)
         except (services.Refused, IntegrityError) as refused:
             form.add_error(
                 "name",
@@ -313,6 +329,7 @@ def player_merge(request, slug, player):
     context = {"club": club, "player": player, "others": others}
     if request.method == "POST":
         form = MergeForm(request.POST, player=player, others=others)
+        status = INVALID
         if form.is_valid():
             other = form.cleaned_data["other_player"]
             keep, drop = (player, other) if form.cleaned_data["keep"] == player.pk else (other, player)
@@ -320,6 +337,7 @@ def player_merge(request, slug, player):
                 moved = roster.merge_players(keep, drop)
             except services.Refused as refused:
                 form.add_error(None, refused.message)
+                status = CONFLICT if isinstance(refused, services.Conflict) else INVALID
             else:
                 messages.success(
                     request,
@@ -333,7 +351,7 @@ def player_merge(request, slug, player):
                 return redirect("club_players", club.slug)
         context |= _pair(form.cleaned_data.get("other_player"), player)
         context["form"] = form
-        return render(request, "league/players/merge.html", context, status=INVALID)
+        return render(request, "league/players/merge.html", context, status=status)
     other = next((p for p in others if str(p.pk) == request.GET.get("with", "")), None)
     if other is not None:
         context["form"] = MergeForm(initial={"other": other.pk, "keep": player.pk}, player=player, others=others)

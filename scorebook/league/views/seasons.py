@@ -39,6 +39,7 @@ from .. import standings as st
 from .ledger import variant_name
 
 INVALID = 422
+CONFLICT = 409
 PER_PAGE = 30
 MINUS = "\u2212"
 
@@ -425,8 +426,8 @@ def season_print(request, slug, pk):
     return render(request, "league/seasons/print.html", context)
 
 
-def _season_form_page(request, club, role, form, season=None):
-    status = INVALID if form.is_bound else 200
+def _season_form_page(request, club, role, form, season=None, status=None):
+    status = status or (INVALID if form.is_bound else 200)
     return render(
         request,
         "league/seasons/form.html",
@@ -460,10 +461,27 @@ def season_new(request, slug):
     club, role = club_for_user(request, slug, Role.ADMIN)
     form = SeasonForm(request.POST or None, instance=Season(club=club), initial=_new_season(club))
     if request.method == "POST" and form.is_valid():
-        season = form.save()
+        try:
+            season = _save_season(form)
+        except club_services.Conflict as conflict:  # the same season saved in the meantime
+            return _refused_again(request, club, role, conflict, Season(club=club))
         messages.success(request, _("The season “%(name)s” is created.") % {"name": season.name})
         return redirect("season", club.slug, season.pk)
     return _season_form_page(request, club, role, form)
+
+
+def _save_season(form) -> Season:
+    return club_services.save_season(
+        form.save(commit=False), overlap_confirmed=bool(form.cleaned_data.get("confirm_overlap"))
+    )
+
+
+def _refused_again(request, club, role, conflict, instance, shown=None):
+    """The form, checked again after a change in the meantime, says why nothing was saved (409)."""
+    form = SeasonForm(request.POST, instance=instance)
+    if form.is_valid():  # what changed is nothing the form checks (the season was deleted): said above it
+        form.add_error(None, conflict.message)
+    return _season_form_page(request, club, role, form, shown, status=CONFLICT)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -474,7 +492,11 @@ def season_edit(request, slug, pk):
     shown = Season(pk=season.pk, club=club, name=season.name, archived=season.archived)  # the form changes its instance
     form = SeasonForm(request.POST or None, instance=season)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        try:
+            _save_season(form)
+        except club_services.Conflict as conflict:  # deleted, or another season saved, in the meantime
+            instance = Season.objects.filter(pk=shown.pk).first() or Season(pk=shown.pk, club=club)
+            return _refused_again(request, club, role, conflict, instance, shown)
         messages.success(request, _("The season is saved."))
         return redirect("season", club.slug, season.pk)
     return _season_form_page(request, club, role, form, shown)
@@ -487,8 +509,10 @@ def season_delete(request, slug, pk):
     club, _role = club_for_user(request, slug, Role.ADMIN)
     season = _season_for(club, pk)
     if request.method == "POST":
-        club_services.delete_season(season)
-        messages.success(request, _("The season “%(name)s” is deleted; its evenings stay.") % {"name": season.name})
+        if club_services.delete_season(season):
+            messages.success(request, _("The season “%(name)s” is deleted; its evenings stay.") % {"name": season.name})
+        else:  # another request deleted it a moment before
+            messages.info(request, _("The season “%(name)s” was already deleted.") % {"name": season.name})
         return redirect(club)
     count, _nights, _tables = evening_count(season_evenings(season))
     context = {
@@ -517,7 +541,11 @@ def season_archive(request, slug, pk):
     club, _role = club_for_user(request, slug, Role.ADMIN)
     season = _season_for(club, pk)
     archived = request.POST.get("archived", "1") != "0"
-    club_services.archive_season(season, archived)
+    try:
+        club_services.archive_season(season, archived)
+    except club_services.Conflict as conflict:  # deleted in the meantime
+        messages.error(request, conflict.message)
+        return redirect(club)
     if archived:
         messages.success(
             request, _("“%(name)s” is archived: it is kept, out of the club's lists.") % {"name": season.name}
