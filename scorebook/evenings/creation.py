@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scorebook.clubs.models import Player
+from scorebook.clubs.services import lock_club
 from scorebook.rules import evening_file, registry
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import to_dict
@@ -59,6 +60,8 @@ def create_evening(
     rules_copy = to_dict(registry.resolve(ruleset, rules or {}))
     by = services.author(user)
     with transaction.atomic():
+        if club is not None:  # its new names join the roster: one roster change at a time (a merge, a rename)
+            lock_club(club.pk)
         evening = Evening.objects.create(
             ruleset=ruleset,
             rules=rules_copy,

@@ -231,6 +231,25 @@ def test_it_gives_a_short_name_to_one_club_when_two_take_it_at_once(admin, club,
     race(setup, shots, check)
 
 
+def test_it_opens_one_club_when_two_people_take_one_short_name_at_once(admin, outsider):
+    def setup(n):
+        return SimpleNamespace(slug=f"new-club-{n}")
+
+    def shots(s):
+        return [
+            Shot(u, "post", reverse("club_new"), {"name": f"New club {s.slug}", "slug": s.slug})
+            for u in (admin, outsider)
+        ]
+
+    def check(s, answers):
+        opened = Club.objects.get(slug=s.slug)
+        assert Membership.objects.filter(club=opened).count() == 1
+        assert sorted(a.status for a in answers) == [302, 422]
+        assert said(answers, f"The short name “{s.slug}” is taken") == 1
+
+    race(setup, shots, check)
+
+
 def test_it_renames_a_club_once_when_two_admins_rename_it_at_once(admin, second_admin, club):
     def setup(n):
         return SimpleNamespace(slugs=[f"first-{n}", f"second-{n}"], before=Club.objects.get(pk=club.pk).slug)

@@ -311,3 +311,55 @@ def test_it_deletes_a_season_once_when_two_admins_delete_it(admin, second_admin,
         assert all(a.status in (302, 404) for a in answers)
 
     race(setup, shots, check)
+
+
+# --- evenings started in the club: their new names join the roster ----------------------------------
+
+
+def new_evening(club, players, day="2026-11-20"):
+    data = {"club": str(club.pk), "ruleset": "kleurenwiezen", "first_dealer": "0", "stake": "0.05"}
+    data |= {"currency": "EUR", "date": day} | {f"player_{seat}": name for seat, name in enumerate(players)}
+    return data
+
+
+def test_it_adds_a_new_name_once_when_two_tables_start_an_evening_with_it(admin, scorer, club):
+    def setup(n):
+        return SimpleNamespace(name=f"Zoë {n}")
+
+    def shots(s):
+        return [
+            Shot(admin, "post", reverse("evening_new"), new_evening(club, (s.name, "Bert", "Carl", "Dina"))),
+            Shot(scorer, "post", reverse("evening_new"), new_evening(club, ("Anne", s.name, "Eric", "Fien"))),
+        ]
+
+    def check(s, answers):
+        zoe = Player.objects.get(club=club, name=s.name)  # one record, where each table sits her
+        assert Seat.objects.filter(player=zoe).count() == 2
+        assert [a.status for a in answers] == [302, 302]
+
+    race(setup, shots, check)
+
+
+def test_it_seats_a_merged_name_on_the_record_kept_whichever_came_first(admin, second_admin, club):
+    def setup(n):
+        anne, annie, _evening = twins(club, admin, n)
+        return SimpleNamespace(anne=anne, annie=annie)
+
+    def shots(s):
+        return [
+            Shot(admin, "post", url("club_player_merge", s.anne), {"other": s.annie.pk, "keep": s.anne.pk}),
+            Shot(
+                second_admin, "post", reverse("evening_new"), new_evening(club, (s.annie.name, "Bert", "Carl", "Dina"))
+            ),
+        ]
+
+    def check(s, answers):
+        assert [a.status for a in answers] == [302, 302]
+        assert Seat.objects.filter(player=s.anne).count() >= 2
+        # the merge first: the new evening's "Annie" is a new record; the evening first: its seat moved to Anne
+        annie = Player.objects.filter(club=club, name=s.annie.name).first()
+        assert annie is None or annie.pk != s.annie.pk
+        annies = Seat.objects.filter(player=annie).count() if annie else 0
+        assert Seat.objects.filter(player=s.anne).count() + annies == 3
+
+    race(setup, shots, check)
