@@ -196,6 +196,21 @@ def test_it_lets_someone_join_before_a_link_is_revoked_or_tells_him_after(admin,
     race(setup, shots, check)
 
 
+def test_it_revokes_a_link_once_when_two_admins_revoke_it(admin, second_admin, club):
+    def setup(n):
+        invitation, _token = services.create_invitation(club, admin, role=Role.MEMBER, days=7, uses=5)
+        return SimpleNamespace(invitation=invitation)
+
+    def shots(s):
+        return [Shot(u, "post", url("club_invitation_revoke", s.invitation)) for u in (admin, second_admin)]
+
+    def check(s, answers):
+        assert Invitation.objects.get(pk=s.invitation.pk).revoked_at is not None
+        assert [a.status for a in answers] == [302, 302]
+
+    race(setup, shots, check)
+
+
 # --- the club's settings ---------------------------------------------------------------------------
 
 

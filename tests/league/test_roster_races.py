@@ -363,3 +363,49 @@ def test_it_seats_a_merged_name_on_the_record_kept_whichever_came_first(admin, s
         assert Seat.objects.filter(player=s.anne).count() + annies == 3
 
     race(setup, shots, check)
+
+
+def test_it_links_an_account_to_one_player_when_two_admins_link_it_at_once(admin, second_admin, club, members):
+    mia, _nora = members
+
+    def setup(n):
+        Player.objects.filter(club=club).update(user=None)
+        return SimpleNamespace(
+            a=Player.objects.create(club=club, name=f"A {n}"), b=Player.objects.create(club=club, name=f"B {n}")
+        )
+
+    def shots(s):
+        return [
+            Shot(admin, "post", url("club_player_link", s.a), {"user": mia.pk}),
+            Shot(second_admin, "post", url("club_player_link", s.b), {"user": mia.pk}),
+        ]
+
+    def check(s, answers):
+        assert Player.objects.filter(club=club, user=mia).count() == 1
+        assert sorted(a.status for a in answers) == [302, 422]
+        assert said(answers, "This account is already linked to") == 1
+
+    race(setup, shots, check)
+
+
+def test_it_approves_a_claim_or_lets_it_be_withdrawn_never_both(admin, club, members):
+    mia, _nora = members
+
+    def setup(n):
+        Player.objects.filter(club=club).update(user=None)
+        anne = Player.objects.create(club=club, name=f"Anne {n}")
+        return SimpleNamespace(anne=anne, claim=PlayerClaim.objects.create(player=anne, user=mia))
+
+    def shots(s):
+        return [
+            Shot(admin, "post", url("club_claim_answer", s.claim), {"answer": "approve"}),
+            Shot(mia, "post", url("club_player_unclaim", s.anne)),
+        ]
+
+    def check(s, answers):
+        s.anne.refresh_from_db()
+        assert s.anne.user_id in (None, mia.pk)
+        assert not PlayerClaim.objects.filter(player=s.anne).exists()
+        assert [a.status for a in answers] == [302, 302]
+
+    race(setup, shots, check)
