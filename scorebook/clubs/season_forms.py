@@ -106,9 +106,6 @@ class SeasonForm(forms.ModelForm):
             raise forms.ValidationError(_("A place never gives more points than the place before it."), code="order")
         return points
 
-    def clean_name(self):
-        return cleaning.clean_name(self.cleaned_data["name"], max_length=Season._meta.get_field("name").max_length)
-
     def clean_min_evenings(self):
         value = self.cleaned_data["min_evenings"]
         if value > 365:
@@ -122,7 +119,7 @@ class SeasonForm(forms.ModelForm):
         return value
 
     def clean_name(self):
-        name = self.cleaned_data["name"].strip()
+        name = cleaning.clean_name(self.cleaned_data["name"], max_length=Season._meta.get_field("name").max_length)
         if Season(pk=self.instance.pk, club_id=self.instance.club_id, name=name).same_name().exists():
             raise forms.ValidationError(
                 _("The club already has a season named “%(name)s”: choose another name."),
