@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scorebook.core.cleaning import clean_name, shown, skeleton
+from scorebook.core.cleaning import clean_name, looks_like, shown, skeleton
 from scorebook.rules.scoring import BETE
 
 from .models import Club, FormerSlug, Invitation, Membership, Player, PlayerClaim, Role, Season
@@ -227,7 +227,14 @@ def join(invitation: Invitation, user) -> tuple[Membership, bool]:
 
 
 def add_player(club: Club, name: str, user) -> Player:
-    return Player.objects.create(club=club, name=name, created_by=user if user.is_authenticated else None)
+    """One new player, checked against the roster as it is under the club's lock (a pasted list, an
+    evening's new names or the same name typed on another phone may have come first)."""
+    with transaction.atomic():
+        lock_club(club.pk)
+        same = looks_like(name, Player.objects.filter(club=club).values_list("name", flat=True).iterator())
+        if same is not None:
+            raise Refused(_("%(name)s is already in the roster.") % {"name": same})
+        return Player.objects.create(club=club, name=name, created_by=user if user.is_authenticated else None)
 
 
 MAX_PASTED = 300  # names in one pasted list or file

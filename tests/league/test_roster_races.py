@@ -214,6 +214,41 @@ def test_it_gives_a_name_to_one_player_when_two_are_renamed_to_it(admin, second_
     race(setup, shots, check)
 
 
+def test_it_adds_each_name_once_when_a_pasted_list_and_one_name_are_added_at_once(admin, scorer, club):
+    def setup(n):
+        return SimpleNamespace(names=[f"Zoë {n}", f"Yves {n}", f"Xavier {n}"])
+
+    def shots(s):
+        return [
+            Shot(admin, "post", url("club_players_paste"), {"step": "add", "add": s.names}),
+            Shot(scorer, "post", url("club_players"), {"name": s.names[0]}),
+        ]
+
+    def check(s, answers):
+        for name in s.names:
+            assert Player.objects.filter(club=club, name=name).count() == 1
+        pasted, added = answers
+        assert pasted.status == 302
+        assert added.status == 302 or (added.status == 422 and added.says("is already in the roster"))
+
+    race(setup, shots, check)
+
+
+def test_it_adds_a_pasted_list_once_when_it_is_sent_twice(admin, scorer, club):
+    def setup(n):
+        return SimpleNamespace(names=[f"Zoë {n}", f"Yves {n}"])
+
+    def shots(s):
+        return [Shot(u, "post", url("club_players_paste"), {"step": "add", "add": s.names}) for u in (admin, scorer)]
+
+    def check(s, answers):
+        for name in s.names:
+            assert Player.objects.filter(club=club, name=name).count() == 1
+        assert [a.status for a in answers] == [302, 302]
+
+    race(setup, shots, check)
+
+
 # --- seasons -------------------------------------------------------------------------------------
 
 

@@ -135,8 +135,8 @@ def player_list(request, slug):
     if form.is_valid():
         try:
             player = services.add_player(club, form.cleaned_data["name"], request.user)
-        except IntegrityError:  # the same name added at the same moment
-            form.add_error("name", _("%(name)s is already in the roster.") % {"name": form.cleaned_data["name"]})
+        except services.Refused as refused:  # the same name added in the meantime
+            form.add_error("name", refused.message)
         else:
             messages.success(request, _("%(name)s is in the roster.") % {"name": player.name})
             return redirect("club_players", club.slug)
