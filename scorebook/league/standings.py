@@ -26,6 +26,9 @@ The rules, in words (the view states them on the page):
 * Equal scores are ordered by the tie-break (most evenings won, most points in all,
   or fewer evenings played). Players the tie-break cannot separate share the place
   ("2.", "2.", then "4."); within a shared place they are listed by name.
+* A club night is one evening (rules.md 6): its summary adds up each player's tables and gives
+  each one his place in the night's final ranking (``night_place``), which places, league
+  points and wins take as they are (a shared first place is a win for each).
 * The movement compares each rank with the standings before the last date played.
 """
 
@@ -104,6 +107,8 @@ class EveningSummary:
         """The place of a seat among those who took part (None: he did not play)."""
         if not took_part(entry):
             return None
+        if entry.get("night_place") is not None:
+            return int(entry["night_place"])  # a club night: the place of its own final ranking
         mine = int(entry.get("points") or 0)
         return 1 + sum(int(p.get("points") or 0) > mine for p in self.participants)
 
@@ -122,7 +127,10 @@ def player_key(entry: Mapping[str, Any]) -> Key:
 
 def places(entries: Sequence[Mapping[str, Any]]) -> list[int]:
     """The place of each entry in its evening: 1 + the number of players with more points
-    (``entries``: the players who took part)."""
+    (``entries``: the players who took part). A club night's entries carry their place in the
+    night's own final ranking (``night_place``, rules.md 6), which is taken as it is."""
+    if entries and all(e.get("night_place") is not None for e in entries):
+        return [int(e["night_place"]) for e in entries]
     points = [int(e.get("points") or 0) for e in entries]
     return [1 + sum(other > mine for other in points) for mine in points]
 

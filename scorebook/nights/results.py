@@ -93,6 +93,75 @@ def one_result(summaries: list[dict]) -> dict:
     return {"deals": deals, "players": list(players.values()), "transfers": [], "night": True}
 
 
+@dataclass
+class Outcome:
+    """A night as a season sees it: ONE evening (rules.md 6). ``summary`` is its tables' summaries
+    added up per player (``one_result``), each entry with ``night_place``, the player's place in
+    the night's final ranking among the players who took part (None: he did not)."""
+
+    pk: int
+    name: str
+    date: object
+    ruleset: str
+    currency: str
+    created_at: object
+    token: str
+    summary: dict
+    evenings: list[tuple[int, int, int, str]]  # (session, table, evening id, status), in order
+    numbers: dict[int, int]  # roster player id -> his number at the night
+
+    @property
+    def evening(self) -> int:
+        """The evening that stands for the night in lists of evenings (its first table's)."""
+        return min(e[2] for e in self.evenings)
+
+
+def outcomes(night_ids) -> dict[int, Outcome]:
+    """The nights ``night_ids`` as one result each (three queries whatever their number)."""
+    ids = set(night_ids)
+    if not ids:
+        return {}
+    nights = {n.pk: n for n in Night.objects.filter(pk__in=ids).defer("plan", "rules")}
+    found = {
+        pk: Outcome(pk, n.name, n.date, n.ruleset, n.currency, n.created_at, n.ranking_token, {}, [], {})
+        for pk, n in nights.items()
+    }
+    people: dict[int, list[tuple[int, int, str]]] = {}
+    for night, number, player, name in Participant.objects.filter(night__in=ids).values_list(
+        "night_id", "number", "player_id", "name"
+    ):
+        people.setdefault(night, []).append((number, player, name))
+        found[night].numbers[player] = number
+    tables: dict[int, list] = {}
+    for night, session, table, evening, summary, status in (
+        NightTable.objects.filter(session__night__in=ids)
+        .order_by("session__night_id", "session__number", "number")
+        .values_list("session__night_id", "session__number", "number", "evening_id", "evening__summary", "evening__status")
+    ):
+        found[night].evenings.append((session, table, evening, status))
+        tables.setdefault(night, []).append((session, table, summary or {}, status))
+    for pk, outcome in found.items():
+        rows = tables.get(pk, [])
+        # a table where no deal was played gives nobody a part in the night (rules.md 4 and 6)
+        played = [summary for _s, _t, summary, _status in rows if int(summary.get("deals") or 0)]
+        outcome.summary = one_result(played)
+        outcome.summary["night_id"] = pk
+        taking = {e.get("player") for e in outcome.summary["players"] if e.get("took_part", True)}
+        numbers = {player: (number, name) for number, player, name in people.get(pk, [])}
+        results = [
+            ranking.table_result(s, t, summary, status == "open", numbers, nights[pk].place_value)
+            for s, t, summary, status in rows
+        ]
+        ranked = ranking.rank(
+            [p for p in people.get(pk, []) if p[1] in taking], results, nights[pk].ranking == Night.Ranking.PLACES
+        )
+        place = {row.number: row.rank for row in ranked}
+        for entry in outcome.summary["players"]:
+            number = outcome.numbers.get(entry.get("player"))
+            entry["night_place"] = place.get(number) if entry.get("player") in taking else None
+    return found
+
+
 def nights_of(player) -> list[dict]:
     """The club nights a roster player took part in, newest first (one query), with the number he
     had: the player page links each one to his night line on the night's ranking."""

@@ -60,7 +60,10 @@ def test_it_counts_a_club_night_once_in_the_season_and_in_its_list_of_evenings(c
     count = listed.find(".result-count").text
     assert count.startswith("6 evenings")
     assert "13 evenings" not in count
-    assert "its 8 tables are listed one by one" in count  # the 13 cards below are explained
+    cards = [c for c in listed.all("li") if "past-evening" in c.classes]
+    assert len(cards) == 6  # the night is ONE line (rules.md 6), its 8 tables behind it on tap
+    night = next(card for card in cards if "Kaartavond" in card.text)
+    assert len(night.all(".night-tables li")) == 8
 
     delete = Page(body(client.get(reverse("season_delete", args=["de-troef", autumn.pk]))))
     assert "its 6 evenings stay in the club" in delete.find("main").text

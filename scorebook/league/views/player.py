@@ -20,6 +20,7 @@ from decimal import Decimal
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Exists, OuterRef, Q, Sum
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -76,6 +77,7 @@ class Figures:
     unpaid: dict[str, Decimal] = field(default_factory=dict)  # by currency; > 0: others owe him
     unpaid_transfers: list[OpenTransfer] = field(default_factory=list)  # the newest ones
     unpaid_count: int = 0
+    night_urls: dict[int, str] = field(default_factory=dict)  # evening id standing for a night -> his line
 
     @property
     def evenings(self) -> int:
@@ -94,10 +96,18 @@ class Figures:
         return sum(v.won for v in self.variants)
 
 
-def _variants(player: Player, seats) -> dict[str, st.PlayerStats]:
+def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[int, str]]:
     """His figures per variant, added up by the database (a query for the sums, one for his
-    evenings' points in order, one for the contracts, two per variant for the records of one deal)."""
+    evenings in order with their records of one deal, one for the contracts), then his club nights added one result each (rules.md 6: three queries for all of them).
+    Also {evening id: address} for the evenings that stand for a night (his line on its ranking)."""
     found: dict[str, st.PlayerStats] = {}
+    nights = list(
+        seats.filter(evening__night_table__isnull=False)
+        .values_list("evening__night_table__session__night_id", flat=True)
+        .distinct()
+        .order_by()
+    )
+    seats = seats.filter(evening__night_table__isnull=True)  # a night's tables are one result, below
     for ruleset, currency, evenings, won, deals, sat_out, absent, points, purse in (
         seats.values("evening__ruleset", "evening__currency")
         .annotate(
@@ -124,10 +134,39 @@ def _variants(player: Player, seats) -> dict[str, st.PlayerStats]:
         stats.points += points or 0
         st.add_money(stats.money, currency, purse)
     counted = seats.filter(COUNTED)
+    # (ruleset, date, created, evening, points, best deal, worst deal) of each of his evenings
+    lines = list(
+        counted.values_list(
+            "evening__ruleset", "evening__date", "evening__created_at", "evening_id", "points", "best_deal", "worst_deal"
+        )
+    )
+    contracts: dict[tuple[str, str], st.ContractStat] = {}
+    declarations = list(counted.exclude(declared={}).values_list("evening__ruleset", "declared"))
+    urls: dict[int, str] = {}
+    for outcome in night_results.outcomes(nights).values():
+        entry = next((e for e in outcome.summary["players"] if e.get("player") == player.pk), None)
+        if entry is None:
+            continue
+        stats = found.setdefault(outcome.ruleset, st.PlayerStats(key=player.pk))
+        stats.sat_out += int(entry.get("sat_out") or 0)
+        if not st.took_part(entry) or entry.get("night_place") is None:
+            stats.absent += int(entry.get("sat_out") or 0) > 0
+            continue
+        points = int(entry.get("points") or 0)
+        stats.evenings += 1
+        stats.won += entry["night_place"] == 1  # a shared first place is a win for each
+        stats.deals += int(entry.get("played") or 0)
+        stats.points += points
+        st.add_money(stats.money, outcome.currency, st.money_of(entry))
+        lines.append(
+            (outcome.ruleset, outcome.date, outcome.created_at, outcome.evening, points, entry.get("best"), entry.get("worst"))
+        )
+        declarations.append((outcome.ruleset, entry.get("declared") or {}))
+        number = outcome.numbers.get(player.pk)
+        urls[outcome.evening] = reverse("night_line", args=[outcome.token, number]) if number else ""
+    lines.sort(key=lambda line: (line[1], line[2], line[3]))  # the standings' order of evenings
     running: dict[str, int] = {}
-    for ruleset, evening, day, points in counted.order_by(*EVENING_ORDER).values_list(
-        "evening__ruleset", "evening_id", "evening__date", "points"
-    ):
+    for ruleset, day, _created, evening, points, best, worst in lines:
         stats = found[ruleset]
         running[ruleset] = running.get(ruleset, 0) + points
         stats.steps.append(st.Step(day, evening, points, running[ruleset]))
@@ -136,15 +175,11 @@ def _variants(player: Player, seats) -> dict[str, st.PlayerStats]:
             stats.best_evening = mark
         if points < 0 and (stats.worst_evening is None or points < stats.worst_evening.value):
             stats.worst_evening = mark
-    for ruleset, stats in found.items():
-        variant = counted.filter(evening__ruleset=ruleset)
-        best = variant.filter(best_deal__gt=0).order_by("-best_deal", *EVENING_ORDER)
-        worst = variant.filter(worst_deal__lt=0).order_by("worst_deal", *EVENING_ORDER)
-        for name, rows in (("best_deal", best), ("worst_deal", worst)):
-            first = rows.values_list(name, "evening__date", "evening_id").first()
-            setattr(stats, name, st.Mark(*first) if first else None)
-    contracts: dict[tuple[str, str], st.ContractStat] = {}
-    for ruleset, declared in counted.exclude(declared={}).values_list("evening__ruleset", "declared"):
+        if best is not None and best > 0 and (stats.best_deal is None or best > stats.best_deal.value):
+            stats.best_deal = st.Mark(best, day, evening)
+        if worst is not None and worst < 0 and (stats.worst_deal is None or worst < stats.worst_deal.value):
+            stats.worst_deal = st.Mark(worst, day, evening)
+    for ruleset, declared in declarations:
         for contract, (times, made) in (declared or {}).items():
             if contract in (None, "", "null", "None"):
                 continue  # a deal without a contract (classic whist) declares nothing
@@ -153,7 +188,7 @@ def _variants(player: Player, seats) -> dict[str, st.PlayerStats]:
             stat.made += int(made)
     for stat in sorted(contracts.values(), key=lambda c: (c.ruleset, -c.declared, c.contract)):
         found[stat.ruleset].contracts.append(stat)
-    return found
+    return found, urls
 
 
 def _unpaid(club, player: Player) -> tuple[dict[str, Decimal], list[OpenTransfer], int]:
@@ -190,7 +225,7 @@ def figures(club, player: Player, seasons: list[Season], wanted: str) -> Figures
         chosen = next((s for s in seasons if s.pk == number), None)
     else:
         chosen = _latest_season(club, player, seasons)
-    found = _variants(player, _seats(club, player, chosen))
+    found, urls = _variants(player, _seats(club, player, chosen))
     order = sorted(found, key=lambda ruleset: (-found[ruleset].evenings, ruleset))
     unpaid, transfers, count = _unpaid(club, player)
     return Figures(
@@ -200,6 +235,7 @@ def figures(club, player: Player, seasons: list[Season], wanted: str) -> Figures
         unpaid=unpaid,
         unpaid_transfers=transfers,
         unpaid_count=count,
+        night_urls=urls,
     )
 
 
@@ -215,10 +251,23 @@ def contract_name(ruleset: str, key: str) -> str:
     return contract.names.get(lang()) if contract is not None else key
 
 
-def _mark(mark: st.Mark | None) -> dict | None:
+def _evening_url(evening: int | None, night_urls: dict[int, str]) -> str:
+    """Where one of his evenings opens: the evening, or for a club night his line on its ranking."""
+    if evening in night_urls:
+        return night_urls[evening]
+    return reverse("evening", args=[evening]) if evening else ""
+
+
+def _mark(mark: st.Mark | None, night_urls: dict[int, str]) -> dict | None:
     if mark is None:
         return None
-    return {"text": signed_points(mark.value), "tone": tone(mark.value), "date": mark.date, "pk": mark.evening}
+    return {
+        "text": signed_points(mark.value),
+        "tone": tone(mark.value),
+        "date": mark.date,
+        "pk": mark.evening,
+        "url": _evening_url(mark.evening, night_urls),
+    }
 
 
 def _thinned(steps: list[st.Step]) -> list[st.Step]:
@@ -229,7 +278,9 @@ def _thinned(steps: list[st.Step]) -> list[st.Step]:
     return kept if kept[-1] is steps[-1] else [*kept, steps[-1]]
 
 
-def _variant_view(stats: st.PlayerStats, ruleset: str, suffix: str, player: Player, chart_id: str) -> dict:
+def _variant_view(
+    stats: st.PlayerStats, ruleset: str, suffix: str, player: Player, chart_id: str, night_urls: dict[int, str]
+) -> dict:
     steps = _thinned(stats.steps)
     return {
         "ruleset": ruleset,
@@ -242,10 +293,10 @@ def _variant_view(stats: st.PlayerStats, ruleset: str, suffix: str, player: Play
         "money_text": purse_text(stats.money) if stats.money else "",
         "money_tone": purse_tone(stats.money) if stats.money else "zero",
         "records": [
-            (_("Biggest win over an evening"), _mark(stats.best_evening), "win"),
-            (_("Biggest loss over an evening"), _mark(stats.worst_evening), "loss"),
-            (_("Biggest win in one deal"), _mark(stats.best_deal), "win"),
-            (_("Biggest loss in one deal"), _mark(stats.worst_deal), "loss"),
+            (_("Biggest win over an evening"), _mark(stats.best_evening, night_urls), "win"),
+            (_("Biggest loss over an evening"), _mark(stats.worst_evening, night_urls), "loss"),
+            (_("Biggest win in one deal"), _mark(stats.best_deal, night_urls), "win"),
+            (_("Biggest loss in one deal"), _mark(stats.worst_deal, night_urls), "loss"),
         ],
         "contracts": [
             {
@@ -265,6 +316,7 @@ def _variant_view(stats: st.PlayerStats, ruleset: str, suffix: str, player: Play
         "step_rows": [
             {
                 "pk": s.evening,
+                "url": _evening_url(s.evening, night_urls),
                 "date": s.date,
                 "points": signed_points(s.points),
                 "tone": tone(s.points),
@@ -294,6 +346,7 @@ def player_page(request, slug, player):
             f"-{ruleset}" if several else "",
             player,
             f"season-chart-{ruleset}" if several else "season-chart",
+            found.night_urls,
         )
         for stats, ruleset in zip(found.variants, found.rulesets, strict=True)
     ]

@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError
-from django.db.models import Count
+from django.db.models import Count, F, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -36,7 +36,20 @@ def _row_id(player) -> str:
 
 
 def _players(club):
-    return Player.objects.filter(club=club).annotate(evenings=Count("seats")).select_related("user__profile")
+    return (
+        Player.objects.filter(club=club)
+        .annotate(
+            # his evenings (he took part: rules.md 4), a club night once however many tables (rules.md 6)
+            alone=Count("seats", filter=Q(seats__place__isnull=False, seats__evening__night_table__isnull=True)),
+            nights=Count(
+                "seats__evening__night_table__session__night",
+                filter=Q(seats__place__isnull=False),
+                distinct=True,
+            ),
+            evenings=F("alone") + F("nights"),
+        )
+        .select_related("user__profile")
+    )
 
 
 def _roster(club, *, exclude=None) -> list[Player]:

@@ -17,7 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -32,7 +32,7 @@ from scorebook.clubs.season_forms import EveningFilterForm, SeasonForm
 from scorebook.core import spreadsheet
 from scorebook.core.collation import by_name
 from scorebook.core.formatting import decimal_text, money_text, signed_points, tone
-from scorebook.evenings.models import Evening, usual_variant
+from scorebook.evenings.models import Evening, Seat, usual_variant
 from scorebook.nights import results as night_results
 
 from .. import standings as st
@@ -66,14 +66,12 @@ def summaries(evenings) -> list[st.EveningSummary]:
     ):
         if night is None:
             out.append(st.EveningSummary(day, summary or {}, id=pk, ruleset=ruleset, currency=currency))
-        elif night not in nights:  # a club night's tables count as one result per player
-            nights[night] = (len(out), [summary or {}])
+        elif night not in nights:  # a club night is one result per player, placed by its own ranking
+            nights[night] = len(out)
             out.append(st.EveningSummary(day, {}, id=pk, ruleset=ruleset, currency=currency))
-        else:
-            nights[night][1].append(summary or {})
-    for index, tables in nights.values():
-        e = out[index]
-        out[index] = st.EveningSummary(e.date, night_results.one_result(tables), e.id, e.ruleset, e.currency)
+    for night, outcome in night_results.outcomes(nights).items():
+        e = out[nights[night]]
+        out[nights[night]] = st.EveningSummary(e.date, outcome.summary, e.id, e.ruleset, e.currency)
     return out
 
 
@@ -86,23 +84,6 @@ def evening_count(evenings) -> tuple[int, int, int]:
         tables=Count("night_table"),
     )
     return counts["alone"] + counts["nights"], counts["nights"], counts["tables"]
-
-
-def evening_count_text(evenings) -> str:
-    """ "6 evenings", and when club nights are among them, that their tables are listed one by one."""
-    count, nights, tables = evening_count(evenings)
-    text = ngettext("%(n)s evening", "%(n)s evenings", count) % {"n": count}
-    if not nights:
-        return text
-    if nights == 1:
-        note = ngettext(
-            "a club night counts as one: its %(n)s table is listed one by one",
-            "a club night counts as one: its %(n)s tables are listed one by one",
-            tables,
-        ) % {"n": tables}
-    else:
-        note = _("each club night counts as one: their %(n)s tables are listed one by one") % {"n": tables}
-    return pgettext("a count of evenings, then a note on it", "%(count)s · %(note)s") % {"count": text, "note": note}
 
 
 def player_names(club) -> dict[int, str]:
@@ -569,6 +550,9 @@ def _evening_row(pk, day, ruleset, status, summary) -> dict:
     ranked = sorted(entries, key=lambda e: -e[1])  # stable: equal points keep the seat order
     return {
         "pk": pk,
+        "url": reverse("evening", args=[pk]),
+        "night": "",
+        "tables": [],
         "date": day,
         "variant": variant_name(ruleset),
         "open": status == Evening.Status.OPEN,
@@ -582,6 +566,42 @@ def _evening_row(pk, day, ruleset, status, summary) -> dict:
             for name, points in ranked
         ],
     }
+
+
+def lines_of(evenings):
+    """``evenings`` (a queryset) as the lines of a list: a club night is one line (rules.md 6),
+    stood for by the first of its tables' evenings; every other evening is a line of its own."""
+    first = Evening.objects.filter(night_table__session__night=OuterRef("night_table__session__night")).order_by("pk")
+    return evenings.filter(Q(night_table__isnull=True) | Q(pk=Subquery(first.values("pk")[:1])))
+
+
+def _night_row(outcome) -> dict:
+    """A club night's line: its own ranking's winners and totals, its tables behind it on tap."""
+    row = _evening_row(outcome.evening, outcome.date, outcome.ruleset, "", outcome.summary)
+    entries = [e for e in outcome.summary.get("players") or () if e.get("night_place") is not None]
+    entries.sort(key=lambda e: (e["night_place"], str(e.get("name", "")).casefold()))
+    winners = [e.get("name", "") for e in entries if e["night_place"] == 1]
+    row.update(
+        night=outcome.name,
+        url=reverse("night_ranking", args=[outcome.token]),
+        open=any(status == Evening.Status.OPEN for *_rest, status in outcome.evenings),
+        winners=winners,
+        totals=[
+            {
+                "name": e.get("name", ""),
+                "text": signed_points(int(e.get("points") or 0)),
+                "tone": tone(int(e.get("points") or 0)),
+                "winner": e["night_place"] == 1,
+                "place": e["night_place"],
+            }
+            for e in entries
+        ],
+        tables=[
+            {"session": session, "table": table, "pk": pk, "url": reverse("evening", args=[pk])}
+            for session, table, pk, _status in outcome.evenings
+        ],
+    )
+    return row
 
 
 @require_safe
@@ -599,20 +619,26 @@ def club_evenings(request, slug):
     chosen_season = next((s for s in seasons if s.pk == data.get("season")), None)
     if chosen_season is not None:
         evenings = season_evenings(chosen_season)
-    if data.get("player"):
-        evenings = evenings.filter(seats__player_id=data["player"], seats__took_part=True)  # his evenings only
+    if data.get("player"):  # his evenings only; a night when he took part at one of its tables
+        his = Seat.objects.filter(player_id=data["player"], took_part=True, evening__club=club)
+        evenings = evenings.filter(
+            Q(pk__in=his.values("evening_id"))
+            | Q(night_table__session__night__in=his.values("evening__night_table__session__night_id"))
+        )
     if data.get("date_from"):
         evenings = evenings.filter(date__gte=data["date_from"])
     if data.get("date_to"):
         evenings = evenings.filter(date__lte=data["date_to"])
-    archived_count = 0 if archived else evenings.filter(archived=True).count()
+    archived_count = 0 if archived else lines_of(evenings.filter(archived=True)).count()
     evenings = (
-        evenings.filter(archived=archived)
+        lines_of(evenings.filter(archived=archived))
         .order_by("-date", "-created_at", "-pk")
-        .values_list("id", "date", "ruleset", "status", "summary")
+        .values_list("id", "date", "ruleset", "status", "summary", "night_table__session__night_id")
     )
-    count_text = evening_count_text(evenings)
+    count = evenings.count()
+    count_text = ngettext("%(n)s evening", "%(n)s evenings", count) % {"n": count}
     page = Paginator(evenings, PER_PAGE).get_page(request.GET.get("page"))
+    nights = night_results.outcomes(values[5] for values in page.object_list if values[5] is not None)
     query = urlencode({k: v for k, v in params.items() if k in form.fields})
     context = {
         "club": club,
@@ -620,7 +646,10 @@ def club_evenings(request, slug):
         "form": form,
         "filtered": bool(params) and valid,
         "page": page,
-        "rows": [_evening_row(*values) for values in page.object_list],
+        "rows": [
+            _night_row(nights[values[5]]) if values[5] is not None else _evening_row(*values[:5])
+            for values in page.object_list
+        ],
         "count_text": count_text,
         "query": query,
         "seasons": [s for s in seasons if not s.archived],
