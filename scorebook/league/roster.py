@@ -13,6 +13,7 @@ from scorebook.clubs.models import Player
 from scorebook.clubs.services import Conflict, Refused, lock_club
 from scorebook.evenings.models import Evening, Seat
 from scorebook.evenings.services import rebuild
+from scorebook.nights.models import Participant
 
 
 def evening_label(evening: Evening) -> str:
@@ -54,6 +55,16 @@ def merge_players(keep: Player, drop: Player) -> int:
                 _("%(a)s and %(b)s both sat at the evening of %(evening)s: they are two people.")
                 % {"a": keep.name, "b": drop.name, "evening": ", ".join(evening_label(e) for e in both)}
             )
+        night = (
+            Participant.objects.filter(player=keep, night__participants__player=drop)
+            .values_list("night__name", flat=True)
+            .first()
+        )
+        if night is not None:
+            raise Refused(
+                _("%(a)s and %(b)s both took part in the club night “%(night)s”: they are two people.")
+                % {"a": keep.name, "b": drop.name, "night": night}
+            )
         if keep.user_id and drop.user_id and keep.user_id != drop.user_id:
             raise Refused(
                 _("%(a)s and %(b)s are linked to two different accounts: unlink one first.")
@@ -62,6 +73,7 @@ def merge_players(keep: Player, drop: Player) -> int:
         account = keep.user_id or drop.user_id
         evening_ids = list(Seat.objects.filter(player=drop).values_list("evening_id", flat=True))
         moved = Seat.objects.filter(player=drop).update(player=keep)
+        Participant.objects.filter(player=drop).update(player=keep)  # his nights are the kept record's
         drop.delete()
         if account != keep.user_id:
             keep.user_id = account

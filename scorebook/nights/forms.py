@@ -16,12 +16,26 @@ from scorebook.rules import registry
 from . import seating
 from .models import Night
 
+FEWEST_SESSIONS, MOST_SESSIONS = 3, 5  # an evening of 3 to 5 sessions of about 8 deals
+
+
+def default_sessions(players: int) -> int:
+    """The sessions a night of ``players`` plays when the director leaves them empty: as many as
+    the seating plan seats without a repeated meeting, within an evening's 3 to 5."""
+    return min(MOST_SESSIONS, max(FEWEST_SESSIONS, seating.repeat_free_sessions(players)))
+
 
 class NightForm(forms.Form):
     name = cleaning.NameField(label=_("Name of the night"), max_length=80)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     ruleset = forms.ChoiceField(label=_("Variant"))
-    sessions = cleaning.IntegerField(label=_("Sessions"), min_value=1, max_value=seating.MAX_SESSIONS, initial=5)
+    sessions = cleaning.IntegerField(
+        label=_("Sessions"),
+        min_value=1,
+        max_value=seating.MAX_SESSIONS,
+        required=False,
+        help_text=_("Empty: from the number of players, as many as they can play without meeting twice (3 to 5)."),
+    )
     deals_per_session = cleaning.IntegerField(
         label=_("Deals per session"),
         min_value=1,
@@ -93,6 +107,8 @@ class NightForm(forms.Form):
                 % {"n": len(names)},
             )
         sessions = data.get("sessions")
+        if sessions is None and "sessions" not in self.errors:
+            sessions = data["sessions"] = default_sessions(len(names))
         if sessions and len(names) * sessions > seating.MAX_SEATS:
             self.add_error(
                 "sessions",

@@ -136,7 +136,9 @@ def outcomes(night_ids) -> dict[int, Outcome]:
     for night, session, table, evening, summary, status in (
         NightTable.objects.filter(session__night__in=ids)
         .order_by("session__night_id", "session__number", "number")
-        .values_list("session__night_id", "session__number", "number", "evening_id", "evening__summary", "evening__status")
+        .values_list(
+            "session__night_id", "session__number", "number", "evening_id", "evening__summary", "evening__status"
+        )
     ):
         found[night].evenings.append((session, table, evening, status))
         tables.setdefault(night, []).append((session, table, summary or {}, status))

@@ -88,7 +88,11 @@ def test_it_shows_the_roster_to_members_only(client, cast, who, status):
 def test_it_shows_each_players_evenings_and_linked_account(client, cast, club):
     club_evening(club, cast["admin"], deals=[{"contract": "pass"}])
     club_evening(
-        club, cast["admin"], players=("Anne", "Bert", "Carl", "Eric"), deals=[{"contract": "pass"}], day=date(2026, 11, 27)
+        club,
+        cast["admin"],
+        players=("Anne", "Bert", "Carl", "Eric"),
+        deals=[{"contract": "pass"}],
+        day=date(2026, 11, 27),
     )
     club_evening(club, cast["admin"], players=("Anne", "Bert", "Carl", "Fred"), day=date(2026, 11, 28))  # no deal yet
     anne = named(club, "Anne")

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from night_builders import deal, tables
-from scorebook.clubs.models import Season
+from scorebook.clubs.models import Player, Season
 from scorebook.evenings import services as evenings
 from scorebook.league import standings as st
 from scorebook.league.views.seasons import rules_of, season_evenings, summaries
@@ -92,3 +92,38 @@ def test_it_puts_a_night_played_for_money_in_the_clubs_ledger(director_client, m
     html = director_client.get(reverse("club_ledger", args=[club.slug])).content.decode()
     losers = [s.name for s in t.evening.seats.all()][0::2]
     assert all(name in html for name in losers) and "€1.10" in html.replace("\xa0", "")
+
+
+def test_it_merges_a_player_who_played_a_night_into_his_other_record(client, admin, make_night, director, club):
+    night = make_night(players=8)
+    t = tables(night)[0]
+    evenings.record_deal(t.evening, deal(t.evening), director)
+    p01 = night.participants.get(number=1).player
+    twin = Player.objects.create(club=club, name="P01 bis")
+    client.force_login(admin)
+    response = client.post(reverse("club_player_merge", args=[club.slug, twin.pk]), {"other": p01.pk, "keep": twin.pk})
+    assert response.status_code == 302  # was 500: the night's entry protected the record merged away
+    assert night.participants.get(number=1).player == twin
+    assert not Player.objects.filter(pk=p01.pk).exists()
+
+
+def test_it_refuses_to_merge_two_players_of_one_night(client, admin, make_night, club):
+    night = make_night(players=8)
+    tables_of_one = {
+        t.pk for t in tables(night, 1) + tables(night, 2) if "P01" in t.evening.seats.values_list("name", flat=True)
+    }
+    other = next(  # a player of the night who never shares a table with P01
+        p
+        for p in night.participants.exclude(number=1)
+        if not any(
+            p.name in t.evening.seats.values_list("name", flat=True)
+            for t in tables(night, 1) + tables(night, 2)
+            if t.pk in tables_of_one
+        )
+    )
+    one, two = night.participants.get(number=1).player, other.player
+    client.force_login(admin)
+    response = client.post(reverse("club_player_merge", args=[club.slug, one.pk]), {"other": two.pk, "keep": one.pk})
+    assert response.status_code == 422
+    assert "both took part in the club night" in response.content.decode()
+    assert Player.objects.filter(pk=two.pk).exists()

@@ -92,3 +92,24 @@ def test_it_draws_a_late_arrivals_plan_before_the_transaction(make_night, monkey
     night.refresh_from_db()
     plan = seating.Plan(tuple(tuple(tuple(t) for t in s["tables"]) for s in night.plan["sessions"]))
     assert plan.repeats() == 0 and night.plan["repeats"] == 0
+
+
+@pytest.mark.django_db
+def test_it_proposes_today_and_leaves_the_sessions_to_the_number_of_players(club, director_client):
+    from django.urls import reverse
+    from django.utils import timezone
+
+    from pages import Page, body
+
+    page = Page(body(director_client.get(reverse("night_new", args=[club.slug]))))
+    assert page.field_value("date") == timezone.localdate().isoformat()
+    assert page.field_value("sessions") == ""  # drawn from the players when the form is sent
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("players", "sessions"), [(8, 3), (12, 3), (16, 5), (40, 5)])
+def test_it_gives_a_night_its_sessions_from_its_players(club, players, sessions):
+    form = NightForm({**night_data(players, 1), "sessions": ""}, club=club)
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["sessions"] == sessions
+    assert form.cleaned_data["sessions"] <= max(3, seating.repeat_free_sessions(players))

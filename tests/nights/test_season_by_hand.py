@@ -18,19 +18,17 @@ samen 9 made is +11 for each declarer and -11 for each opponent, failed with 7 t
 * 21 March, an evening: Ada, Bob, Cleo, Ines. Cleo makes a solo 5.
 """
 
-from datetime import date
-from decimal import Decimal
-
 import csv
 import io
+from datetime import date
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
 from builders import club_evening
 from pages import Page, body
-from scorebook.clubs.models import Season
-from scorebook.clubs.models import Player
+from scorebook.clubs.models import Player, Season
 from scorebook.evenings import services as evenings
 from scorebook.league.views import player as player_view
 from scorebook.nights import services as nights
@@ -203,7 +201,9 @@ def test_the_roster_and_its_csv_count_the_night_once(client, admin, spring):
     season, _night = spring
     client.force_login(admin)
     _header, *lines = csv_lines(client.get(reverse("club_players_csv", args=[season.club.slug])))
-    assert {line[0]: line[2] for line in lines} == {name: str(evenings) for _r, name, _l, _p, evenings, _d, _m in SEASON}
+    assert {line[0]: line[2] for line in lines} == {
+        name: str(evenings) for _r, name, _l, _p, evenings, _d, _m in SEASON
+    }
 
 
 def test_the_clubs_list_shows_the_night_as_one_line_opening_its_ranking(client, admin, spring):

@@ -98,8 +98,9 @@ class Figures:
 
 def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[int, str]]:
     """His figures per variant, added up by the database (a query for the sums, one for his
-    evenings in order with their records of one deal, one for the contracts), then his club nights added one result each (rules.md 6: three queries for all of them).
-    Also {evening id: address} for the evenings that stand for a night (his line on its ranking)."""
+    evenings in order with their records of one deal, one for the contracts), then his club
+    nights, one result each (rules.md 6: three queries for all of them). Also {evening id:
+    address} for the evenings that stand for a night (his line on its ranking)."""
     found: dict[str, st.PlayerStats] = {}
     nights = list(
         seats.filter(evening__night_table__isnull=False)
@@ -137,7 +138,13 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
     # (ruleset, date, created, evening, points, best deal, worst deal) of each of his evenings
     lines = list(
         counted.values_list(
-            "evening__ruleset", "evening__date", "evening__created_at", "evening_id", "points", "best_deal", "worst_deal"
+            "evening__ruleset",
+            "evening__date",
+            "evening__created_at",
+            "evening_id",
+            "points",
+            "best_deal",
+            "worst_deal",
         )
     )
     contracts: dict[tuple[str, str], st.ContractStat] = {}
@@ -159,7 +166,15 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
         stats.points += points
         st.add_money(stats.money, outcome.currency, st.money_of(entry))
         lines.append(
-            (outcome.ruleset, outcome.date, outcome.created_at, outcome.evening, points, entry.get("best"), entry.get("worst"))
+            (
+                outcome.ruleset,
+                outcome.date,
+                outcome.created_at,
+                outcome.evening,
+                points,
+                entry.get("best"),
+                entry.get("worst"),
+            )
         )
         declarations.append((outcome.ruleset, entry.get("declared") or {}))
         number = outcome.numbers.get(player.pk)
