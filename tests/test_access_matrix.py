@@ -474,3 +474,78 @@ def test_it_writes_every_page_in_french_typography_for(world, role):
             for fault in typography_faults(re.sub(r"[ \t\n\r\f]+", " ", text)):
                 faults.setdefault(fault, name)
     assert not faults, f"as {role}:\n" + "\n".join(f"{name}: {fault}" for fault, name in faults.items())
+
+
+# --- a club night's table link, held with or without an account -------------------------------
+# A table's link grants one thing: recording and correcting that table's deals while its session
+# is open (rules.md 6), whatever account its holder is logged into. Closing, reopening, deleting,
+# archiving and sharing the table happen only through the night (its director), so every holder,
+# the club's own scorer included, is refused them on the table's pages; the night's pages answer
+# as they do without the link.
+
+HOLDERS = ("anonymous", "outsider", "member", "scorer")
+TABLE_WRITE = {"recorded": {200, 302}, "closed": {302, 409, 422}}  # closed: refused, said on the page
+
+
+def _table_lines(w, table, closed: bool):
+    """(url name, args, method, data, expected per holder) for a held table's pages."""
+    pk, night = table.evening.pk, w["night"].pk
+    signed_in_only = {"anonymous": LOGIN, "outsider": {403}, "member": {403}, "scorer": {403}}
+    pair = {"contract": "samen-9", "declarers": [table.evening.seats.all()[1].name, table.evening.seats.all()[3].name]}
+    return [
+        ("evening", [pk], "get", None, dict.fromkeys(HOLDERS, OK)),
+        ("settlement", [pk], "get", None, {"anonymous": LOGIN} | dict.fromkeys(HOLDERS[1:], OK)),
+        (
+            "deal_record",
+            [pk],
+            "post",
+            {**pair, "tricks": "9"},
+            dict.fromkeys(HOLDERS, TABLE_WRITE["closed"] if closed else TABLE_WRITE["recorded"]),
+        ),
+        ("evening_close" if not closed else "evening_reopen", [pk], "post", {}, signed_in_only),
+        ("evening_delete", [pk], "get", None, signed_in_only),
+        ("evening_delete", [pk], "post", {}, signed_in_only),
+        ("evening_archive", [pk], "get", None, signed_in_only),
+        ("evening_archive", [pk], "post", {"archived": "1"}, signed_in_only),
+        ("evening_share", [pk], "get", None, signed_in_only),
+        ("evening_share_reset", [pk], "post", {}, signed_in_only),
+        # the night itself: the link opens nothing of it
+        ("night", [night], "get", None, {"anonymous": LOGIN, "outsider": {404}, "member": {403}, "scorer": OK}),
+        (
+            "night_session_reopen" if closed else "night_session_close",
+            [night, 1],
+            "post",
+            {},
+            {"anonymous": LOGIN, "outsider": {404}, "member": {403}, "scorer": WRITE_OK},
+        ),
+    ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("closed", [False, True], ids=["session open", "session closed"])
+@pytest.mark.parametrize("holder", HOLDERS)
+def test_a_table_link_grants_its_deals_only_for(world, holder, closed):
+    night = world["night"]
+    table = night.night_sessions.get(number=1).tables.select_related("evening").first()
+    token = nights.table_links(night, 1)[table.evening.pk]
+    if closed:
+        nights.close_session(night, 1, world["users"]["scorer"])
+    client = _client(world, holder)
+    assert client.get(reverse("scoring_link", args=[token])).status_code == 302  # the card scanned
+    wrong = []
+    for name, args, method, data, expected in _table_lines(world, table, closed):
+        url = reverse(name, args=args)
+        response = client.get(url) if method == "get" else client.post(url, data)
+        want = expected[holder]
+        if want == LOGIN:
+            good = response.status_code == 302 and reverse("login") in response["Location"]
+        else:
+            good = response.status_code in want
+        if not good:
+            wrong.append(f"{method.upper()} {name}: {response.status_code}, expected {want}")
+    assert not wrong, "\n".join(wrong)
+    table.evening.refresh_from_db()
+    # nobody but the night's director changed it (the club's scorer is one: he closed it through the night)
+    assert table.evening.status == ("closed" if closed or holder == "scorer" else "open")
+    assert not table.evening.share_id and not table.evening.archived
+    assert table.evening.deals.count() == (0 if closed else 1)

@@ -97,3 +97,12 @@ def visible_evenings(user):
     if user.is_staff:
         return Evening.objects.all()
     return Evening.objects.filter(Q(club__isnull=True, owner=user) | Q(club__memberships__user=user)).distinct()
+
+
+def refuse_if_managed(evening: Evening) -> None:
+    """A club night's table (``Evening.managed``) is closed, reopened, deleted, archived and shared
+    only through its night: this view answers 403, saying so (its buttons are not shown)."""
+    if evening.managed:
+        from .services import Managed  # the refusal's sentence, kept with the services that enforce it
+
+        raise PermissionDenied(Managed().message)

@@ -58,6 +58,15 @@ class Evening(models.Model):
     archived = models.BooleanField(
         _("archived"), default=False, help_text=_("Left out of the lists of evenings; still counted and reachable.")
     )
+    # an evening run from above it (a club night's table, set by the nights services): its link or
+    # its club's scorers record and correct its deals while it is open and below ``deal_limit``;
+    # closing, reopening, deleting, archiving and sharing it happen only through what runs it
+    managed = models.BooleanField(
+        default=False, help_text=_("Run from above (a club night's table): closed, reopened, deleted only from there.")
+    )
+    deal_limit = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("Empty, or the most deals it records (a club night's deals per session).")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -85,7 +94,7 @@ class Evening(models.Model):
     def reopenable(self, *, admin: bool) -> bool:
         """Whether someone who may score it may reopen it: an admin (of its club; a private
         evening's owner counts as one) always; a scorer unless an admin closed it or it arrived closed."""
-        return not self.is_open and (admin or not self.admin_reopens)
+        return not self.is_open and not self.managed and (admin or not self.admin_reopens)
 
 
 def usual_variant(club) -> str | None:

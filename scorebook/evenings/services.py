@@ -38,6 +38,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scorebook.core.engine_messages import localized
 from scorebook.rules import evening_file
@@ -79,6 +80,32 @@ class HasDeals(Refused):
 
     def __init__(self):
         super().__init__(_("This evening cannot be deleted"))
+
+
+class Managed(Refused):
+    """The evening is run from above it (a club night's table): this is done only from there."""
+
+    def __init__(self):
+        super().__init__(
+            _(
+                "This table belongs to a club night: only its director closes, reopens, deletes, archives "
+                "or shares it, from the night's page."
+            )
+        )
+
+
+class DealLimit(Refused):
+    """The evening has recorded the most deals it may (a club night's deals per session)."""
+
+    def __init__(self, limit: int):
+        super().__init__(
+            ngettext(
+                "This table has played its %(n)s deal of the session: the director closes the session.",
+                "This table has played its %(n)s deals of the session: the director closes the session.",
+                limit,
+            )
+            % {"n": limit}
+        )
 
 
 class DealGone(Refused):
@@ -162,6 +189,8 @@ def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> Re
             return Recorded(Deal.objects.get(pk=now["same_key"]), False)
         if now.get("deleted_key"):  # ... and its deal deleted since: it stays deleted
             return Recorded(None, False)
+        if locked.deal_limit is not None and now["count"] >= locked.deal_limit:
+            raise DealLimit(locked.deal_limit)
         before = _state_in_order(locked, now["count"], now["last"])
         number = before.number + 1
         after = before.then(evening_file.parse_deal(data, before.evening, number))
@@ -412,6 +441,8 @@ def restore_deal(evening: Evening, revision_id: int, user) -> Deal:
         if revision.undone:
             raise AlreadyPutBack(revision.number)
         rows = _rows_in_order(locked)
+        if locked.deal_limit is not None and len(rows) >= locked.deal_limit:
+            raise DealLimit(locked.deal_limit)
         index = min(revision.number, len(rows) + 1) - 1
         back = Deal(
             pk=revision.deal_id,  # the same deal again (ids are never given twice)
@@ -486,15 +517,17 @@ def store_new(evening: Evening) -> None:
 # --- the evening itself ---------------------------------------------------------------------------
 
 
-def set_status(evening: Evening, status: str, user=None, *, admin: bool = False) -> None:
+def set_status(evening: Evening, status: str, user=None, *, admin: bool = False, through_manager: bool = False) -> None:
     """Close or reopen the evening (a new version: followers see it change); nothing when it is so
     already. Closing keeps who closed it and whether as an admin (``admin``: an admin of its club,
     or a private evening's owner); such an evening is reopened by an admin only (``AdminReopens``
     otherwise)."""
     with transaction.atomic():
         locked = _locked(evening, open_only=False)
+        if locked.managed and not through_manager:
+            raise Managed()
         if locked.status != status:
-            if status == Evening.Status.OPEN and not locked.reopenable(admin=admin):
+            if status == Evening.Status.OPEN and not through_manager and not locked.reopenable(admin=admin):
                 raise AdminReopens
             closing = status == Evening.Status.CLOSED
             was = locked.version
@@ -520,11 +553,14 @@ def set_status(evening: Evening, status: str, user=None, *, admin: bool = False)
     _sync(evening, locked)
 
 
-def delete_evening(evening: Evening) -> None:
+def delete_evening(evening: Evening, *, through_manager: bool = False) -> None:
     """Delete an evening that has no deal (its seats and marks go with it; the roster stays).
-    ``HasDeals`` when a deal was recorded meanwhile, ``EveningGone`` when it was deleted already."""
+    ``HasDeals`` when a deal was recorded meanwhile, ``EveningGone`` when it was deleted already,
+    ``Managed`` for a club night's table (only the night removes it)."""
     with transaction.atomic():
         locked = _locked(evening, open_only=False)
+        if locked.managed and not through_manager:
+            raise Managed()
         if Deal.objects.filter(evening=locked).exists():
             raise HasDeals()
         locked.delete()
@@ -534,6 +570,8 @@ def set_archived(evening: Evening, archived: bool) -> None:
     """Leave the evening out of the lists (or bring it back); its deals and figures do not change."""
     with transaction.atomic():
         locked = _locked(evening, open_only=False)
+        if locked.managed:
+            raise Managed()
         if locked.archived != archived:
             locked.archived = archived
             locked.save(update_fields=["archived"])
@@ -544,6 +582,9 @@ def new_share_link(evening: Evening) -> str:
     """A new read-only link for the evening (the old one stops working); returns its token,
     ``<public id>.<secret>``, of which only the secret's digest is stored."""
     share_id, secret = secrets.token_urlsafe(9), new_link_token()
-    Evening.objects.filter(pk=evening.pk).update(share_id=share_id, share_hash=link_token_hash(secret))
+    with transaction.atomic():
+        if _locked(evening, open_only=False).managed:
+            raise Managed()  # a club night's table is followed on the night's ranking
+        Evening.objects.filter(pk=evening.pk).update(share_id=share_id, share_hash=link_token_hash(secret))
     evening.share_id, evening.share_hash = share_id, link_token_hash(secret)
     return f"{share_id}.{secret}"

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from scorebook.evenings.models import Evening
+
 from .models import Night, NightSession, NightTable, Participant
 
 if TYPE_CHECKING:  # the schema (and pydantic) is loaded when a backup is read
@@ -96,3 +98,6 @@ def import_nights(club, nights: list[NightBackup], players: dict[int, Any], even
         }
         for t in n.tables:
             NightTable.objects.create(session=sessions[t.session], number=t.table, evening=evenings[t.evening])
+        # its tables are run from the night again (rules.md 6)
+        tables = [evenings[t.evening].pk for t in n.tables]
+        Evening.objects.filter(pk__in=tables).update(managed=True, deal_limit=n.deals_per_session)

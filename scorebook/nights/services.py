@@ -99,6 +99,9 @@ def _new_table(night: Night, session: NightSession, number: int, names: list[str
         rules=night.rules,
         club=night.club,
     )
+    # the table is run from the night (rules.md 6): closed, reopened, deleted only through it
+    Evening.objects.filter(pk=evening.pk).update(managed=True, deal_limit=night.deals_per_session)
+    evening.managed, evening.deal_limit = True, night.deals_per_session
     return NightTable.objects.create(session=session, number=number, evening=evening)
 
 
@@ -125,7 +128,7 @@ def close_session(night: Night, number: int, user) -> None:
         night = _locked(night)
         session = NightSession.objects.select_for_update().get(night=night, number=number)
         for table in session.tables.select_related("evening"):
-            evenings.set_status(table.evening, Evening.Status.CLOSED)
+            evenings.set_status(table.evening, Evening.Status.CLOSED, user, through_manager=True)
         session.status, session.closed_at = NightSession.Status.CLOSED, timezone.now()
         session.save(update_fields=["status", "closed_at"])
         NightEvent.objects.create(night=night, kind=NightEvent.Kind.CLOSED, session=number, by=_user(user))
@@ -138,7 +141,7 @@ def reopen_session(night: Night, number: int, reason: str, user) -> None:
         night = _locked(night)
         session = NightSession.objects.select_for_update().get(night=night, number=number)
         for table in session.tables.select_related("evening"):
-            evenings.set_status(table.evening, Evening.Status.OPEN)
+            evenings.set_status(table.evening, Evening.Status.OPEN, user, through_manager=True)
         session.status, session.closed_at = NightSession.Status.OPEN, None
         session.save(update_fields=["status", "closed_at"])
         NightEvent.objects.create(
@@ -282,7 +285,7 @@ def _seat_session(night: Night, number: int, tables: list[list[str]], user) -> N
         evening.first_dealer = 0
         evenings.rebuild(evening)
     for table in existing[len(tables) :]:
-        evenings.delete_evening(table.evening)
+        evenings.delete_evening(table.evening, through_manager=True)
 
 
 def _user(user):

@@ -49,6 +49,9 @@ def test_it_restores_a_night_with_its_tables_plan_and_ranking(make_night, direct
     restored = Night.objects.get()
     assert picture(restored) == before
     assert restored.participants.get(number=9).replaces.number == 2
+    # its tables are run from the night again: locked to it, at most its deals per session each
+    restored_tables = Evening.objects.filter(night_table__session__night=restored)
+    assert {(e.managed, e.deal_limit) for e in restored_tables} == {(True, 8)}
 
 
 def test_it_refuses_a_backup_whose_night_points_at_an_evening_it_does_not_have(make_night, club, tmp_path):

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from .. import services
-from ..access import evening_for_user
+from ..access import evening_for_user, refuse_if_managed
 
 CONFIRM = "core/confirm.html"
 
@@ -34,6 +34,7 @@ def _after_delete(evening):
 def evening_delete(request, pk):
     """An evening without deals (started by mistake, or emptied) can be deleted."""
     evening = evening_for_user(request, pk, write=True)
+    refuse_if_managed(evening)
     has_deals = evening.deals.exists()
     if request.method == "POST" and not has_deals:
         try:
@@ -77,6 +78,7 @@ def evening_delete(request, pk):
 def evening_archive(request, pk):
     """Archive an evening out of the lists, or bring it back (``archived`` = 1 or 0)."""
     evening = evening_for_user(request, pk, write=True)
+    refuse_if_managed(evening)
     wanted = not evening.archived
     if request.method == "POST":
         wanted = request.POST.get("archived", "1") != "0"

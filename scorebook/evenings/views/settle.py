@@ -28,7 +28,7 @@ from scorebook.rules.model import BeteEnd
 from scorebook.rules.scoring import BETE
 
 from .. import display, payments, rules_display, services, stored
-from ..access import evening_for_user
+from ..access import evening_for_user, refuse_if_managed
 from ..display import TransferWords
 from ..models import Evening, Payment
 
@@ -226,6 +226,7 @@ def _back(request, evening: Evening):
 
 def _set_status(request, pk, status: str):
     evening = evening_for_user(request, pk, write=True)
+    refuse_if_managed(evening)
     try:
         services.set_status(evening, status, request.user, admin=evening.as_admin)
     except services.AdminReopens:

@@ -1,0 +1,91 @@
+"""A club night's tables are locked to their night (issue 20, item 2; rules.md 6): a table records
+no more deals than the night's deals per session, and only the night closes, reopens or deletes it.
+Marie (``director``) directs the night."""
+
+import pytest
+from django.urls import reverse
+
+from night_builders import deal, tables
+from scorebook.evenings import services as evenings
+from scorebook.evenings.models import Evening
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_table_of_a_four_deal_night_refuses_a_fifth_deal(make_night, director):
+    night = make_night(players=8, deals=4)
+    table = tables(night)[0].evening
+    for _ in range(4):
+        evenings.record_deal(table, deal(table), director)
+    with pytest.raises(evenings.DealLimit) as refused:
+        evenings.record_deal(table, deal(table), director)
+    assert "its 4 deals of the session" in refused.value.message
+    assert table.deals.count() == 4
+
+
+def test_the_scoring_page_says_the_table_has_played_its_deals(director_client, make_night, director):
+    night = make_night(players=8, deals=1)
+    table = tables(night)[0].evening
+    evenings.record_deal(table, deal(table), director)
+    names = [s.name for s in table.seats.all()]
+    response = director_client.post(
+        reverse("deal_record", args=[table.pk]),
+        {"contract": "samen-9", "declarers": [names[1], names[3]], "tricks": "9"},
+        follow=True,
+    )
+    assert "its 1 deal of the session" in response.content.decode()
+    assert table.deals.count() == 1
+
+
+def test_a_put_back_deal_respects_the_limit_too(make_night, director):
+    night = make_night(players=8, deals=1)
+    table = tables(night)[0].evening
+    evenings.record_deal(table, deal(table), director)
+    evenings.delete_deal(table, 1, director)
+    evenings.record_deal(table, deal(table), director)
+    revision = table.revisions.filter(action="deleted").get()
+    with pytest.raises(evenings.DealLimit):
+        evenings.restore_deal(table, revision.pk, director)
+
+
+@pytest.mark.parametrize(
+    "act",
+    [
+        lambda e, u: evenings.set_status(e, Evening.Status.CLOSED, u, admin=True),
+        lambda e, u: evenings.delete_evening(e),
+        lambda e, u: evenings.set_archived(e, True),
+        lambda e, u: evenings.new_share_link(e),
+    ],
+    ids=["close", "delete", "archive", "share"],
+)
+def test_only_the_night_closes_deletes_archives_or_shares_a_table(make_night, director, act):
+    night = make_night(players=8)
+    table = tables(night)[0].evening
+    with pytest.raises(evenings.Managed):
+        act(table, director)
+    table.refresh_from_db()
+    assert table.is_open and not table.archived and not table.share_id
+
+
+def test_the_night_still_closes_and_reopens_its_tables(make_night, director):
+    from scorebook.nights import services as nights
+
+    night = make_night(players=8)
+    nights.close_session(night, 1, director)
+    assert {t.evening.status for t in tables(night)} == {"closed"}
+    nights.reopen_session(night, 1, "A deal to correct", director)
+    assert {t.evening.status for t in tables(night)} == {"open"}
+    assert night.events.first().detail == "A deal to correct"
+
+
+def test_the_table_page_offers_none_of_the_nights_acts(director_client, make_night):
+    night = make_night(players=8)
+    table = tables(night)[0].evening
+    html = director_client.get(reverse("settlement", args=[table.pk])).content.decode()
+    for name in ("evening_close", "evening_delete", "evening_archive"):
+        assert reverse(name, args=[table.pk]) not in html
+    assert "belongs to a club night" in html
+    assert (
+        reverse("evening_share", args=[table.pk])
+        not in director_client.get(reverse("evening", args=[table.pk])).content.decode()
+    )
