@@ -156,6 +156,7 @@ def _cases(w) -> dict:
         "night_substitute": ("marie", "night_substitute", [night], None, {"leaving": "99", "name": ""}),
         "night_late": ("marie", "night_late", [night], None, {"name": ""}),
         "night_session_reopen": ("marie", "night_session_reopen", [night, 1], None, {"reason": ""}),
+        "night_edit": ("marie", "night_edit", [night], None, {"name": "", "date": "no", "deals_per_session": "0"}),
         # the league's pages of the club
         "club_evenings": ("adele", "club_evenings", [slug], {"date_from": "2026-13-45", "date_to": "no"}, None),
         "club_players": ("adele", "club_players", [slug], None, {"name": ""}),
@@ -199,6 +200,7 @@ CASES = [
     "night_substitute",
     "night_late",
     "night_session_reopen",
+    "night_edit",
     "club_evenings",
     "club_players",
     "club_players_paste",

@@ -124,6 +124,20 @@ class NightForm(forms.Form):
         return data
 
 
+class EditForm(forms.Form):
+    """A night's name, date and deals per session, changed after it was made."""
+
+    name = cleaning.NameField(label=_("Name of the night"), max_length=80)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    deals_per_session = cleaning.IntegerField(
+        label=_("Deals per session"),
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text=_("Empty: until the director closes the session."),
+    )
+
+
 class ReopenForm(forms.Form):
     reason = forms.CharField(label=_("Why reopen it"), max_length=200)
 

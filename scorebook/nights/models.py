@@ -137,6 +137,7 @@ class NightEvent(models.Model):
         REOPENED = "reopened", _("session reopened")
         SUBSTITUTE = "substitute", _("substitute")
         LATE = "late", _("late arrival")
+        EDITED = "edited", _("night edited")
 
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=12, choices=Kind)

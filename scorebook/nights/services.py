@@ -10,8 +10,10 @@ from __future__ import annotations
 from datetime import date as date_cls
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scorebook.evenings import creation, links
 from scorebook.evenings import services as evenings
@@ -148,6 +150,64 @@ def reopen_session(night: Night, number: int, reason: str, user) -> None:
             night=night, kind=NightEvent.Kind.REOPENED, session=number, detail=reason, by=_user(user)
         )
         _bump(night)
+
+
+def edit_night(night: Night, *, name: str, date: date_cls, deals_per_session: int | None, user) -> None:
+    """The night's name, date and deals per session changed (its tables' evenings take the date and
+    the limit), in its log. A limit below the deals a table has recorded already is refused."""
+    with transaction.atomic():
+        night = _locked(night)
+        evenings_of = Evening.objects.filter(night_table__session__night=night)
+        most = (
+            Deal.objects.filter(evening__in=evenings_of)
+            .values("evening")
+            .annotate(n=models.Count("id"))
+            .aggregate(m=models.Max("n"))["m"]
+            or 0
+        )
+        if deals_per_session is not None and deals_per_session < most:
+            raise NightError(
+                ngettext(
+                    "A table has played %(n)s deal already: the deals per session cannot be fewer.",
+                    "A table has played %(n)s deals already: the deals per session cannot be fewer.",
+                    most,
+                )
+                % {"n": most}
+            )
+        changes = []
+        if name != night.name:
+            changes.append(f"{night.name} → {name}")
+        if date != night.date:
+            changes.append(f"{night.date.isoformat()} → {date.isoformat()}")
+        if deals_per_session != night.deals_per_session:
+            changes.append(f"{night.deals_per_session or '–'} → {deals_per_session or '–'}")
+        if not changes:
+            return
+        for pk in evenings_of.select_for_update().values_list("pk", flat=True):  # the tables, locked in order
+            Evening.objects.filter(pk=pk).update(date=date, deal_limit=deals_per_session, updated_at=timezone.now())
+        night.name, night.date, night.deals_per_session = name, date, deals_per_session
+        night.save(update_fields=["name", "date", "deals_per_session"])
+        NightEvent.objects.create(
+            night=night,
+            kind=NightEvent.Kind.EDITED,
+            session=current_session(night),
+            detail="; ".join(changes)[:300],
+            by=_user(user),
+        )
+        _bump(night)
+
+
+def delete_night(night: Night) -> None:
+    """A night made by mistake goes, with its tables' evenings: only while no deal is recorded at
+    any of its tables (checked under the night's lock and each table's)."""
+    with transaction.atomic():
+        night = _locked(night)
+        tables = list(Evening.objects.select_for_update().filter(night_table__session__night=night).order_by("pk"))
+        if Deal.objects.filter(evening__in=tables).exists():
+            raise NightError(_("A deal has been recorded at one of its tables: the night cannot be deleted."))
+        for evening in tables:
+            evenings.delete_evening(evening, through_manager=True)
+        night.delete()
 
 
 def current_session(night: Night) -> int:

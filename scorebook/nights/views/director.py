@@ -19,15 +19,16 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import condition, require_POST
+from django.views.decorators.http import condition, require_http_methods, require_POST
 
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core.cleaning import whole_number
+from scorebook.evenings.models import Deal
 
 from .. import results, services
 from ..access import MAX_ID, night_for_director
-from ..forms import CardsForm, LateForm, NightForm, ReopenForm, SubstituteForm
+from ..forms import CardsForm, EditForm, LateForm, NightForm, ReopenForm, SubstituteForm
 from ..models import Night, NightSession, NightTable
 
 INVALID = 422
@@ -302,3 +303,56 @@ def night_plan(request, pk):
         for i, s in enumerate(night.plan.get("sessions", []), start=1)
     ]
     return render(request, "nights/plan.html", {"night": night, "sessions": sessions})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def night_edit(request, pk):
+    """The night's name, date and deals per session, changed after it was made (in its log)."""
+    night = night_for_director(request, pk)
+    initial = {"name": night.name, "date": night.date, "deals_per_session": night.deals_per_session}
+    form = EditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        c = form.cleaned_data
+        try:
+            services.edit_night(
+                night, name=c["name"], date=c["date"], deals_per_session=c["deals_per_session"], user=request.user
+            )
+        except services.NightError as error:
+            form.add_error("deals_per_session", str(error))
+        else:
+            messages.success(request, _("The night is saved."))
+            return redirect(night)
+    status = INVALID if form.is_bound else 200
+    return render(request, "nights/edit.html", {"night": night, "form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def night_delete(request, pk):
+    """GET: what deleting the night does; POST: delete it, while no deal is recorded at its tables."""
+    night = night_for_director(request, pk)
+    played = Deal.objects.filter(evening__night_table__session__night=night).exists()
+    if request.method == "POST" and not played:
+        try:
+            services.delete_night(night)
+        except services.NightError:
+            played = True  # a deal was recorded in the meantime
+        else:
+            messages.success(request, _("The night “%(name)s” is deleted.") % {"name": night.name})
+            return redirect("night_list", night.club.slug)
+    context = {
+        "title": _("Delete the night “%(name)s”?") % {"name": night.name},
+        "eyebrow": night.club.name,
+        "lines": [_("Its tables and their cards go with it; its players stay in the roster.")],
+        "action": reverse("night_delete", args=[night.pk]),
+        "button": _("Delete the night"),
+        "cancel_url": reverse("night", args=[night.pk]),
+    }
+    if played:
+        context |= {
+            "title": _("This night cannot be deleted"),
+            "lines": [],
+            "refusal": _("A deal has been recorded at one of its tables: the night cannot be deleted."),
+        }
+    return render(request, "core/confirm.html", context, status=INVALID if played and request.method == "POST" else 200)
