@@ -47,9 +47,17 @@ def issue_many(evenings: list[Evening]) -> dict[int, str]:
     return tokens
 
 
-def revoke(evening: Evening) -> int:
-    """Every link of ``evening`` stops working; how many were active."""
-    return ScoringLink.objects.active().filter(evening=evening).update(revoked_at=timezone.now())
+def revoke(evening: Evening, *, replaced: bool = False) -> int:
+    """Every link of ``evening`` stops working; how many were active. ``replaced``: its table was
+    seated again, and the page of its old card says to ask for the new one."""
+    return ScoringLink.objects.active().filter(evening=evening).update(revoked_at=timezone.now(), replaced=replaced)
+
+
+def was_replaced(token: str) -> bool:
+    """The token is a link revoked because its table was seated again (its card was replaced)."""
+    if not 16 <= len(token) <= 100:
+        return False
+    return ScoringLink.objects.filter(token_hash=link_token_hash(token), replaced=True).exists()
 
 
 def limited(address: str) -> bool:

@@ -253,6 +253,8 @@ class ScoringLink(models.Model):
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # revoked because its table was seated again (a club night's redraw): its printed card says so
+    replaced = models.BooleanField(default=False)
 
     objects = ScoringLinkQuerySet.as_manager()
 

@@ -119,6 +119,8 @@ class NightTable(models.Model):
     session = models.ForeignKey(NightSession, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     evening = models.OneToOneField("evenings.Evening", on_delete=models.CASCADE, related_name="night_table")
+    # seated again (a substitute, a late arrival) or new since its card was printed: to reprint
+    reprint = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["session__number", "number"]

@@ -113,11 +113,39 @@ def table_links(night: Night, session: int | None = None) -> dict[int, str]:
     tables = NightTable.objects.filter(session__night=night).select_related("evening")
     if session is not None:
         tables = tables.filter(session__number=session)
-    return links.issue_many([t.evening for t in tables])
+    tokens = links.issue_many([t.evening for t in tables])
+    tables.filter(reprint=True).update(reprint=False)
+    return tokens
+
+
+def reprint_links(night: Night) -> dict[int, str]:
+    """New links for the tables seated again or added since their cards were printed (only those)."""
+    tables = list(NightTable.objects.filter(session__night=night, reprint=True).select_related("evening"))
+    tokens = links.issue_many([t.evening for t in tables])
+    NightTable.objects.filter(pk__in=[t.pk for t in tables]).update(reprint=False)
+    return tokens
+
+
+def to_reprint(night: Night) -> list[NightTable]:
+    """The tables whose cards must be printed again (seated again or new), by session and number."""
+    return list(
+        NightTable.objects.filter(session__night=night, reprint=True)
+        .select_related("session")
+        .order_by("session__number", "number")
+    )
+
+
+def _replaced(table: NightTable) -> None:
+    """The table was seated again: its printed card stops working (its page says it was replaced)
+    and the director is told to reprint it."""
+    links.revoke(table.evening, replaced=True)
+    NightTable.objects.filter(pk=table.pk).update(reprint=True)
 
 
 def table_link(table: NightTable) -> str:
-    return links.issue(table.evening)
+    token = links.issue(table.evening)
+    NightTable.objects.filter(pk=table.pk).update(reprint=False)
+    return token
 
 
 def revoke_table_link(table: NightTable) -> int:
@@ -255,6 +283,7 @@ def substitute(night: Night, leaving: Participant, name: str, user) -> Participa
                 continue
             Seat.objects.filter(pk=seat.pk).update(player=player, name=player.name)
             evenings.rebuild(evening)
+            _replaced(table)
             seats = plan["sessions"][table.session.number - 1]["tables"][table.number - 1]
             seats[seats.index(leaving.number)] = sub.number
         night.plan = plan
@@ -332,11 +361,16 @@ def _seat_session(night: Night, number: int, tables: list[list[str]], user) -> N
     existing = list(session.tables.select_related("evening").order_by("number"))
     for i, names in enumerate(tables):
         if i >= len(existing):
-            _new_table(night, session, i + 1, names, user)
+            NightTable.objects.filter(pk=_new_table(night, session, i + 1, names, user).pk).update(reprint=True)
             continue
         evening = Evening.objects.select_for_update().get(pk=existing[i].evening_id)
         if Deal.objects.filter(evening=evening).exists():
             raise NightError("A table of that session has begun: it cannot be seated again.")
+        if [s.name for s in evening.seats.order_by("position")] == [
+            creation.player_named(name, user, night.club).name for name in names
+        ]:
+            continue  # the same players in the same seats: its card still holds
+        _replaced(existing[i])
         Seat.objects.filter(evening=evening).delete()
         for position, name in enumerate(names):
             player = creation.player_named(name, user, night.club)

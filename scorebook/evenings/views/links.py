@@ -12,13 +12,16 @@ from scorebook.accounts.limits import client_address
 from .. import links
 
 TOO_MANY = 429
+GONE = 410  # a replaced card: the page says to ask the director for the new one
 
 
 @require_safe
 @never_cache
 def scoring_link(request, token):
     address = client_address(request) or "unknown"
-    if links.limited(address):
+    if links.was_replaced(token):  # a redraw seated its table again: not a guess, the card is old
+        response = render(request, "evenings/link_replaced.html", status=GONE)
+    elif links.limited(address):
         response = render(request, "evenings/link_limited.html", status=TOO_MANY)
     else:
         link = links.link_for(token, address)

@@ -141,6 +141,7 @@ def _night_context(request, night: Night, **forms) -> dict:
         "ranking_url": ranking_url,
         "ranking_qr": qr_svg(ranking_url, _("QR code of the live ranking")),
         "next_unplayed": services.next_unplayed(night),
+        "reprint": services.to_reprint(night),
     }
 
 
@@ -265,6 +266,8 @@ def night_cards(request, pk):
     """New links for every table (of one session when asked) and their cards, to print.
     The cards printed before stop working."""
     night = night_for_director(request, pk)
+    if request.POST.get("session") == "reprint":  # only the cards a redraw replaced, and the new tables'
+        return _cards(request, night, services.reprint_links(night))
     session = whole_number(request.POST.get("session", ""), low=1, high=999)
     return _cards(request, night, services.table_links(night, session))
 

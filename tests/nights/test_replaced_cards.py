@@ -1,0 +1,61 @@
+"""Redraws that keep cards honest (issue 20, item 3; issue 23): after a late arrival or a substitute,
+the cards of the tables seated again stop working with a page that says so, and the director is
+shown which cards to print again, and prints only those. Marie (``director``) directs the night."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from night_builders import card_links, deal, tables
+from scorebook.evenings import services as evenings
+from scorebook.nights import services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_late_arrival_replaces_the_cards_of_the_tables_seated_again(director_client, make_night, director):
+    night = make_night(players=8, sessions=2)
+    html = director_client.post(reverse("night_cards", args=[night.pk])).content.decode()
+    cards = card_links(html)
+    assert len(cards) == 4  # 2 sessions x 2 tables
+    first = tables(night, 1)[0].evening
+    evenings.record_deal(first, deal(first), director)  # session 1 has begun
+    services.late_arrival(night, "Zoë", director)
+    reprint = services.to_reprint(night)
+    assert reprint and {t.session.number for t in reprint} == {2}
+    phone = Client()
+    for url in cards[:2]:  # session 1: not seated again, its cards still open their tables
+        assert phone.get(url).status_code == 302
+    for url in cards[2:]:  # session 2 was drawn again for 9 players
+        response = Client().get(url)
+        assert response.status_code == 410
+        assert "This card was replaced" in response.content.decode()
+        assert "Ask the director" in response.content.decode()
+    page = director_client.get(reverse("night", args=[night.pk])).content.decode()
+    assert "cards to print again" in page or "card to print again" in page
+    again = card_links(
+        director_client.post(reverse("night_cards", args=[night.pk]), {"session": "reprint"}).content.decode()
+    )
+    assert len(again) == len(reprint)  # only those
+    assert all(Client().get(url).status_code == 302 for url in again)
+    assert services.to_reprint(night) == []
+    assert all(phone.get(url).status_code == 302 for url in cards[:2])  # untouched by the reprint
+
+
+def test_a_substitute_replaces_only_the_cards_of_his_tables(director_client, make_night, director):
+    night = make_night(players=8, sessions=2)
+    cards = card_links(director_client.post(reverse("night_cards", args=[night.pk])).content.decode())
+    leaving = night.participants.get(number=1)
+    services.substitute(night, leaving, "Zoë", director)
+    replaced = {t.evening_id for t in services.to_reprint(night)}
+    assert len(replaced) == 2  # his table in each session
+    answers = [Client().get(url).status_code for url in cards]
+    assert sorted(answers) == [302, 302, 410, 410]
+
+
+def test_a_revoked_card_is_still_unknown_not_replaced(director_client, make_night):
+    night = make_night(players=8, sessions=1)
+    cards = card_links(director_client.post(reverse("night_cards", args=[night.pk])).content.decode())
+    table = tables(night, 1)[0]
+    director_client.post(reverse("night_table_revoke", args=[night.pk, table.pk]))
+    assert sorted(Client().get(url).status_code for url in cards) == [302, 404]
