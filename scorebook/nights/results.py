@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Count, Sum
+from django.utils.translation import gettext as _
 
 from . import ranking
 from .models import Night, NightSession, NightTable, Participant
@@ -173,3 +174,16 @@ def nights_of(player) -> list[dict]:
         .values_list("number", "night__name", "night__date", "night__ranking_token")
     )
     return [{"number": n, "name": name, "date": day, "token": token} for n, name, day, token in rows]
+
+
+def table_heading(evening) -> str | None:
+    """The heading of a club night's table: "Lenteavond · Table 2 · session 1" (one query)."""
+    found = (
+        NightTable.objects.filter(evening_id=evening.pk)
+        .values_list("number", "session__number", "session__night__name")
+        .first()
+    )
+    if found is None:
+        return None
+    table, session, name = found
+    return _("%(night)s · Table %(t)s · session %(s)s") % {"night": name, "t": table, "s": session}

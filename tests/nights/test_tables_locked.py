@@ -89,3 +89,12 @@ def test_the_table_page_offers_none_of_the_nights_acts(director_client, make_nig
         reverse("evening_share", args=[table.pk])
         not in director_client.get(reverse("evening", args=[table.pk])).content.decode()
     )
+
+
+def test_the_tables_phone_page_names_its_night_table_and_session(director_client, make_night):
+    from pages import Page, body
+
+    night = make_night(players=8)
+    table = tables(night, 2)[1]
+    page = Page(body(director_client.get(reverse("evening", args=[table.evening.pk]))))
+    assert page.one("h1").text == "Kaartavond · Table 2 · session 2"

@@ -33,7 +33,7 @@ from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import ClassicRules
 from scorebook.rules.scoring import DealError
 
-from .. import creation, display, rules_display, services, stored
+from .. import creation, display, headings, rules_display, services, stored
 from ..access import MAX_ID, evening_for_user, visible_evenings
 from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RecordForm, RobreForm, deal_form_class
 from ..links import login_or_link
@@ -174,6 +174,7 @@ def _board_context(
         "undo_dealer": _dealer_of(evening, sheet, undo.number) if undo is not None else None,
         "refused": refused,
         "rules_summary": rules_display.summary(evening.ruleset, rules),
+        "heading": headings.heading(evening),  # the page's h1: a night's table names its table and session
     }
     if classic:
         context["claim_teams"] = _claim_teams(rules, robre)
