@@ -157,6 +157,8 @@ def close_session(night: Night, number: int, user) -> None:
     with transaction.atomic():
         night = _locked(night)
         session = NightSession.objects.select_for_update().get(night=night, number=number)
+        if not session.is_open:
+            return  # closed meanwhile (another director): once is enough, and logged once
         for table in session.tables.select_related("evening"):
             evenings.set_status(table.evening, Evening.Status.CLOSED, user, through_manager=True)
         session.status, session.closed_at = NightSession.Status.CLOSED, timezone.now()
@@ -170,6 +172,8 @@ def reopen_session(night: Night, number: int, reason: str, user) -> None:
     with transaction.atomic():
         night = _locked(night)
         session = NightSession.objects.select_for_update().get(night=night, number=number)
+        if session.is_open:
+            return  # reopened meanwhile (another director): once is enough, and logged once
         for table in session.tables.select_related("evening"):
             evenings.set_status(table.evening, Evening.Status.OPEN, user, through_manager=True)
         session.status, session.closed_at = NightSession.Status.OPEN, None
