@@ -65,15 +65,17 @@ def limited(address: str) -> bool:
     return LinkAttempt.objects.filter(address=address, at__gte=timezone.now() - WINDOW).count() >= ATTEMPTS
 
 
-def link_for(token: str, address: str) -> ScoringLink | None:
-    """The active link of this token; an unknown one is counted against the address."""
-    link = None
-    if 16 <= len(token) <= 100:
-        link = ScoringLink.objects.active().filter(token_hash=link_token_hash(token)).first()
-    if link is None:
-        LinkAttempt.objects.filter(at__lt=timezone.now() - WINDOW).delete()
-        LinkAttempt.objects.create(address=address[:45])
-    return link
+def find(token: str) -> ScoringLink | None:
+    """The active link of this token (None: unknown or revoked); nothing is counted."""
+    if not 16 <= len(token) <= 100:
+        return None
+    return ScoringLink.objects.active().filter(token_hash=link_token_hash(token)).first()
+
+
+def count_unknown(address: str) -> None:
+    """An unknown or revoked link was tried from ``address`` (the limit on guessing)."""
+    LinkAttempt.objects.filter(at__lt=timezone.now() - WINDOW).delete()
+    LinkAttempt.objects.create(address=address[:45])
 
 
 def remember(request, link: ScoringLink) -> None:

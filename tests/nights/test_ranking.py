@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from night_builders import deal, tables
+from night_builders import NAMES, deal, tables
 from scorebook.evenings import services as evenings
 from scorebook.nights import ranking
 from scorebook.nights.models import Night
@@ -77,12 +77,24 @@ def test_it_ranks_by_place_points_when_the_night_says_so(follower, make_night, d
     night = make_night(players=8, ranking=Night.Ranking.PLACES)
     for t in tables(night):
         evenings.record_deal(t.evening, deal(t.evening), director)
-    rows = list(
-        csv.reader(io.StringIO(follower.get(reverse("night_ranking_csv", args=[night.ranking_token])).content.decode()))
-    )
-    assert rows[0] == ["rank", "number", "name", "session 1", "session 2", "points", "place points"]
+    response = follower.get(reverse("night_ranking_csv", args=[night.ranking_token]), HTTP_ACCEPT_LANGUAGE="en")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0] == ["Rank", "Number", "Player", "Session 1", "Session 2", "Points", "Place points"]
     top = rows[1:5]
     assert {r[0] for r in top} == {"1"} and {r[-1] for r in top} == {"3.5"}
+
+
+def test_its_csv_is_like_the_clubs_other_csv_files(follower, make_night, director):
+    """The reader's separators and decimals (Belgian Excel reads it in columns), never a formula."""
+    night = make_night(players=["=HYPERLINK(1)", *NAMES[1:8]], ranking=Night.Ranking.PLACES)
+    for t in tables(night):
+        evenings.record_deal(t.evening, deal(t.evening), director)
+    response = follower.get(reverse("night_ranking_csv", args=[night.ranking_token]), HTTP_ACCEPT_LANGUAGE="fr")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
+    assert rows[0][:3] == ["Rang", "Numéro", "Joueur"] or rows[0][0] != "rank"
+    assert {r[-1] for r in rows[1:5]} == {"3,5"}
+    assert not any(cell.startswith("=") for row in rows for cell in row)
+    assert response["Content-Disposition"].endswith('.csv"') and "kaartavond" in response["Content-Disposition"]
 
 
 @pytest.fixture

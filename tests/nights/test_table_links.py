@@ -87,14 +87,35 @@ def test_it_refuses_a_deal_once_the_session_is_closed(table_scorer, make_night, 
     assert not Deal.objects.exists()
 
 
-def test_it_refuses_an_address_that_tried_too_many_unknown_links(table_scorer, make_night):
+def test_it_slows_an_address_that_tried_too_many_unknown_links_never_a_valid_card(table_scorer, make_night, caplog):
+    """A hall shares one address (issue 20): twenty scans of old cards after a reprint refuse the
+    next unknown link, never a valid card, and no log line holds a link."""
     night = make_night()
     token = services.table_link(tables(night)[0])
     for i in range(links.ATTEMPTS):
         assert open_link(table_scorer, f"not-a-real-token-{i:04d}").status_code == 404
-    response = open_link(table_scorer, token)  # even the right one, for a while
-    assert response.status_code == 429
-    assert "Too many attempts" in response.content.decode()
+    with caplog.at_level("INFO"):
+        refused = open_link(table_scorer, "not-a-real-token-9999")
+        assert refused.status_code == 429 and "Too many attempts" in refused.content.decode()
+        assert open_link(table_scorer, token).status_code == 302  # was 429: the whole hall locked out
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "/t/" in logged and "not-a-real-token-9999" not in logged and token not in logged
+
+
+def test_no_log_line_holds_a_secret_link():
+    import logging
+
+    from scorebook.core.logs import RedactLinks
+
+    record = logging.LogRecord(
+        "django.request", logging.WARNING, __file__, 1, "%s: %s", ("Not Found", "/t/Zx9-secret_token/"), None
+    )
+    RedactLinks().filter(record)
+    assert record.getMessage() == "Not Found: /t/…/"
+    for path in ("/s/ab.cd/live/", "/r/tok123/players/3/", "/join/inv-xyz/", "/reset/MQ/set-password/"):
+        record = logging.LogRecord("django.server", logging.INFO, __file__, 1, f"GET {path} 200", None, None)
+        RedactLinks().filter(record)
+        assert "…" in record.getMessage() and path.split("/")[2] not in record.getMessage()
 
 
 def test_it_makes_a_new_link_that_replaces_the_old_one(table_scorer, make_night):
@@ -104,3 +125,14 @@ def test_it_makes_a_new_link_that_replaces_the_old_one(table_scorer, make_night)
     new = services.table_link(table)
     assert open_link(table_scorer, old).status_code == 404
     assert open_link(table_scorer, new).status_code == 302
+
+
+def test_the_progress_never_tells_a_stranger_that_a_night_exists(client, cast, make_night, director_client):
+    night = make_night()
+    url = reverse("night_progress", args=[night.pk])
+    tag = director_client.get(url)["ETag"]
+    assert director_client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    for who, status in (("outsider", 404), ("member", 403)):
+        client.force_login(cast[who])
+        assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == status  # was 304 for anyone logged in
+        assert client.get(url).status_code == status

@@ -19,16 +19,17 @@ GONE = 410  # a replaced card: the page says to ask the director for the new one
 @never_cache
 def scoring_link(request, token):
     address = client_address(request) or "unknown"
-    if links.was_replaced(token):  # a redraw seated its table again: not a guess, the card is old
-        response = render(request, "evenings/link_replaced.html", status=GONE)
-    elif links.limited(address):
-        response = render(request, "evenings/link_limited.html", status=TOO_MANY)
-    else:
-        link = links.link_for(token, address)
-        if link is None:
-            raise Http404("No such link")
+    link = links.find(token)  # a valid card always opens its table, whatever else was tried from here
+    if link is not None:
         links.remember(request, link)
         response = redirect("evening", pk=link.evening_id)
+    elif links.was_replaced(token):  # a redraw seated its table again: not a guess, the card is old
+        response = render(request, "evenings/link_replaced.html", status=GONE)
+    elif links.limited(address):  # only unknown links are slowed down
+        response = render(request, "evenings/link_limited.html", status=TOO_MANY)
+    else:
+        links.count_unknown(address)
+        raise Http404("No such link")
     response["Referrer-Policy"] = "no-referrer"
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response

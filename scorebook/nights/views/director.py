@@ -14,6 +14,7 @@ import secrets
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -152,7 +153,13 @@ def night(request, pk):
 
 
 def _progress_etag(request, pk):
-    tag = results.fingerprint(pk) if 0 < pk <= MAX_ID else None
+    """The progress's version, for its directors only: anyone else gets no tag, so never a 304 that
+    would tell him the night exists (the view then answers 404 or 403)."""
+    try:
+        night_for_director(request, pk)
+    except (Http404, PermissionDenied):
+        return None
+    tag = results.fingerprint(pk)
     return f"p-{tag}" if tag else None
 
 

@@ -13,7 +13,6 @@ within ``FRESH_SECONDS`` plus his poll. The ranking page itself shows the same k
 
 from __future__ import annotations
 
-import csv
 import time
 from dataclasses import dataclass
 
@@ -24,10 +23,13 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.cache import get_conditional_response, quote_etag
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseStopPolling
 
+from scorebook.core import spreadsheet
 from scorebook.core.http import noindex
 
 from .. import results
@@ -163,20 +165,37 @@ def session_results(request, token, number):
 @require_safe
 @noindex
 def ranking_csv(request, token):
+    """The ranking for a spreadsheet, like the club's other CSV files: the reader's separators and
+    decimals (``;`` and ``1,50`` in French and Dutch), a translated header, never a formula."""
     night = night_for_token(token)
     r = results.results(night)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="night-{night.pk}-ranking.csv"'
-    writer = csv.writer(response)
+    fmt = spreadsheet.local_format()
     sessions = range(1, night.sessions + 1)
     places = night.ranking == Night.Ranking.PLACES
-    writer.writerow(
-        ["rank", "number", "name", *[f"session {s}" for s in sessions], "points", *(["place points"] if places else [])]
-    )
-    for row in r.rows:
-        per = [
-            row.lines[s].place_points if places and s in row.lines else (row.lines[s].points if s in row.lines else "")
-            for s in sessions
+    header = [
+        _("Rank"),
+        _("Number"),
+        _("Player"),
+        *[_("Session %(n)s") % {"n": s} for s in sessions],
+        _("Points"),
+        *([_("Place points")] if places else []),
+    ]
+
+    def cell(line):
+        if line is None:
+            return ""
+        return spreadsheet.number(line.place_points, None, fmt) if places else str(line.points)
+
+    rows = (
+        [
+            str(row.rank),
+            str(row.number),
+            row.name,
+            *[cell(row.lines.get(s)) for s in sessions],
+            str(row.points),
+            *([spreadsheet.number(row.place_points, None, fmt)] if places else []),
         ]
-        writer.writerow([row.rank, row.number, row.name, *per, row.points, *([row.place_points] if places else [])])
-    return response
+        for row in r.rows
+    )
+    filename = spreadsheet.file_name(night.name, str(night.date), pgettext("file name", "ranking"))
+    return spreadsheet.csv_download(filename, header, rows, fmt)
