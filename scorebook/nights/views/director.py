@@ -122,8 +122,19 @@ def _progress(night: Night) -> dict:
             t["late"] = session["open"] and t["open"] and leader > 0 and (behind or others_done)
             t["to_play"] = max(target - t["deals"], 0) if target else None
         session["late"] = sum(1 for t in tables if t["late"])
+        session["on_time"] = len(tables) - session["late"]
     current = next((s for s in sessions.values() if s["open"]), None)
-    return {"sessions": list(sessions.values()), "current": current["number"] if current else None}
+    ordered = sorted(
+        sessions.values(), key=lambda s: (current is None or s["number"] != current["number"], s["number"])
+    )
+    late = [
+        {"session": s["number"], "number": t["number"], "pk": t["pk"]}
+        for s in ordered
+        for t in s["tables"]
+        if t["late"]
+    ]
+    # the current session first (on a phone at 40 tables, what the director acts on), late tables named
+    return {"sessions": ordered, "current": current["number"] if current else None, "late_tables": late}
 
 
 def _night_context(request, night: Night, **forms) -> dict:
