@@ -241,3 +241,18 @@ def test_the_clubs_list_shows_the_night_as_one_line_opening_its_ranking(client, 
 # player's net is the sum of his tables' at 0.10 a point: Ada +1.60, Jos +0.80, Bob, Cleo and
 # Finn +0.60 each, Dirk and Gus -0.60 each, Hans -1.40, Eva -1.60; Ines 0.00. The ledger's
 # figures for this season (the night's transfers) go here.
+
+
+def test_each_player_opens_his_own_night_from_the_ranking_link(client, spring):
+    """From the ranking's link, no account: Ada's night, session by session (issue 20, item 6).
+    After session 1 the place points are Cleo 4, Bob and Dirk 3.5, Ada 3...: Ada is 4th; after
+    session 2 she is 1st (6.5)."""
+    _season, night = spring
+    page = Page(body(client.get(reverse("night_line", args=[night.ranking_token, 1]))))
+    cards = [c.text for c in page.all(".night-my-sessions li")]
+    assert cards[0].startswith("Session 1 · table 2 · seat 4 with Cleo, Eva, Gus +8 points · 3 place points")
+    assert cards[0].endswith("Place after session 1: 4")
+    assert cards[1].startswith("Session 2 · table 2 · seat 2 with Gus, Bob, Dirk +8 points · 3.50 place points")
+    assert cards[1].endswith("Place after session 2: 1")
+    ranking = body(client.get(reverse("night_ranking", args=[night.ranking_token])))
+    assert reverse("night_line", args=[night.ranking_token, 1]) in ranking and "Tap your name" in ranking

@@ -32,7 +32,7 @@ from django_htmx.http import HttpResponseStopPolling
 from scorebook.core import spreadsheet
 from scorebook.core.http import noindex
 
-from .. import results
+from .. import ranking, results
 from ..access import night_for_token
 from ..models import Night
 
@@ -139,8 +139,23 @@ def night_line(request, token, number):
     row = next((row for row in r.rows if row.number == number), None)
     if row is None:
         raise Http404("No such player")
-    lines = [row.lines.get(s) for s in range(1, night.sessions + 1)]
-    context = {"night": night, "row": row, "lines": list(enumerate(lines, start=1)), "places": r.rows and row.places}
+    people = list(night.participants.values_list("number", "player_id", "name"))
+    plan = night.plan.get("sessions") or []
+    sessions = []
+    for s in range(1, night.sessions + 1):
+        line = row.lines.get(s)
+        seat = None
+        for table in plan[s - 1]["tables"] if s <= len(plan) else ():
+            if number in table:
+                seat = table.index(number) + 1
+        played = [t for t in r.tables if t.session <= s]
+        begun = any(t.deals for t in r.tables if t.session == s)
+        # his place in the night's ranking once this session's deals are counted (rules of the night)
+        place = None
+        if begun and line is not None:
+            place = next(x.rank for x in ranking.rank(people, played, row.places) if x.number == number)
+        sessions.append({"number": s, "line": line, "seat": seat, "place": place, "begun": begun})
+    context = {"night": night, "row": row, "sessions": sessions, "places": r.rows and row.places}
     return render(request, "nights/line.html", context)
 
 
