@@ -89,7 +89,7 @@ def test_a_deal_and_the_sessions_close_cross_without_a_deal_after_the_close(nigh
         recorded = Deal.objects.filter(evening=s.table).count()
         assert recorded in (0, 1)
         closed_at = NightSession.objects.get(night=s.night, number=1).closed_at
-        assert all(d.created_at <= closed_at for d in Deal.objects.filter(evening=s.table))
+        assert all(d.recorded_at <= closed_at for d in Deal.objects.filter(evening=s.table))
         if not recorded:  # refused: told on the page it is sent back to (a redirect, the message kept)
             assert answers[0].status in (302, 409, 422)
 
