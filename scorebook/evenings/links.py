@@ -40,6 +40,8 @@ def issue_many(evenings: list[Evening]) -> dict[int, str]:
     """New links for several evenings at once (their earlier links revoked): {evening pk: token}."""
     tokens = {e.pk: new_link_token() for e in evenings}
     with transaction.atomic():
+        # the evenings locked first, in order: two prints at once give each table ONE live link
+        list(Evening.objects.select_for_update().filter(pk__in=list(tokens)).order_by("pk").values_list("pk"))
         ScoringLink.objects.active().filter(evening__in=list(tokens)).update(revoked_at=timezone.now())
         ScoringLink.objects.bulk_create(
             ScoringLink(evening_id=pk, token_hash=link_token_hash(token)) for pk, token in tokens.items()
