@@ -71,9 +71,13 @@ class RecordForm(forms.Form):
 
 
 class DealForm(RecordForm):
-    """A played deal: also the version of the deal being corrected."""
+    """A played deal: also the version of the deal being corrected; for a new deal, what the phone
+    showed when it was entered (the evening's version, the deal's number and dealer)."""
 
     version = cleaning.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    evening_version = cleaning.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    deal_number = cleaning.IntegerField(widget=forms.HiddenInput, required=False, min_value=1, max_value=10**6)
+    dealer = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
 
     def __init__(self, *args, rules, players, **kwargs):
         super().__init__(*args, **kwargs)

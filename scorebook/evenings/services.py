@@ -71,6 +71,38 @@ class EveningGone(Refused):
         super().__init__(_("This evening has been deleted."))
 
 
+class Entered(NamedTuple):
+    """What the phone showed when the deal was entered: the evening's ``version``, and the deal's
+    ``number`` and ``dealer`` as it showed them (for the words of a conflict)."""
+
+    version: int
+    number: int | None = None
+    dealer: str = ""
+
+
+class EveningMoved(Refused):
+    """The evening changed since the deal was entered (another phone recorded, corrected or deleted
+    a deal): it is not placed silently at another place, with another dealer. ``version``,
+    ``number``, ``dealer`` and ``sitting_out``: where it would go now."""
+
+    def __init__(self, entered: Entered, version: int, number: int, dealer: str, sitting_out: tuple[str, ...]):
+        self.entered, self.version, self.number = entered, version, number
+        self.dealer, self.sitting_out = dealer, sitting_out
+        was = (
+            _("This deal was entered as deal %(n)s, dealt by %(dealer)s.")
+            % {"n": entered.number, "dealer": entered.dealer}
+            if entered.number and entered.dealer
+            else _("This deal was entered on an earlier state of the evening.")
+        )
+        now = _("Meanwhile the evening changed on another phone: it would now be deal %(n)s, dealt by %(dealer)s.") % {
+            "n": number,
+            "dealer": dealer,
+        }
+        if sitting_out:
+            now += " " + _("Sits out: %(names)s.") % {"names": ", ".join(sitting_out)}
+        super().__init__(" ".join([_("Not recorded."), was, now]))
+
+
 class AdminReopens(Exception):
     """The evening was closed by an admin of its club (or arrived closed): only an admin reopens it."""
 
@@ -179,9 +211,11 @@ class Recorded(NamedTuple):
     after: Scorer | None = None
 
 
-def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> Recorded:
+def record_deal(evening: Evening, data: dict, user, request_key: str = "", entered: Entered | None = None) -> Recorded:
     """Append a deal, scored from the stored state after the last one; a spent ``request_key``
-    (its deal recorded, or recorded and deleted since) records nothing."""
+    (its deal recorded, or recorded and deleted since) records nothing. ``entered``: the version of
+    the evening the deal was entered against; ``EveningMoved`` when the evening changed since (the
+    deal would go to another place, another dealer: never silently)."""
     with transaction.atomic():
         locked = _locked(evening)
         now = _deals_now(locked, request_key)
@@ -193,6 +227,9 @@ def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> Re
             raise DealLimit(locked.deal_limit)
         before = _state_in_order(locked, now["count"], now["last"])
         number = before.number + 1
+        if entered is not None and _moved_since(locked, entered, number, before.next_deal()):
+            coming = before.next_deal()
+            raise EveningMoved(entered, locked.version, number, coming.dealer, coming.sitting_out)
         after = before.then(evening_file.parse_deal(data, before.evening, number))
         result, standing, snapshot = after.results[-1], after.standing(), after.snapshot()
         _check_money(locked, standing)
@@ -211,6 +248,18 @@ def record_deal(evening: Evening, data: dict, user, request_key: str = "") -> Re
         _save(locked)
     _sync(evening, locked)
     return Recorded(deal, True, before, after)
+
+
+def _moved_since(locked: Evening, entered: Entered, number: int, coming) -> bool:
+    """The evening's deals changed since the version ``entered`` was read: another place, another
+    dealer, or a deal corrected or deleted since (a closing and reopening alone moves nothing)."""
+    if entered.version == locked.version:
+        return False
+    if entered.number is None or not entered.dealer:
+        return True
+    if (entered.number, entered.dealer) != (number, coming.dealer):
+        return True
+    return DealRevision.objects.filter(evening=locked, evening_version__gt=entered.version).exists()
 
 
 def _deals_now(locked: Evening, request_key: str) -> dict:

@@ -230,15 +230,20 @@
     var params = new URLSearchParams(body);
     var what = describe(form, params);
     var queue = load();
+    var evening = eveningId();
+    var b = board();
     queue.push({
       id: newKey(),
-      evening: eveningId(),
+      evening: evening,
       url: form.getAttribute("hx-post") || form.action || location.pathname,
       body: body,
       kind: what.kind,
       label: what.label,
       status: "waiting",
       reason: "",
+      // the evening's version it was entered against: the board's, or (null) the one the deal
+      // waiting before it leaves once recorded (the server refuses it when the evening moved)
+      version: b && !waiting(evening).length ? Number(b.dataset.version) : null,
     });
     store(queue);
     resetForm(form);
@@ -281,11 +286,20 @@
         li.dataset.id = entry.id;
         $(".num", li).textContent = entry.kind === "correction" ? "↺" : String(number);
         $(".desc", li).textContent = entry.label;
-        if (entry.status === "refused") {
-          li.classList.add("refused");
-          $(".why", li).textContent = entry.reason;
+        if (rotation && rotation.turns.length) {
+          li.dataset.number = String(number);
+          li.dataset.dealer = rotation.turns[turn % rotation.turns.length].dealer;
+        }
+        if (entry.status !== "waiting") {
+          li.classList.add("refused", entry.status);
+          $(".why", li).textContent = entry.status === "correcting" ? words("correcting") : entry.reason;
           $(".why", li).hidden = false;
           $(".refused-actions", li).hidden = false;
+          $('[data-queue="correct"]', li).hidden = entry.status !== "refused";
+          var resend = $('[data-queue="resend"]', li);
+          resend.hidden = entry.status !== "conflict";
+          resend.textContent = words("resend").replace("__N__", String(number));
+          if (entry.status === "conflict") $(".waiting-badge", li).textContent = words("conflict");
         }
         list.insertBefore(li, list.firstChild);
       }
@@ -305,7 +319,11 @@
     if (totals) {
       totals.classList.toggle("provisional", entries.length > 0);
       var note = $(".provisional-note", totals);
-      if (note) note.hidden = entries.length === 0;
+      var lines = entries.filter(function (e) { return e.kind !== "correction"; }).length;
+      if (note) {
+        note.hidden = entries.length === 0;
+        note.textContent = lines === 1 ? words("leftone") : words("leftmany").replace("2", String(lines));
+      }
     }
     var queueNote = document.getElementById("queue-note");
     var notices = document.getElementById("notices");
@@ -316,9 +334,10 @@
       notices.append(queueNote);
     }
     if (queueNote) {
-      var refused = entries.some(function (e) { return e.status === "refused"; });
+      var refused = entries.some(function (e) { return e.status !== "waiting"; });
+      var conflict = entries.some(function (e) { return e.status === "conflict"; });
       var text = entries.length === 1 ? words("one") : words("many").replace("2", String(entries.length));
-      if (refused) text += " · " + words("refused");
+      if (refused) text += " · " + words(conflict ? "conflicted" : "refused");
       queueNote.textContent = entries.length ? text : "";
       queueNote.hidden = entries.length === 0;
       queueNote.classList.toggle("error", refused);
@@ -352,6 +371,11 @@
       badge.hidden = multiplier <= 1;
       $(".mult", badge).textContent = String(multiplier);
     }
+    var form = document.getElementById("record");
+    if (form && form.elements.deal_number) {
+      form.elements.deal_number.value = String(number);
+      form.elements.dealer.value = t.dealer;
+    }
     $all("#record .declarers label.tap.person").forEach(function (label) {
       var input = $("input", label);
       label.classList.toggle("out", t.out.indexOf(input.value) !== -1);
@@ -366,10 +390,30 @@
     return input ? input.value : null;
   }
 
+  /* the reason of a refusal, in words: the server's, else what the answer's status means here */
   function reasonOf(html, status) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var el = doc.querySelector(".field-errors, .errors, .msg.error, .notice[role=alert]");
-    return el ? el.textContent.replace(/\s+/g, " ").trim() : "HTTP " + status;
+    if (el && status !== 404) return el.textContent.replace(/\s+/g, " ").trim();
+    if (status === 404 || status === 410) return words("gone");
+    if (status === 403) return words("forbidden");
+    return words("failed");
+  }
+
+  /* the evening's version a recorded (or discarded) line leaves: the next line of the same evening
+     entered behind it is checked against it */
+  function chain(queue, index, version) {
+    var entry = queue[index];
+    for (var j = index + 1; j < queue.length; j += 1) {
+      if (queue[j].evening !== entry.evening) continue;
+      if (queue[j].version === null || queue[j].version === undefined) queue[j].version = version;
+      return;
+    }
+  }
+
+  function held(queue, entry) {
+    var at = queue.indexOf(entry);
+    return queue.some(function (e, i) { return i < at && e.evening === entry.evening && e.status !== "waiting"; });
   }
 
   function flush() {
@@ -378,11 +422,12 @@
     if (!queue.length) return;
     flushing = true;
     var sent = 0;
+    var stopped = false;
     var token = csrfToken();
 
     function finish() {
       flushing = false;
-      if (sent) {
+      if (sent || stopped) {
         var b = board();
         if (b && window.htmx) {
           htmx.ajax("GET", b.dataset.boardUrl, { target: "#board", swap: "outerHTML" }).then(function () {
@@ -397,12 +442,13 @@
     function step() {
       var queue = load();
       var entry = queue.find(function (e) { return e.status === "waiting"; });
-      // in order: nothing is sent after a refused line of the same evening
-      if (!entry || queue.some(function (e) { return e.status === "refused" && e.evening === entry.evening && queue.indexOf(e) < queue.indexOf(entry); })) {
-        return finish();
-      }
+      // in order: nothing is sent after a refused (or conflicting, or corrected) line of the same evening
+      if (!entry || held(queue, entry)) return finish();
       var params = new URLSearchParams(entry.body);
       if (token) params.set("csrfmiddlewaretoken", token);
+      if (entry.version !== null && entry.version !== undefined && params.has("evening_version")) {
+        params.set("evening_version", String(entry.version));
+      }
       fetch(entry.url, {
         method: "POST",
         body: params,
@@ -412,22 +458,43 @@
         return response.text().then(function (text) {
           var queue = load();
           var i = queue.findIndex(function (e) { return e.id === entry.id; });
+          if (i === -1) return finish(); // discarded meanwhile
+          var version = Number(response.headers.get("X-Evening-Version"));
           if (response.redirected && /\/accounts\/login\//.test(response.url)) {
             queue[i].status = "refused";
             queue[i].reason = words("login");
             store(queue);
+            stopped = true;
+            return finish();
+          }
+          if (response.headers.get("HX-Redirect")) { // the evening was deleted meanwhile
+            queue[i].status = "refused";
+            queue[i].reason = words("gone");
+            store(queue);
+            stopped = true;
             return finish();
           }
           if (response.ok) {
+            if (response.headers.has("X-Evening-Version")) chain(queue, i, version);
             queue.splice(i, 1);
             store(queue);
             sent += 1;
             return step();
           }
+          if (response.status === 409 && response.headers.has("X-Evening-Version")) {
+            // the evening moved since this deal was entered: the scorer chooses, nothing is placed
+            queue[i].status = "conflict";
+            queue[i].reason = reasonOf(text, response.status);
+            queue[i].now = version;
+            store(queue);
+            stopped = true;
+            return finish();
+          }
           if (response.status >= 400 && response.status < 500) {
             queue[i].status = "refused";
             queue[i].reason = reasonOf(text, response.status);
             store(queue);
+            stopped = true;
             return finish();
           }
           return finish(); // the server failed: try again later
@@ -447,24 +514,68 @@
     var i = queue.findIndex(function (e) { return e.id === id; });
     if (i === -1) return;
     var entry = queue[i];
-    queue.splice(i, 1);
-    store(queue);
-    if (action === "correct") {
-      if (entry.kind === "correction") {
-        sessionStorage.setItem(PREFILL_KEY, JSON.stringify(entry));
-        location.href = entry.url;
-        return;
+    if (action === "resend") { // the conflict resolved: the next deal, checked again by the server
+      var row = $('#deals li.waiting[data-id="' + CSS.escape(id) + '"]');
+      var body = new URLSearchParams(entry.body);
+      if (row && row.dataset.number && body.has("deal_number")) {
+        body.set("deal_number", row.dataset.number);
+        body.set("dealer", row.dataset.dealer);
       }
+      entry.body = body.toString();
+      entry.version = entry.now;
+      entry.status = "waiting";
+      entry.reason = "";
+      store(queue);
+      renderQueue();
+      flush();
+      return;
+    }
+    if (action === "correct" && entry.kind !== "correction") {
+      // corrected in its form, in its place: what waits behind it is held until it is saved or discarded
       var form = entry.kind === "line" ? $('#board form[action="' + entry.url + '"]') : document.getElementById("record");
       if (form) {
+        entry.status = "correcting";
+        store(queue);
         prefill(form, entry.body);
         var details = form.closest("details");
         if (details) details.open = true;
         window.scrollTo(0, 0);
+        renderQueue();
+        return;
       }
     }
+    if (entry.version !== null && entry.version !== undefined) chain(queue, i, entry.version);
+    queue.splice(i, 1);
+    store(queue);
+    if (action === "correct") { // a correction of an earlier deal: back on its own page
+      sessionStorage.setItem(PREFILL_KEY, JSON.stringify(entry));
+      location.href = entry.url;
+      return;
+    }
+    if (entry.status === "correcting") resetForm(document.getElementById("record"));
     renderQueue();
     flush();
+  }
+
+  /* the corrected line goes back in its place in the queue (a form that saves a line being corrected) */
+  function corrected(form, body) {
+    var queue = load();
+    var evening = eveningId();
+    var url = form.getAttribute("hx-post") || form.action;
+    var entry = queue.find(function (e) { return e.evening === evening && e.status === "correcting" && e.url === url; });
+    if (!entry) return false;
+    var what = describe(form, new URLSearchParams(body));
+    var keep = new URLSearchParams(entry.body);
+    var params = new URLSearchParams(body);
+    if (keep.has("request_key")) params.set("request_key", keep.get("request_key"));
+    entry.body = params.toString();
+    entry.label = what.label;
+    entry.kind = what.kind;
+    entry.status = "waiting";
+    entry.reason = "";
+    store(queue);
+    resetForm(form);
+    return true;
   }
 
   function prefill(form, body) {
@@ -508,8 +619,16 @@
       return;
     }
     if (!queueable(form)) { lastSubmit = null; return; }
+    var b = board();
+    if (form.id === "record" && b && form.elements.evening_version) form.elements.evening_version.value = b.dataset.version;
     var body = new URLSearchParams(new FormData(form, event.submitter)).toString();
     var evening = eveningId();
+    if (corrected(form, body)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      afterQueued(form);
+      return;
+    }
     if (!navigator.onLine || (evening && waiting(evening).length)) {
       event.preventDefault();
       event.stopImmediatePropagation();
@@ -542,8 +661,32 @@
     lastSubmit = null;
   });
 
+  /* the evening moved since the deal was entered (409): the board as it is now, the deal back in
+     the form with both places in words; saving again records it as the next deal */
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status === 409 && event.detail.target && event.detail.target.id === "board") {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
   document.addEventListener("htmx:responseError", function (event) {
-    notice(words("failed") + " (HTTP " + event.detail.xhr.status + ")", "error");
+    var status = event.detail.xhr.status;
+    if (status < 500 && lastSubmit && document.body.contains(lastSubmit.form)) {
+      // refused where the words cannot be shown on the board (the evening gone, no longer this
+      // phone's): kept on this phone as a refused line, with the reason and Discard
+      enqueue(lastSubmit.form, lastSubmit.body);
+      var queue = load();
+      queue[queue.length - 1].status = "refused";
+      queue[queue.length - 1].reason = reasonOf(event.detail.xhr.responseText || "", status);
+      store(queue);
+      lastSubmit = null;
+      renderQueue();
+      announce();
+      return;
+    }
+    notice(status === 404 || status === 410 ? words("gone") : status === 403 ? words("forbidden") : words("failed"), "error");
   });
 
   /* --- after every answer of the server --------------------------------------------- */
@@ -647,7 +790,11 @@
   if (board()) snapshot();
   showWake();
   acquire();
-  window.addEventListener("online", flush);
+  window.addEventListener("online", function () {
+    // the network is back: the "No network" notice goes, the waiting deals are sent
+    $all("#notices .msg.js-notice").forEach(function (el) { el.remove(); });
+    flush();
+  });
   if (navigator.onLine) flush();
 
   if ("serviceWorker" in navigator && board() && board().dataset.sw) {

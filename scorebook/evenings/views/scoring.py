@@ -88,12 +88,18 @@ def evening_new(request):
 # ``robre``: the robre under way, for what the page shows (team names, the current partnerships).
 
 
-def _deal_form(table, data=None, robre=None):
+def _deal_form(table, data=None, robre=None, initial=None):
     cls = deal_form_class(table.rules)
-    kwargs = {"rules": table.rules, "players": table.players}
+    kwargs = {"rules": table.rules, "players": table.players, "initial": initial}
     if cls is ClassicDealForm and robre is not None:
         kwargs["teams"] = robre.teams
     return cls(data, **kwargs)
+
+
+def _entered(evening, standing) -> dict:
+    """What the record form says it was entered against: the evening's version, the next deal's
+    number and dealer (a phone keeps them with a deal saved offline; the service compares)."""
+    return {"evening_version": evening.version, "deal_number": standing.number + 1, "dealer": standing.next.dealer}
 
 
 def _adjustment_form(table, data=None, robre=None):
@@ -167,7 +173,7 @@ def _board_context(
         "hidden_deals": sheet.hidden,
         "revisions": revisions,
         "undo": undo,
-        "form": forms.deal or _deal_form(sheet.table, robre=robre),
+        "form": forms.deal or _deal_form(sheet.table, robre=robre, initial=_entered(evening, standing)),
         "adjustment_form": forms.adjustment or _adjustment_form(sheet.table),
         "choices": None if classic else display.contract_choices(rules, sheet.contracts),
         "rotation": display.rotation(sheet.state),
@@ -247,18 +253,52 @@ def _record(request, pk, build_form):
     evening = evening_for_user(request, pk, write=True)
     if not evening.is_open:
         return _refused(request, evening, services.EveningClosed())
-    form = build_form(stored.table_of(evening), request.POST)
+    table = stored.table_of(evening)
+    form = build_form(table, request.POST)
     if form.is_valid():
         try:
             key = form.cleaned_data.get("request_key") or ""
-            recorded = services.record_deal(evening, form.deal_data(), request.user, key)
+            recorded = services.record_deal(evening, form.deal_data(), request.user, key, _entered_of(form))
         except (DealError, FileError) as error:
             form.add_engine_error(error)
+        except services.EveningMoved as moved:
+            return _moved(request, evening, table, moved)
         except services.Refused as refusal:
             return _refused(request, evening, refusal)
         else:
-            return _recorded(request, evening, recorded)
+            return _with_version(_recorded(request, evening, recorded), evening.version)
     return _board(request, evening, status=INVALID, forms=Forms.refused(form))
+
+
+def _entered_of(form) -> services.Entered | None:
+    """The evening's version the deal was entered against (a deal form that says it), else None."""
+    version = form.cleaned_data.get("evening_version")
+    if version is None:
+        return None
+    return services.Entered(version, form.cleaned_data.get("deal_number"), form.cleaned_data.get("dealer") or "")
+
+
+def _with_version(response, version: int):
+    """The evening's version after the answer (a phone sending its waiting deals chains them on it)."""
+    response.headers["X-Evening-Version"] = str(version)
+    return response
+
+
+def _moved(request, evening, table, moved: services.EveningMoved):
+    """The evening changed since the deal was entered: 409, never placed silently. The board as it
+    is now, the deal back in the form (to be saved as the next deal, entered against the version now:
+    the service checks again) with both places in words; a phone's waiting deal shows the words on
+    its row with the choice."""
+    messages.error(request, moved.message)
+    data = request.POST.copy()
+    data["evening_version"], data["deal_number"], data["dealer"] = moved.version, moved.number, moved.dealer
+    evening.refresh_from_db()
+    form = _deal_form(table, data)
+    form.is_valid()
+    try:
+        return _with_version(_board(request, evening, status=409, forms=Forms(deal=form)), moved.version)
+    except (DealError, FileError):
+        return _broken_page(request, evening)
 
 
 def _recorded(request, evening, recorded: services.Recorded):
