@@ -322,7 +322,77 @@ def _set_status(evening: int, status: str) -> str:
     return status
 
 
+def _delete_evening(evening: int) -> None:
+    from scorebook.evenings import services
+    from scorebook.evenings.models import Evening
+
+    services.delete_evening(Evening.objects.get(pk=evening))
+
+
+def _link(evening: int) -> str:
+    """A new scoring link of the evening (its earlier ones revoked): its path."""
+    from scorebook.evenings import links
+    from scorebook.evenings.models import Evening
+
+    return f"/t/{links.issue(Evening.objects.get(pk=evening))}/"
+
+
+def _revoke_links(evening: int) -> int:
+    from scorebook.evenings import links
+    from scorebook.evenings.models import Evening
+
+    return links.revoke(Evening.objects.get(pk=evening))
+
+
+def _night(username: str, players: list[str], sessions: int = 2) -> dict:
+    """A club night of the user's new club (the user its scorer): its pk and its first session's
+    tables' evenings."""
+    from datetime import date
+    from decimal import Decimal
+
+    from django.contrib.auth import get_user_model
+
+    from scorebook.clubs.models import Club, Membership, Role
+    from scorebook.nights import services
+    from scorebook.nights.models import NightTable
+
+    user = get_user_model().objects.get(username=username)
+    club = Club.objects.create(name=f"Club {username}", slug=f"club-{username}")
+    Membership.objects.create(club=club, user=user, role=Role.SCORER)
+    night = services.create_night(
+        club=club,
+        user=user,
+        name="Night",
+        date=date(2026, 11, 20),
+        ruleset="kleurenwiezen",
+        sessions=sessions,
+        deals_per_session=None,
+        ranking="total",
+        place_points=[],
+        stake=Decimal("0.10"),
+        currency="EUR",
+        players=list(players),
+    )
+    tables = NightTable.objects.filter(session__night=night, session__number=1).order_by("number")
+    return {"night": night.pk, "evenings": [t.evening_id for t in tables]}
+
+
+def _close_session(night: int, number: int, username: str) -> None:
+    from django.contrib.auth import get_user_model
+
+    from scorebook.nights import services
+    from scorebook.nights.models import Night
+
+    user = get_user_model().objects.get(username=username)
+    services.close_session(Night.objects.get(pk=night), number, user)
+
+
 COMMANDS = {
+    "delete_evening": _delete_evening,
+    "link": _link,
+    "revoke_links": _revoke_links,
+    "night": _night,
+    "close_session": _close_session,
     "ping": lambda: "pong",
     "user": _user,
     "evening": _evening,

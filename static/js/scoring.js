@@ -509,7 +509,7 @@
     retryTimer = window.setTimeout(function () { retryTimer = null; flush(); }, 10000);
   }
 
-  function queueAction(action, id) {
+  function queueAction(action, id, retried) {
     var queue = load();
     var i = queue.findIndex(function (e) { return e.id === id; });
     if (i === -1) return;
@@ -533,6 +533,18 @@
     if (action === "correct" && entry.kind !== "correction") {
       // corrected in its form, in its place: what waits behind it is held until it is saved or discarded
       var form = entry.kind === "line" ? $('#board form[action="' + entry.url + '"]') : document.getElementById("record");
+      if (!form) {
+        // the board shows no form (the evening was closed when it was refused): read it again once
+        var b = board();
+        if (b && window.htmx && !retried) {
+          htmx.ajax("GET", b.dataset.boardUrl, { target: "#board", swap: "outerHTML" }).then(function () {
+            queueAction(action, id, true);
+          });
+        } else {
+          notice(entry.reason, "error");
+        }
+        return;
+      }
       if (form) {
         entry.status = "correcting";
         store(queue);
@@ -567,7 +579,10 @@
     var what = describe(form, new URLSearchParams(body));
     var keep = new URLSearchParams(entry.body);
     var params = new URLSearchParams(body);
-    if (keep.has("request_key")) params.set("request_key", keep.get("request_key"));
+    // the same deal in the same place: its key, and what it was entered against
+    ["request_key", "evening_version", "deal_number", "dealer"].forEach(function (name) {
+      if (keep.has(name)) params.set(name, keep.get(name));
+    });
     entry.body = params.toString();
     entry.label = what.label;
     entry.kind = what.kind;

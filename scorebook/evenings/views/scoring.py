@@ -227,7 +227,11 @@ def _refused(request, evening, refusal: services.Refused):
     as it is now: in its notices for htmx (422, as a refused form: an offline queue keeps the line
     as refused), else the page with the notice (409; a closed evening: back to its page). An
     evening deleted meanwhile: the list of evenings."""
-    messages.error(request, refusal.message)
+    message = refusal.message
+    if isinstance(refusal, services.EveningClosed) and not request.user.is_authenticated:
+        # a table's phone (a scoring link): the director closes and reopens its tables
+        message = _("This table is closed: only the director can reopen it. Ask the director.")
+    messages.error(request, message)
     if isinstance(refusal, services.EveningGone):
         url = reverse("evening_list")
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
