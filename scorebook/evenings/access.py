@@ -67,15 +67,16 @@ def evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
     if evening is None or not evening.seats.all():  # no seats: deleted between the two queries
         raise Http404("No such evening")
     may_view, may_score = evening_rights(request.user, evening)
+    evening.by_link = False  # scored through a table's link: this page only; the director does the rest
     if not may_score and links.holds_link(request, evening.pk):  # a scoring link: this evening only
-        may_view = may_score = True
+        may_view = may_score = evening.by_link = True
     if not may_view:
         raise Http404("No such evening")
     if write and not may_score:
         raise PermissionDenied("Only the club's scorers record deals")
     evening.may_score = may_score
     evening.as_admin = evening_admin(request.user, evening)
-    evening.may_reopen = may_score and evening.reopenable(admin=evening.as_admin)
+    evening.may_reopen = may_score and not evening.by_link and evening.reopenable(admin=evening.as_admin)
     return evening
 
 

@@ -376,6 +376,10 @@
       form.elements.deal_number.value = String(number);
       form.elements.dealer.value = t.dealer;
     }
+    // the totals' sitting-out mark follows who deals next too
+    $all("#totals .chip[data-player]").forEach(function (chip) {
+      chip.classList.toggle("out", t.out.indexOf(chip.dataset.player) !== -1);
+    });
     $all("#record .declarers label.tap.person").forEach(function (label) {
       var input = $("input", label);
       label.classList.toggle("out", t.out.indexOf(input.value) !== -1);

@@ -120,11 +120,13 @@ def test_it_shows_why_a_waiting_deal_was_refused_and_offers_to_correct_or_discar
     refused = p.page.locator("#deals li.waiting.refused")
     expect(refused).to_have_count(1)
     p.tap(refused.get_by_role("button", name="Correct"))
-    expect(p.page.locator("#deals li.waiting")).to_have_count(0)
+    expect(p.page.locator("#deals li.waiting.correcting")).to_have_count(1)  # in its place until saved
     expect(form.locator('input[value="samen-8"]')).to_be_checked()
     expect(form.locator('input[name="declarers"][value="Dina"]')).to_be_checked()
     p.shot("02-corrected")
-    p.save_and_wait(p.save_button())
+    p.tap(p.save_button())  # the header already counted it: deal 2 next, before and after
+    expect(p.page.locator("#deals li.waiting")).to_have_count(0, timeout=10_000)
+    expect(p.page.locator("#deal-1")).to_be_visible()
     assert p.deals_stored(evening.pk) == 1
 
     # a second one refused, discarded: gone, nothing recorded
@@ -139,4 +141,44 @@ def test_it_shows_why_a_waiting_deal_was_refused_and_offers_to_correct_or_discar
     p.tap(p.page.locator("#deals li.waiting.refused").get_by_role("button", name="Discard"))
     expect(p.page.locator("#deals li.waiting")).to_have_count(0)
     assert p.deals_stored(evening.pk) == 1
+    assert p.errors == []
+
+
+@pytest.mark.browser
+def test_it_says_what_the_offline_totals_leave_out_and_moves_the_sitting_out_mark_on(
+    deployed_phone, deployed_scorer, deployed_evening, deployed
+):
+    """Offline, the totals say how many waiting deals they do not count; who sits out is marked on
+    the totals as in the header (both move on with the waiting deals); the "No network" notice goes
+    when the network is back."""
+    evening = deployed_evening("kleurenwiezen", FIVE, stake=None)
+    p = deployed_phone(name="offline-totals")
+    p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
+    kept_offline(p)
+    chip = p.page.locator("#totals .chip")
+    expect(chip.filter(has_text="Anne")).to_have_class(re.compile(r"\bout\b"))  # Anne deals deal 1, sits out
+    p.page.context.set_offline(True)
+    form = p.page.locator("#record")
+    p.tap(form.locator('label.tap:has(input[value="alleen-5"])'))
+    p.tap(form.locator('.declarers label.tap:has(input[value="Carl"])'))
+    p.tap(p.save_button())
+    note = p.page.locator("#totals .provisional-note")
+    expect(note).to_have_text("Not counting 1 waiting deal")
+    expect(p.page.locator("#notices")).to_contain_text("No network")
+    expect(p.page.locator("#board .next")).to_contain_text("sits out: Bert")
+    expect(chip.filter(has_text="Bert")).to_have_class(re.compile(r"\bout\b"))
+    expect(chip.filter(has_text="Anne")).not_to_have_class(re.compile(r"\bout\b"))
+    p.tap(form.locator('label.tap:has(input[value="alleen-6"])'))
+    p.tap(form.locator('.declarers label.tap:has(input[value="Dina"])'))
+    p.tap(p.save_button())
+    expect(note).to_have_text("Not counting 2 waiting deals")
+    expect(chip.filter(has_text="Carl")).to_have_class(re.compile(r"\bout\b"))
+    p.shot("01-not-counting")
+    p.page.context.set_offline(False)
+    p.page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(p.page.locator("#deals li.waiting")).to_have_count(0, timeout=10_000)
+    expect(p.page.locator("#notices")).not_to_contain_text("No network")
+    expect(note).to_be_hidden()
+    expect(chip.filter(has_text="Carl")).to_have_class(re.compile(r"\bout\b"))  # deal 3: Carl deals
+    assert p.deals_stored(evening.pk) == 2
     assert p.errors == []
