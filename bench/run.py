@@ -64,6 +64,8 @@ BIN = Path(sys.executable).parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import readme  # noqa: E402
+from bench.readme import NGINX  # noqa: E402
 from bench.report import figure, finish, relay  # noqa: E402
 
 # The club: weekly evenings of 80 deals; seasons of 200, 500 and 2,000 of them (the same history).
@@ -592,30 +594,12 @@ def readme_gunicorn() -> list[str]:
     """The README's gunicorn command (its deployment section), as written."""
     if os.environ.get("BENCH_GUNICORN"):  # another command, to compare (an experiment, not the figures)
         return shlex.split(os.environ["BENCH_GUNICORN"])
-    readme = (ROOT / "README.md").read_text()
-    line = next(line for line in readme.splitlines() if line.startswith(".venv/bin/gunicorn "))
-    return shlex.split(line)
-
-
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+    return readme.gunicorn_line()
 
 
 def readme_nginx(port: int, upstream: int, folder: Path) -> str:
-    """The README's nginx server block on ``port`` without TLS, proxying to ``upstream``, in a
-    configuration of its own (temporary files, logs and pid in ``folder``)."""
-    readme = (ROOT / "README.md").read_text()
-    deployment = readme[readme.index("## Running it for a club") :]
-    block = next(b for b in deployment.split("```") if b.strip().startswith("server {"))
-    block = block.replace("listen 443 ssl;", f"listen 127.0.0.1:{port} backlog=2048;")
-    block = block.replace("proxy_pass http://127.0.0.1:8000;", f"proxy_pass http://127.0.0.1:{upstream};")
-    kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    temp = " ".join(f"{kind}_temp_path {folder / kind};" for kind in kinds)
-    user = "user root;" if os.geteuid() == 0 else ""  # its workers write the temporary folder made here
-    return f"""{user} worker_processes 1; daemon off; pid {folder / "nginx.pid"}; error_log {folder / "error.log"};
-events {{ worker_connections 4096; }}
-http {{ access_log off; {temp}
-{block}
-}}"""
+    """The README's nginx server block on ``port`` without TLS, proxying to ``upstream``."""
+    return readme.nginx_config(port, upstream, folder, connections=4096, backlog=2048)
 
 
 class Server:

@@ -10,7 +10,9 @@ test session, the README's way:
   migrations): a temporary SQLite file, or, when ``DATABASE_URL`` names PostgreSQL, a database
   of that server named after it (``scorebook`` -> ``scorebook_deployed_<pid>``), dropped at the end;
 - gunicorn with the README's own command line (read from the README, only the port changed),
-  on a free port of 127.0.0.1.
+  on a free port of 127.0.0.1, behind the README's own nginx server block (without TLS, on another
+  free port: what the phones reach), read from the README the same way (bench/readme.py, which the
+  benchmark and tests/test_slow_clients.py use too).
 
 Over plain http on 127.0.0.1 two settings differ from the README's, each for a reason:
 ``SECURE_SSL_REDIRECT=false`` (there is no TLS proxy to redirect to; the README names this
@@ -32,9 +34,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import secrets
-import shlex
 import signal
 import socket
 import subprocess
@@ -51,13 +51,23 @@ STARTUP_TIMEOUT = 90  # seconds, for migrate/collectstatic and gunicorn's first 
 
 
 def readme_gunicorn_command(port: int) -> list[str]:
-    """The README's gunicorn line, as written, bound to ``port`` (tests/test_slow_clients.py reads
-    it the same way)."""
-    readme = (ROOT / "README.md").read_text()
-    line = next(line for line in readme.splitlines() if line.startswith(".venv/bin/gunicorn "))
-    args = shlex.split(line)
-    args[0] = str(BIN / "gunicorn")
-    return [f"127.0.0.1:{port}" if re.fullmatch(r"127\.0\.0\.1:\d+", a) else a for a in args]
+    """The README's gunicorn line, as written, bound to ``port`` (bench/readme.py)."""
+    from bench import readme
+
+    return readme.gunicorn_command(port, BIN / "gunicorn")
+
+
+def readme_nginx_config(port: int, upstream: int, folder: Path) -> str:
+    """The README's nginx server block on ``port`` (no TLS), proxying to gunicorn on ``upstream``."""
+    from bench import readme
+
+    return readme.nginx_config(port, upstream, folder, connections=1024)
+
+
+def nginx_program() -> str:
+    from bench import readme
+
+    return readme.NGINX
 
 
 def free_port() -> int:
@@ -122,9 +132,11 @@ class DeployedSite:
 
     def __init__(self, tmp: Path, database_url: str | None = None):
         self.tmp = tmp
-        self.port = free_port()
+        self.port = free_port()  # nginx's, as a phone reaches the site
+        self.upstream = free_port()  # gunicorn's, behind it
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp / "gunicorn.log"
+        self.nginx_folder = tmp / "nginx"
         self.static_root = tmp / "static"
         self.postgres = (
             PostgresDatabase(database_url) if database_url and database_url.startswith(("postgres", "pgsql")) else None
@@ -140,13 +152,16 @@ class DeployedSite:
             "DEBUG": "false",
             "SECRET_KEY": secrets.token_urlsafe(50),
             "ALLOWED_HOSTS": "127.0.0.1",
-            "CSRF_TRUSTED_ORIGINS": "",
+            # nginx passes the Host without the port ($host, as the README's block says): behind
+            # 443 the browser's Origin names no port either; here it names nginx's port
+            "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{self.port}",
             "SECURE_SSL_REDIRECT": "false",
             "DATABASE_URL": self.database_url,
             "STATIC_ROOT": str(self.static_root),
             "TRUSTED_PROXY_COUNT": "0",
         }
         self.server: subprocess.Popen | None = None
+        self.proxy: subprocess.Popen | None = None
         self.control: subprocess.Popen | None = None
         self.timings: dict[str, float] = {}
         self._log_file = None
@@ -179,12 +194,25 @@ class DeployedSite:
         served = time.monotonic()
         self._log_file = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
         self.server = subprocess.Popen(
-            readme_gunicorn_command(self.port),
+            readme_gunicorn_command(self.upstream),
             cwd=ROOT,
             env=self.env,
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: the workers are stopped with it
+        )
+        # in front of it, the README's nginx (it buffers slow clients and idle keep-alive
+        # connections: gunicorn's two sync workers are never held by a browser's idle connection)
+        nginx = nginx_program()
+        if not Path(nginx).exists():
+            raise RuntimeError("nginx is needed for the deployed site: make nginx (Debian's package)")
+        self.nginx_folder.mkdir(exist_ok=True)
+        (self.nginx_folder / "nginx.conf").write_text(readme_nginx_config(self.port, self.upstream, self.nginx_folder))
+        self.proxy = subprocess.Popen(
+            [nginx, "-p", str(self.nginx_folder), "-c", str(self.nginx_folder / "nginx.conf")],
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         self.control = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve())],
@@ -204,6 +232,8 @@ class DeployedSite:
         while time.monotonic() < deadline:
             if self.server.poll() is not None:
                 raise RuntimeError(f"gunicorn exited:\n{self.log()[-3000:]}")
+            if self.proxy.poll() is not None:
+                raise RuntimeError(f"nginx exited:\n{self.log()[-3000:]}")
             try:
                 with urllib.request.urlopen(self.url + "/accounts/login/", timeout=5) as answer:
                     if answer.status == 200:
@@ -221,6 +251,13 @@ class DeployedSite:
             except subprocess.TimeoutExpired:
                 self.control.kill()
                 self.control.wait()
+        if self.proxy and self.proxy.poll() is None:
+            os.killpg(self.proxy.pid, signal.SIGTERM)
+            try:
+                self.proxy.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proxy.pid, signal.SIGKILL)
+                self.proxy.wait()
         if self.server and self.server.poll() is None:
             os.killpg(self.server.pid, signal.SIGTERM)
             try:

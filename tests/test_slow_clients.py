@@ -8,9 +8,7 @@ third request would wait for a slow client's timeout: that is why the README bin
 127.0.0.1.)"""
 
 import os
-import re
 import secrets
-import shlex
 import shutil
 import socket
 import subprocess
@@ -22,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from bench import readme
+
 pytestmark = pytest.mark.slow  # a real server / a process per test
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,27 +30,11 @@ DEPLOYMENT = README[README.index("## Running it for a club") :]
 
 
 def readme_gunicorn(port: int) -> list[str]:
-    line = next(line for line in README.splitlines() if line.startswith(".venv/bin/gunicorn "))
-    args = shlex.split(line)
-    args[0] = str(Path(sys.executable).parent / "gunicorn")
-    return [f"127.0.0.1:{port}" if re.fullmatch(r"127\.0\.0\.1:\d+", a) else a for a in args]
+    return readme.gunicorn_command(port, Path(sys.executable).parent / "gunicorn")
 
 
 def readme_nginx(port: int, upstream: int, folder: Path) -> str:
-    """The README's server block listening on ``port`` without TLS, proxying to ``upstream``, in a
-    configuration of its own (temporary files, logs and pid in ``folder``)."""
-    block = next(b for b in DEPLOYMENT.split("```") if b.strip().startswith("server {"))
-    block = block.replace("listen 443 ssl;", f"listen 127.0.0.1:{port};")
-    block = block.replace("proxy_pass http://127.0.0.1:8000;", f"proxy_pass http://127.0.0.1:{upstream};")
-    temp = " ".join(
-        f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    user = "user root;" if os.geteuid() == 0 else ""  # its workers write the temporary folder made here
-    return f"""{user} worker_processes 1; daemon off; pid {folder / "nginx.pid"}; error_log {folder / "error.log"};
-events {{ worker_connections 64; }}
-http {{ access_log off; {temp}
-{block}
-}}"""
+    return readme.nginx_config(port, upstream, folder, connections=64)
 
 
 def free_port() -> int:

@@ -116,3 +116,30 @@ def test_it_keeps_the_maskable_icon_inside_its_safe_zone(deployed_phone, deploye
     assert check["outside"] == 0, check  # nothing drawn outside the safe zone
     assert check["inside"] > 512 * 512 * 0.1, check  # the spade is there
     assert check["corner"] == [0x14, 0x17, 0x1C]  # the theme colour, to the edges
+
+
+@pytest.mark.browser
+def test_it_serves_the_phones_through_the_readmes_nginx_so_idle_connections_hold_no_worker(deployed):
+    """As deployed: the README's nginx in front of gunicorn's two sync workers. Connections left idle
+    half-way through a request (a browser's, a slow phone's) are nginx's to wait for; a page still
+    answers at once. (Straight to gunicorn, each one would hold a worker until its timeout.)"""
+    import socket
+    import time
+    import urllib.request
+    from urllib.parse import urlsplit
+
+    host, port = urlsplit(deployed.url).hostname, urlsplit(deployed.url).port
+    idle = []
+    for _ in range(4):
+        connection = socket.create_connection((host, port))
+        connection.sendall(b"GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+        idle.append(connection)
+    try:
+        started = time.monotonic()
+        with urllib.request.urlopen(deployed.url + "/accounts/login/", timeout=20) as answer:
+            assert answer.status == 200
+            assert answer.headers["Server"].startswith("nginx")
+        assert time.monotonic() - started < 3
+    finally:
+        for connection in idle:
+            connection.close()
