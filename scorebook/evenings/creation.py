@@ -7,6 +7,7 @@ before anything is written, then scored and stored as every write stores them (`
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date as date_cls
 from decimal import Decimal
 
@@ -17,10 +18,10 @@ from scorebook.clubs.models import Player
 from scorebook.clubs.services import lock_club
 from scorebook.rules import evening_file, registry
 from scorebook.rules.evening_file import FileError
-from scorebook.rules.model import to_dict
+from scorebook.rules.model import ContractRules, to_dict
 from scorebook.rules.scoring import score
 
-from . import services
+from . import display, services
 from .models import Deal, Evening, Seat
 from .stored import engine_evening
 
@@ -57,7 +58,8 @@ def create_evening(
     """
     if rules is None and club is not None:
         rules = club.overrides_for(ruleset)
-    rules_copy = to_dict(registry.resolve(ruleset, rules or {}))
+    resolved = registry.resolve(ruleset, rules or {})
+    rules_copy = to_dict(resolved)
     by = services.author(user)
     with transaction.atomic():
         if club is not None:  # its new names join the roster: one roster change at a time (a merge, a rename)
@@ -73,6 +75,8 @@ def create_evening(
             club=club,
             **(_arrives_closed(user) if closed else {}),
         )
+        evening.quick_contracts = quick_contracts(evening, resolved)
+        evening.save(update_fields=["quick_contracts"])
         for position, name in enumerate(players):
             player = player_named(name, user, club)
             Seat.objects.create(evening=evening, player=player, position=position, name=player.name)
@@ -82,6 +86,23 @@ def create_evening(
         )
         services.store_new(evening)
     return evening
+
+
+HISTORY = 30  # the past evenings whose contracts choose a new evening's quick buttons
+
+
+def quick_contracts(evening: Evening, rules) -> list[str]:
+    """The quick contract buttons of a new evening, in order: the preset's commonest, where the
+    contracts the table played most in its last evenings of the variant (the club's, or the owner's
+    private ones) take the place of unplayed ones. Empty for classic games. One query."""
+    if not isinstance(rules, ContractRules):
+        return []
+    past = Evening.objects.filter(ruleset=evening.ruleset).exclude(pk=evening.pk)
+    past = past.filter(club=evening.club) if evening.club_id else past.filter(club=None, owner=evening.owner)
+    played: Counter = Counter()
+    for summary in past.order_by("-date", "-created_at").values_list("summary", flat=True)[:HISTORY]:
+        played.update((summary or {}).get("contracts") or {})
+    return [button.key for button in display.contract_choices(rules, played).quick]
 
 
 def _arrives_closed(user) -> dict:

@@ -92,13 +92,16 @@ def played_contracts(result: EveningResult) -> Counter:
     return Counter(d.deal.contract for d in result.deals if isinstance(d.deal, ContractDeal))
 
 
-def contract_choices(rules: ContractRules, played: Counter | None = None) -> ContractChoices:
+def contract_choices(rules: ContractRules, played: Counter | None = None, quick: list[str] = ()) -> ContractChoices:
     """The preset's order of commonness first; a contract this table played (``played``) takes
-    the place of the least common unplayed one, so that what the table plays stays one tap away."""
+    the place of the least common unplayed one, so that what the table plays stays one tap away.
+    ``quick``: the quick buttons fixed when the evening started (their order stays all evening)."""
     played = played or Counter()
     contracts = rules.contracts
     common = [k for k in registry.common_contracts(rules.key) if k in contracts]
     ranked = common + [k for k in contracts if k not in common]
+    if quick and all(k in contracts for k in quick):
+        return _choices(rules, list(quick))
     quick = ranked[:QUICK]
     for key, _count in played.most_common():
         if key in contracts and key not in quick:
@@ -108,6 +111,12 @@ def contract_choices(rules: ContractRules, played: Counter | None = None) -> Con
             quick.remove(spare[-1])
             quick.append(key)
     quick.sort(key=ranked.index)
+    return _choices(rules, quick)
+
+
+def _choices(rules: ContractRules, quick: list[str]) -> ContractChoices:
+    """The quick buttons ``quick``, the other contracts grouped under them."""
+    contracts = rules.contracts
     code = lang()
     buttons = [ContractButton(k, contracts[k].names.get(code), contracts[k]) for k in quick]
     more: dict[str, ContractGroup] = {}
@@ -186,6 +195,21 @@ def rotation(state: Scorer) -> dict:
     data["redeal"] = after_pass.dealer == nxt.dealer
     data["pass_multiplier"] = after_pass.multiplier
     return data
+
+
+def saved_words(result: DealResult, rules) -> str:
+    """What a saved deal did, in a few words for the notice at the thumb: who gained most and how
+    much ("Anne & Carl +4"), else the deal's line (an all pass, a robre's deal not yet counted)."""
+    best = max(result.deltas.values(), default=0)
+    if best <= 0:
+        return describe(result, rules)
+    winners = [p for p, delta in result.deltas.items() if delta == best]
+    names = (
+        winners[0]
+        if len(winners) == 1
+        else _("%(names)s & %(last)s") % {"names": ", ".join(winners[:-1]), "last": winners[-1]}
+    )
+    return f"{names} +{best}"
 
 
 def describe(result: DealResult, rules) -> str:

@@ -55,6 +55,9 @@ class Evening(models.Model):
     # the last deal, from which the next deal is scored (services); rebuildable from the deals
     state = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0, help_text=_("Goes up with every change of a deal."))
+    # the contract games' quick buttons, in their order, fixed when the evening starts (from the
+    # table's past evenings): a thumb that learned their places finds them all evening
+    quick_contracts = models.JSONField(default=list, blank=True, editable=False)
     archived = models.BooleanField(
         _("archived"), default=False, help_text=_("Left out of the lists of evenings; still counted and reachable.")
     )

@@ -94,13 +94,12 @@ class EveningMoved(Refused):
             if entered.number and entered.dealer
             else _("This deal was entered on an earlier state of the evening.")
         )
-        now = _("Meanwhile the evening changed on another phone: it would now be deal %(n)s, dealt by %(dealer)s.") % {
-            "n": number,
-            "dealer": dealer,
-        }
-        if sitting_out:
-            now += " " + _("Sits out: %(names)s.") % {"names": ", ".join(sitting_out)}
-        super().__init__(" ".join([_("Not recorded."), was, now]))
+        out = _("Sits out: %(names)s.") % {"names": ", ".join(sitting_out)} if sitting_out else ""
+        message = _(
+            "Not recorded. %(entered)s Meanwhile the evening changed on another phone: it would now be deal %(n)s, "
+            "dealt by %(dealer)s. %(out)s"
+        ) % {"entered": was, "n": number, "dealer": dealer, "out": out}
+        super().__init__(message.strip())
 
 
 class AdminReopens(Exception):

@@ -143,13 +143,77 @@ def test_it_records_deals_at_a_table_of_seven_on_a_small_phone(phone, scorer, ma
 
 
 @pytest.mark.browser
-def test_it_keeps_a_contract_played_at_this_table_on_the_first_screen(phone, scorer, make_evening):
-    """The table's own history: a rarer contract it plays comes onto the first screen."""
+def test_it_keeps_a_contract_played_at_this_table_on_the_first_screen_of_its_next_evening(phone, scorer, make_evening):
+    """The table's own history: a rarer contract it plays comes onto the first screen when its next
+    evening starts; during the evening no quick button moves (a thumb learns their places)."""
     evening = make_evening("kleurenwiezen", FOUR, stake=None)
     p = phone()
     p.login(scorer.username, next_path=f"/e/{evening.pk}/")
     quick = p.page.locator('#record .taps.quick input[name="contract"]')
     expect(quick.first).to_have_value("samen-8")  # the commonest first
-    assert p.page.locator('#record .taps.quick input[value="abondance-9"]').count() == 0
+    order = [quick.nth(i).get_attribute("value") for i in range(quick.count())]
+    assert "abondance-9" not in order
     p.record_contract("abondance-9", ["Bert"], 9)
+    p.record_contract("abondance-9", ["Carl"], 9)
+    assert [quick.nth(i).get_attribute("value") for i in range(quick.count())] == order
+    p.page.reload()
+    assert [quick.nth(i).get_attribute("value") for i in range(quick.count())] == order
+    following = make_evening("kleurenwiezen", FOUR, stake=None)
+    p.goto(f"/e/{following.pk}/")
     expect(p.page.locator('#record .taps.quick input[value="abondance-9"]')).to_have_count(1)
+
+
+SAVED_PLANS = {**{v: (players, plan) for v, (players, plan) in PLANS.items()}, "classique": (FOUR, None)}
+CLASSIQUE = [(7, None), (10, None), (9, "0-3"), (6, None)]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("variant", SAVED_PLANS)
+def test_it_confirms_each_save_at_the_thumb_with_the_new_row_in_view_or_one_tap_away(
+    phone, scorer, make_evening, variant, size
+):
+    """Eight deals: after each save, "Deal N saved: who +points" at the thumb, announced to screen
+    readers; the new row in view, or one tap on the notice away. Still 0 scrolls; the page's h1
+    names the evening in the top bar. Measured into taps.json."""
+    players, plan = SAVED_PLANS[variant]
+    evening = make_evening(variant, players, stake=None)
+    width, height = SIZES[size]
+    p = phone(width=width, height=height, name=f"saved-{variant}-{size}")
+    p.login(scorer.username, next_path=f"/e/{evening.pk}/")
+    heading = p.page.locator("h1")
+    expect(heading).to_have_count(1)
+    box = heading.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 60, box  # in the top bar: no room taken from the form
+    in_view = one_tap = 0
+    for n in range(1, 9):
+        scrolls = p.scrolls
+        if plan is None:
+            p.record_classic(*CLASSIQUE[(n - 1) % len(CLASSIQUE)])
+        else:
+            _label, key, declarers, tricks, _most = plan[(n - 1) % len(plan)]
+            p.record_contract(key, declarers, tricks)
+        assert p.scrolls == scrolls, f"deal {n}: {p.scrolls - scrolls} scrolls"
+        saved = p.page.locator("#notices .saved-link")
+        expect(saved).to_contain_text(f"Deal {n} saved: ")
+        assert p.in_view(saved), "the confirmation is at the thumb"
+        expect(p.page.locator("#announce")).to_contain_text(f"Deal {n} saved: ")
+        row = p.page.locator(f"#deal-{n}")
+        if p.in_view(row):
+            in_view += 1
+        else:
+            taps = p.taps
+            p.tap(saved)
+            expect(row).to_be_in_viewport()
+            assert p.in_view(row), f"deal {n}: not in view after the tap"
+            assert p.taps - taps == 1
+            one_tap += 1
+            if n == 1:
+                p.shot("01-one-tap")
+            p.page.evaluate("() => window.scrollTo(0, 0)")  # back to the form for the next deal
+        if n == 1:
+            p.page.screenshot(path=str(p.shot("01").with_name(f"{p.test_name}-01-saved-screen.png")))
+    p.log_taps(f"{size} {variant}: 8 deals, new row in view", in_view)
+    p.log_taps(f"{size} {variant}: 8 deals, new row one tap away", one_tap)
+    assert in_view + one_tap == 8
+    assert p.errors == []

@@ -64,7 +64,7 @@ def contracts(deployed, pk) -> list[str]:
 @pytest.mark.browser
 def test_closed(deployed_phone, deployed_scorer, deployed_evening, deployed):
     evening = deployed_evening("kleurenwiezen", FIVE, stake=None)
-    p = deployed_phone(name="refused-closed")
+    p = deployed_phone(width=360, height=640, name="refused-closed-360")
     p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     two_waiting(p, ("alleen-5", ["Dina"]), ("alleen-6", ["Anne"]))
     deployed.call("set_status", evening=evening.pk, status="closed")
@@ -160,15 +160,17 @@ def test_engine_refusal(deployed_phone, deployed_scorer, deployed_evening, deplo
     """An impossible deal (together with one declarer): refused with the engine's words; corrected,
     it goes first, then the one held behind it."""
     evening = deployed_evening("kleurenwiezen", FIVE, stake=None)
-    p = deployed_phone(name="refused-engine")
+    p = deployed_phone(width=360, height=640, name="refused-engine-360")
     p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     two_waiting(p, ("samen-8", ["Bert"]), ("alleen-6", ["Anne"]))
     refused = refused_first(p, "is played by 2 declarers, not 1")
-    p.shot("01-refused")
+    refused.scroll_into_view_if_needed()
+    p.page.screenshot(path=str(p.shot("01").with_name(f"{p.test_name}-01-refused-screen.png")))
     p.tap(refused.get_by_role("button", name="Correct"))
     form = p.page.locator("#record")
     expect(form.locator('input[value="samen-8"]')).to_be_checked()
     p.tap(form.locator('.declarers label.tap:has(input[value="Dina"])'))
+    p.page.screenshot(path=str(p.shot("02").with_name(f"{p.test_name}-02-correcting-screen.png")))
     p.page.wait_for_timeout(500)
     assert contracts(deployed, evening.pk) == []
     p.tap(p.save_button())

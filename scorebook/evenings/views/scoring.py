@@ -12,11 +12,11 @@ normally and redirect back, or show the page with their errors.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.forms import Form
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -28,7 +28,6 @@ from django_htmx.http import HttpResponseClientRedirect, reswap
 from scorebook.core.cleaning import whole_number
 from scorebook.core.engine_messages import localized
 from scorebook.rules import registry
-from scorebook.rules.deals import ContractDeal
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import ClassicRules
 from scorebook.rules.scoring import DealError
@@ -45,14 +44,19 @@ ADJUSTMENT = "adj"  # the adjustment form's prefix
 RECENT = 10  # deals listed on the scoring page (a phone shows about five); the rest is one tap away (?deals=all)
 
 
+LIST_PAGE = 30  # evenings a page of the list (the installed app's start page: the first one, kept offline)
+
+
 @login_required
 def evening_list(request):
-    """The evenings this user may see; archived ones only when asked (?archived=1)."""
+    """The evenings this user may see, the newest first, a page at a time (?page=2: older ones);
+    archived ones only when asked (?archived=1). A page costs the same however many there are."""
     archived = request.GET.get("archived") == "1"
     visible = visible_evenings(request.user)
     evenings = visible.filter(archived=archived).select_related("club").prefetch_related("seats")
-    hidden = 0 if archived else visible.filter(archived=True).count()
-    context = {"evenings": evenings, "archived": archived, "archived_count": hidden}
+    page = Paginator(evenings, LIST_PAGE).get_page(request.GET.get("page"))
+    hidden = 0 if archived or page.number > 1 else visible.filter(archived=True).count()
+    context = {"evenings": page.object_list, "page": page, "archived": archived, "archived_count": hidden}
     return render(request, "evenings/list.html", context)
 
 
@@ -175,7 +179,7 @@ def _board_context(
         "undo": undo,
         "form": forms.deal or _deal_form(sheet.table, robre=robre, initial=_entered(evening, standing)),
         "adjustment_form": forms.adjustment or _adjustment_form(sheet.table),
-        "choices": None if classic else display.contract_choices(rules, sheet.contracts),
+        "choices": None if classic else display.contract_choices(rules, quick=evening.quick_contracts),
         "rotation": display.rotation(sheet.state),
         "undo_dealer": _dealer_of(evening, sheet, undo.number) if undo is not None else None,
         "refused": refused,
@@ -313,6 +317,9 @@ def _recorded(request, evening, recorded: services.Recorded):
         if recorded.deal is None:
             messages.info(request, _("This deal was recorded, then deleted: it is not recorded again."))
         return _after_write(request, evening)
+    result = recorded.after.results[-1]
+    words = display.saved_words(result, recorded.after.rules)
+    messages.success(request, _("Deal %(n)s saved: %(what)s") % {"n": result.number, "what": words}, extra_tags="saved")
     if not request.htmx:
         return redirect(evening)
     shown = request.headers.get("X-Board-Version", "")
@@ -325,8 +332,8 @@ def _recorded(request, evening, recorded: services.Recorded):
 def _forms_kept(evening, recorded: services.Recorded) -> bool:
     """The record forms look the same after the deal as before it (so the page keeps them, reset):
     for classic games, the same robre under way, begun before the deal (no partnerships form to show
-    or hide) with no claim offered or withdrawn; for contract games, the same contracts on the
-    form's first screen."""
+    or hide) with no claim offered or withdrawn; contract games keep their quick buttons all
+    evening (``Evening.quick_contracts``)."""
     rules = recorded.after.rules
     before, after = recorded.before.next_deal().robre, recorded.after.next_deal().robre
     if isinstance(rules, ClassicRules):
@@ -335,13 +342,7 @@ def _forms_kept(evening, recorded: services.Recorded) -> bool:
             and before.deals > 0
             and _claim_teams(rules, before) == _claim_teams(rules, after)
         )
-    deal = recorded.after.results[-1].deal
-    if not isinstance(deal, ContractDeal):
-        return True
-    contracts = Counter((evening.summary or {}).get("contracts") or {})
-    was = contracts - Counter({deal.contract: 1})
-    quick = [b.key for b in display.contract_choices(rules, contracts).quick]
-    return quick == [b.key for b in display.contract_choices(rules, was).quick]
+    return True
 
 
 def _answer(request, evening):
