@@ -90,8 +90,21 @@
     }
     var classic = event.target.closest("form.record-classic");
     if (classic) syncClassic(classic);
-    if (event.target.closest("#record")) arm();
+    if (event.target.closest("#record")) {
+      arm();
+      clearSaved();
+    }
   });
+
+  /* the confirmation of the last save goes when the next deal begins: the bar at the thumb is
+     small again, the form all in view */
+  function clearSaved() {
+    $all("#notices .msg.saved").forEach(function (el) {
+      var list = el.parentElement;
+      el.remove();
+      if (list && list.classList.contains("messages") && !list.children.length) list.remove();
+    });
+  }
 
   document.addEventListener("input", function (event) {
     var classic = event.target.closest("form.record-classic");

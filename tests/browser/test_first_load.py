@@ -1,17 +1,16 @@
 """First paint of the scoring page: at most 4 requests (the page, the stylesheet, htmx, the
 page's own script), the scripts deferred so that they do not block it. The service worker
-the page registers after its load fetches for itself and is not counted."""
+the page registers after its load fetches for itself and is not counted. On the site as deployed
+(tests/deployed_site.py: the manifest storage's hashed files, behind nginx)."""
 
 import pytest
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
 
 @pytest.mark.browser
-def test_it_loads_the_scoring_page_with_four_requests(phone, new_context, scorer, make_evening):
-    evening = make_evening("kleurenwiezen", ["Anne", "Bert", "Carl", "Dina", "Eric"])
-    p = phone(name="first-load")
-    p.login(scorer.username)
+def test_it_loads_the_scoring_page_with_four_requests(deployed_phone, new_context, deployed_scorer, deployed_evening):
+    evening = deployed_evening("kleurenwiezen", ["Anne", "Bert", "Carl", "Dina", "Eric"])
+    p = deployed_phone(name="first-load")
+    p.login(deployed_scorer.username)
     cookies = p.page.context.cookies()
     context = new_context()  # an empty cache, the same session
     context.add_cookies(cookies)

@@ -1,10 +1,9 @@
 """A double tap records one deal: after a save, Save waits until the scorer makes a new choice
-(every variant, and the all pass). The second tap comes 0.6 s after the first, as a finger's."""
+(every variant, and the all pass). The second tap comes 0.6 s after the first, as a finger's.
+On the site as deployed (tests/deployed_site.py)."""
 
 import pytest
 from playwright.sync_api import expect
-
-pytestmark = pytest.mark.django_db(transaction=True)
 
 FOUR = ["Anne", "Bert", "Carl", "Dina"]
 
@@ -26,10 +25,10 @@ def double_tap_save(p) -> None:
 
 @pytest.mark.browser
 @pytest.mark.parametrize("variant", ["kleurenwiezen", "encheres", "liege", "gand", "classique"])
-def test_it_records_one_deal_for_a_double_tap_on_save(phone, scorer, make_evening, variant):
-    evening = make_evening(variant, FOUR, stake=None)
-    p = phone(name=f"phantom-{variant}")
-    p.login(scorer.username, next_path=f"/e/{evening.pk}/")
+def test_it_records_one_deal_for_a_double_tap_on_save(deployed_phone, deployed_scorer, deployed_evening, variant):
+    evening = deployed_evening(variant, FOUR, stake=None)
+    p = deployed_phone(name=f"phantom-{variant}")
+    p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     form = p.page.locator("#record")
     if variant == "classique":
         p.tap(form.locator('.keypad label.tap:has(input[value="7"])'))
@@ -53,10 +52,10 @@ def test_it_records_one_deal_for_a_double_tap_on_save(phone, scorer, make_evenin
 
 
 @pytest.mark.browser
-def test_it_records_one_all_pass_for_a_double_tap(phone, scorer, make_evening):
-    evening = make_evening("kleurenwiezen", FOUR, stake=None)
-    p = phone()
-    p.login(scorer.username, next_path=f"/e/{evening.pk}/")
+def test_it_records_one_all_pass_for_a_double_tap(deployed_phone, deployed_scorer, deployed_evening):
+    evening = deployed_evening("kleurenwiezen", FOUR, stake=None)
+    p = deployed_phone()
+    p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     p.tap(p.page.locator('#record label.tap:has(input[name="contract"][value="pass"])'))
     double_tap_save(p)
     assert p.deals_stored(evening.pk) == 1
