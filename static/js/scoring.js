@@ -293,7 +293,11 @@
     var number = rotation ? rotation.number : 1;
     var turn = 0;
     var multiplier = rotation ? rotation.multiplier : 1;
+    var correcting = null; // the place of a deal being corrected: the header shows it while it is
     entries.forEach(function (entry) {
+      if (entry.status === "correcting" && entry.kind !== "correction") {
+        correcting = { number: number, turn: turn, multiplier: multiplier };
+      }
       if (list && template) {
         var li = template.content.firstElementChild.cloneNode(true);
         li.dataset.id = entry.id;
@@ -355,7 +359,8 @@
       queueNote.hidden = entries.length === 0;
       queueNote.classList.toggle("error", refused);
     }
-    if (rotation) showNext(rotation, number, turn, entries.length ? multiplier : rotation.multiplier);
+    if (rotation && correcting) showNext(rotation, correcting.number, correcting.turn, correcting.multiplier);
+    else if (rotation) showNext(rotation, number, turn, entries.length ? multiplier : rotation.multiplier);
   }
 
   function readRotation() {

@@ -8,6 +8,8 @@ held deal stays on the phone until the scorer discards it. On the site as deploy
 Refusals: the evening closed; closed and reopened; deleted; a night's session closed (a table's
 phone); the table's link revoked; the engine's refusal (an impossible deal)."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -93,6 +95,10 @@ def test_closed_and_reopened(deployed_phone, deployed_scorer, deployed_evening, 
     expect(form.locator('input[name="declarers"][value="Dina"]')).to_be_checked()
     correcting = p.page.locator("#deals li.waiting.correcting")
     expect(correcting.locator(".why")).to_contain_text("Being corrected in the form above")
+    # the header shows the corrected deal's place: deal 1, Anne deals and sits out
+    expect(p.page.locator("#board .next")).to_contain_text("Deal 1")
+    expect(p.page.locator("#board .next")).to_contain_text("Anne deals")
+    expect(form.locator(".declarers label.tap.out")).to_have_text(re.compile(r"Anne"))
     p.page.wait_for_timeout(800)
     assert contracts(deployed, evening.pk) == []  # the second is held while the first is corrected
     p.shot("01-correcting")
