@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('evenings', '0004_stored_state'),
+        ('evenings', '0006_scoring_link_replaced'),
     ]
 
     operations = [
