@@ -17,7 +17,7 @@ from django.urls import URLResolver, get_resolver, reverse
 from pages import Element, Page
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, PlayerClaim, Role, Season
-from scorebook.evenings import creation, services
+from scorebook.evenings import creation, payments, services
 from scorebook.nights import services as nights
 
 ROLES = ("anonymous", "outsider", "other_admin", "member", "scorer", "admin")
@@ -107,6 +107,15 @@ def world(make_user):
         "invitation": clubs.create_invitation(club, users["admin"], role=Role.MEMBER, days=7, uses=1)[0],
         "join": clubs.create_invitation(club, users["admin"], role=Role.MEMBER, days=7, uses=50)[1],
         "revision": kw.revisions.get(),
+        # a payment the club's admin recorded: a scorer may not cancel it, the admin may
+        "payment": payments.record_payment(
+            kw,
+            kw.summary["transfers"][0]["from"],
+            kw.summary["transfers"][0]["to"],
+            Decimal("0.01"),
+            users["admin"],
+            free=True,
+        )[0],
         "claim": PlayerClaim.objects.create(player=Player.objects.get(club=club, name="Bert"), user=users["member"]),
     }
 
@@ -180,7 +189,9 @@ def _lines(w):
         ("season_delete", [slug, w["season"].pk], "post", {}, _writes(CLUB_ADMIN)),
         ("club_ledger", [slug], "get", None, CLUB_READ),
         ("club_ledger_paid", [slug], "post", paid | {"evening": kw.pk}, _writes(CLUB_SCORE)),
-        ("club_ledger_undo", [slug], "post", {"payment": "1"}, _writes(CLUB_SCORE)),
+        ("club_ledger_pay", [slug], "post", {}, _writes(CLUB_SCORE)),
+        ("club_payment_cancel", [slug, w["payment"].pk], "get", None, CLUB_ADMIN),
+        ("club_payment_cancel", [slug, w["payment"].pk], "post", {"reason": "x"}, _writes(CLUB_ADMIN)),
         ("club_ledger_csv", [slug], "get", None, CLUB_READ),
         ("club_players_csv", [slug], "get", None, CLUB_READ),
         ("club_backup", [slug], "get", None, CLUB_ADMIN),
@@ -202,6 +213,9 @@ def _lines(w):
         ("deal_delete", [kw.pk, 3], "post", {}, _writes(CLUB_SCORE)),
         ("deal_restore", [kw.pk, w["revision"].pk], "post", {}, _writes(CLUB_SCORE)),
         ("payment_toggle", [kw.pk], "post", paid | {"paid": "1"}, _writes(CLUB_SCORE)),
+        ("payment_add", [kw.pk], "post", {}, _writes(CLUB_SCORE)),
+        ("payment_cancel", [kw.pk, w["payment"].pk], "get", None, CLUB_ADMIN),
+        ("payment_cancel", [kw.pk, w["payment"].pk], "post", {"reason": "x"}, _writes(CLUB_ADMIN)),
         ("evening_close", [kw.pk], "post", {}, _writes(CLUB_SCORE)),
         ("evening_reopen", [kw.pk], "post", {}, _writes(CLUB_SCORE)),
         ("evening_archive", [kw.pk], "get", None, CLUB_SCORE),

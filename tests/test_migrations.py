@@ -46,3 +46,42 @@ def test_it_gives_the_stored_rules_of_old_evenings_the_new_contract_names():
 
     migration.renamed("kleurenwiezen", stored, 0)
     assert stored["contracts"]["alleen-5"] == before["contracts"]["alleen-5"]
+
+
+@pytest.mark.django_db
+def test_it_keeps_every_old_payment_and_gives_it_its_club_and_players(make_user):
+    """evenings.0005: the payments made before payments were records keep their amount, author and time,
+    and get the club of their evening and its players (by the names at the table); none is lost."""
+    import importlib
+    from datetime import date
+    from decimal import Decimal
+
+    from django.apps import apps
+
+    from scorebook.clubs.models import Club, Player
+    from scorebook.evenings import creation
+    from scorebook.evenings.models import Payment
+
+    migration = importlib.import_module("scorebook.evenings.migrations.0005_payments_are_records")
+    marie = make_user("marie")
+    club = Club.objects.create(name="De Troef", slug="de-troef")
+    evening = creation.create_evening(
+        ruleset="kleurenwiezen",
+        players=["Anne", "Bert", "Carl", "Dina"],
+        first_dealer=0,
+        stake=Decimal("0.10"),
+        currency="EUR",
+        date=date(2026, 9, 10),
+        user=marie,
+        club=club,
+    )
+    old = Payment.objects.create(evening=evening, payer="Bert", payee="Anne", amount=Decimal("1.40"), marked_by=marie)
+    migration.fill_in(apps, None)
+    old.refresh_from_db()
+    assert (old.club, old.payer_player, old.payee_player) == (
+        club,
+        Player.objects.get(club=club, name="Bert"),
+        Player.objects.get(club=club, name="Anne"),
+    )
+    assert (old.amount, old.marked_by, old.kind, old.cancelled) == (Decimal("1.40"), marie, Payment.Kind.FULL, False)
+    assert Payment.objects.active().count() == 1

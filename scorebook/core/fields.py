@@ -1,13 +1,36 @@
 """Form fields that mean the same on every form: the stake of a game and its currency (an evening's,
 a club night's)."""
 
+from decimal import Decimal
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .cleaning import DecimalField
 
 
-class StakeField(DecimalField):
+class MoneyField(DecimalField):
+    """Money as people type it: "0,10" and "0.10" alike (a decimal comma is the usual one in French
+    and Dutch), spaces and a currency sign left out. A text input with the phone's decimal keyboard
+    (``inputmode="decimal"``): a number input lets a browser drop the comma ("0,10" became "010")."""
+
+    widget = forms.TextInput
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            value = value.strip().replace("\u00a0", "").replace("\u202f", "").replace(" ", "").replace("€", "")
+            if value.count(",") == 1 and "." not in value:
+                value = value.replace(",", ".")
+        return super().to_python(value)
+
+    def widget_attrs(self, widget):
+        attrs = super().widget_attrs(widget)
+        for name in ("min", "max", "step"):  # a text input: the bounds are the field's to check
+            attrs.pop(name, None)
+        return attrs | {"inputmode": "decimal", "autocomplete": "off"}
+
+
+class StakeField(MoneyField):
     """The money a point is worth: empty (no money), or 0 to 10,000 with up to four decimals (what
     ``stake`` holds on an evening and on a night), in the digits 0-9 (``cleaning.DecimalField``)."""
 
@@ -15,8 +38,23 @@ class StakeField(DecimalField):
         options = {"label": _("Stake per point"), "required": False}
         super().__init__(**(options | kwargs), min_value=0, max_value=10_000, max_digits=9, decimal_places=4)
 
-    def widget_attrs(self, widget):
-        return super().widget_attrs(widget) | {"inputmode": "decimal"}  # a phone's keyboard with the decimal point
+
+# A stake this high is most often a typo (10 for 0.10): the form asks to confirm it.
+STAKE_TO_CONFIRM = 1
+
+
+class AmountField(MoneyField):
+    """An amount paid: more than 0, two decimals at most."""
+
+    def __init__(self, **kwargs):
+        options = {"label": _("Amount")}
+        super().__init__(
+            **(options | kwargs),
+            min_value=Decimal("0.01"),
+            max_value=Decimal("9999999999.99"),
+            max_digits=12,
+            decimal_places=2,
+        )
 
 
 class CurrencyField(forms.RegexField):

@@ -61,23 +61,15 @@ class DealRevisionAdmin(ReadOnlyAdmin):
 @admin.register(Payment)
 class PaymentAdmin(admin.ModelAdmin):
     """Payments changed here keep their evening's seats (what is still open for each) as the
-    site's own payments do."""
+    site's own payments do. A payment is never deleted: it is cancelled on the site (a record)."""
 
-    list_display = ("evening", "payer", "payee", "amount", "marked_at")
+    list_display = ("evening", "club", "payer", "payee", "amount", "kind", "marked_at")
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
     def save_model(self, request, obj, form, change):
         with transaction.atomic():
             super().save_model(request, obj, form, change)
-            payments.keep_seat_figures(obj.evening)
-
-    def delete_model(self, request, obj):
-        with transaction.atomic():
-            super().delete_model(request, obj)
-            payments.keep_seat_figures(obj.evening)
-
-    def delete_queryset(self, request, queryset):
-        with transaction.atomic():
-            evenings = list(Evening.objects.filter(pk__in=queryset.values("evening_id")))
-            super().delete_queryset(request, queryset)
-            for evening in evenings:
-                payments.keep_seat_figures(evening)
+            if obj.evening_id is not None:
+                payments.keep_seat_figures(obj.evening)

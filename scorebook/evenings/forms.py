@@ -17,7 +17,7 @@ from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core import cleaning
 from scorebook.core.collation import by_name
 from scorebook.core.engine_messages import localized
-from scorebook.core.fields import CurrencyField, StakeField
+from scorebook.core.fields import AmountField, CurrencyField, StakeField
 from scorebook.core.formatting import lang
 from scorebook.core.forms import Taps
 from scorebook.rules import registry
@@ -418,3 +418,31 @@ class NewEveningForm(forms.Form):
                 cleaned["first_dealer_index"] = seats.index(dealer)
         cleaned["players"] = players
         return cleaned
+
+
+class PaymentForm(forms.Form):
+    """A payment typed in: part of a transfer, or a free amount between two parties, with a note."""
+
+    payer = forms.ChoiceField(label=_("Who paid"))
+    payee = forms.ChoiceField(label=_("To whom"))
+    amount = AmountField()
+    note = forms.CharField(label=_("Note"), max_length=200, required=False)
+    key = forms.CharField(widget=forms.HiddenInput, max_length=64, required=False)
+
+    def __init__(self, *args, parties: list[tuple[object, str]], **kwargs):
+        kwargs.setdefault("initial", {}).setdefault("key", new_request_key())
+        super().__init__(*args, **kwargs)
+        self.fields["payer"].choices = parties
+        self.fields["payee"].choices = parties
+
+    def clean(self):
+        data = super().clean()
+        if data.get("payer") and data.get("payer") == data.get("payee"):
+            self.add_error("payee", _("Someone else than who paid."))
+        return data
+
+
+class CancelForm(forms.Form):
+    """Why a payment is cancelled (kept with the cancellation)."""
+
+    reason = forms.CharField(label=_("Why (kept in the history)"), max_length=200, required=False)

@@ -6,7 +6,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from scorebook.rules import registry
@@ -213,25 +213,97 @@ class DealRevision(models.Model):
         return f"deal {self.number} {self.action}"
 
 
-class Payment(models.Model):
-    """Money paid for an evening: who paid whom how much, and when (rules.md 4). Payments stay
-    as they were made; the evening's settlement, computed anew after a correction, is netted
-    against them (``settlement.outstanding``). The same amount can be paid twice."""
+class PaymentQuerySet(models.QuerySet):
+    def active(self):
+        """The payments that count: every one not cancelled (a cancellation is a record of its own)."""
+        return self.filter(cancellation__isnull=True)
 
-    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="payments")
-    payer = models.CharField(max_length=40)
+
+class Payment(models.Model):
+    """Money paid: who paid whom how much, when, entered by whom, for which evening (rules.md 4) or
+    "on account" (the club's, no evening). A payment is a record that is never deleted: cancelling it
+    is a record of its own (``PaymentCancellation``) and every balance nets the payments not cancelled.
+    The evening's settlement, computed anew after a correction, is netted against them
+    (``settlement.outstanding``); a payment its evening's settlement no longer asks for still counts.
+    The same amount can be paid twice."""
+
+    class Kind(models.TextChoices):
+        FULL = "full", _("the full transfer")
+        PART = "part", _("part of a transfer")
+        FREE = "free", _("a free amount")
+        ACCOUNT = "account", _("on account")
+
+    evening = models.ForeignKey(
+        Evening,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="payments",
+        help_text=_("Empty: a payment on account, between players of the club."),
+    )
+    club = models.ForeignKey(
+        "clubs.Club",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="payments",
+        help_text=_("The club of the evening, or of a payment on account; empty for a private evening."),
+    )
+    payer = models.CharField(max_length=40, help_text=_("The name at the table (or the player's name on account)."))
     payee = models.CharField(max_length=40)
+    # the players (a club's payment; empty for the bête and private evenings): balances across evenings
+    payer_player = models.ForeignKey(
+        "clubs.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="payments_made"
+    )
+    payee_player = models.ForeignKey(
+        "clubs.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="payments_received"
+    )
     amount = models.DecimalField(max_digits=12, decimal_places=2)
+    kind = models.CharField(max_length=10, choices=Kind, default=Kind.FULL)
+    note = models.CharField(_("note"), max_length=200, blank=True, default="")
+    request_key = models.CharField(
+        max_length=64, blank=True, default="", help_text="The payment form's idempotency key."
+    )
     marked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    marked_at = models.DateTimeField(auto_now_add=True)
+    marked_at = models.DateTimeField(default=timezone.now)
+
+    objects = PaymentQuerySet.as_manager()
 
     class Meta:
         ordering = ["marked_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["request_key"], condition=~models.Q(request_key=""), name="payment_request_key_unique"
+            ),
+        ]
 
     def __str__(self):
         return f"{self.payer} paid {self.payee} {self.amount}"
+
+    @property
+    def cancelled(self) -> bool:
+        try:
+            return self.cancellation is not None
+        except PaymentCancellation.DoesNotExist:
+            return False
+
+
+class PaymentCancellation(models.Model):
+    """A payment cancelled: by whom, when and why. The payment stays, shown as cancelled, and no
+    longer counts in any balance."""
+
+    payment = models.OneToOneField(Payment, on_delete=models.CASCADE, related_name="cancellation")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+    reason = models.CharField(_("reason"), max_length=200, blank=True, default="")
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self):
+        return f"payment {self.payment_id} cancelled"
 
 
 def new_link_token() -> str:

@@ -179,7 +179,7 @@ def write_seat_figures(evening: Evening) -> int:
     none when nothing did. In the transaction that changed the summary or the payments (the
     evening locked). How many seats were written."""
     seats = list(evening.seats.all())
-    payments = list(evening.payments.all()) if evening.stake is not None else []
+    payments = list(evening.payments.active()) if evening.stake is not None else []
     written = 0
     for seat, values in zip(seats, figures(evening.summary, [seat.name for seat in seats], payments), strict=True):
         changed = {name: value for name, value in values.items() if getattr(seat, name) != value}

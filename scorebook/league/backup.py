@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 
 from scorebook.accounts.models import Profile
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Season
 from scorebook.evenings import services, stored
-from scorebook.evenings.models import Deal, Evening, Payment, Seat
+from scorebook.evenings.models import Deal, Evening, Payment, PaymentCancellation, Seat
 from scorebook.nights import backup as night_backup
 from scorebook.rules.model import to_dict as rules_to_dict
 
@@ -52,6 +53,13 @@ def export_club(club: Club, *, with_secrets: bool = False) -> dict[str, Any]:
     users |= {p.user for p in players if p.user}
     evenings = list(Evening.objects.filter(club=club).select_related("owner").order_by("date", "pk"))
     users |= {e.owner for e in evenings if e.owner}
+    payments = list(
+        Payment.objects.filter(Q(club=club) | Q(evening__club=club))
+        .select_related("marked_by", "cancellation__by")
+        .order_by("pk")
+    )
+    users |= {p.marked_by for p in payments if p.marked_by}
+    users |= {p.cancellation.by for p in payments if p.cancelled and p.cancellation.by}
     accounts = []
     for u in sorted(users, key=lambda u: u.get_username()):
         account = {
@@ -88,6 +96,11 @@ def export_club(club: Club, *, with_secrets: bool = False) -> dict[str, Any]:
             for s in club.seasons.order_by("start", "pk")
         ],
         "evenings": [_export_evening(e) for e in evenings],
+        "payments_on_account": [
+            _export_payment(p) | {"from": p.payer_player_id, "to": p.payee_player_id}
+            for p in payments
+            if p.evening_id is None
+        ],
     } | _nights(club, evenings)
 
 
@@ -95,6 +108,23 @@ def _nights(club: Club, evenings: list[Evening]) -> dict[str, Any]:
     """The club's nights (only when it has some): their tables point at the evenings by their place."""
     nights = night_backup.export_nights(club, {e.pk: i for i, e in enumerate(evenings)})
     return {"nights": nights} if nights else {}
+
+
+def _export_payment(p: Payment) -> dict[str, Any]:
+    """A payment with who entered it and when, its kind and note, and its cancellation when it has one."""
+    entry = {
+        "from": p.payer,
+        "to": p.payee,
+        "amount": str(p.amount),
+        "kind": p.kind,
+        "note": p.note,
+        "marked_by": _user(p.marked_by),
+        "marked_at": p.marked_at.isoformat(),
+    }
+    if p.cancelled:
+        c = p.cancellation
+        entry["cancelled"] = {"by": _user(c.by), "at": c.at.isoformat(), "reason": c.reason}
+    return entry
 
 
 def _export_evening(evening: Evening) -> dict[str, Any]:
@@ -105,9 +135,7 @@ def _export_evening(evening: Evening) -> dict[str, Any]:
         "status": evening.status,
         "version": evening.version,
         "owner": _user(evening.owner),
-        "payments": [
-            {"from": p.payer, "to": p.payee, "amount": str(p.amount)} for p in evening.payments.order_by("pk")
-        ],
+        "payments": [_export_payment(p) for p in evening.payments.select_related("cancellation").order_by("pk")],
     }
 
 
@@ -182,6 +210,11 @@ def import_club(data: dict[str, Any], *, account_map: dict[str, str] | None = No
             Season.objects.create(club=club, **s.model_dump())
         restored = [_import_evening(club, e, players, accounts) for e in backup.evenings]
         night_backup.import_nights(club, backup.nights, players, restored)
+        for p in backup.payments_on_account:
+            payer, payee = players[p.payer], players[p.payee]
+            _restore_payment(
+                p, accounts, club=club, evening=None, payer=payer.name, payee=payee.name, players=(payer, payee)
+            )
     return club
 
 
@@ -203,7 +236,38 @@ def _import_evening(club, item: EveningEntry, players, accounts) -> Evening:
         Seat.objects.create(evening=evening, player=players[player_id], position=position, name=name)
     for number, deal in enumerate(item.file["deals"], start=1):
         Deal.objects.create(evening=evening, number=number, data=deal)
+    seats = dict(zip(engine.players, (players[i] for i in item.seats), strict=True))
     for p in item.payments:
-        Payment.objects.create(evening=evening, payer=p.payer, payee=p.payee, amount=p.amount)
+        _restore_payment(
+            p,
+            accounts,
+            club=club,
+            evening=evening,
+            payer=p.payer,
+            payee=p.payee,
+            players=(seats.get(p.payer), seats.get(p.payee)),
+        )
     services.store_new(evening)
     return evening
+
+
+def _restore_payment(p, accounts, *, club, evening, payer, payee, players) -> Payment:
+    """A payment as it was made: its author and time, kind and note, and its cancellation."""
+    payment = Payment.objects.create(
+        evening=evening,
+        club=club,
+        payer=payer,
+        payee=payee,
+        payer_player=players[0],
+        payee_player=players[1],
+        amount=p.amount,
+        kind=p.kind,
+        note=p.note,
+        marked_by=accounts.get(p.marked_by),
+        **({"marked_at": p.marked_at} if p.marked_at else {}),
+    )
+    if p.cancelled is not None:
+        PaymentCancellation.objects.create(
+            payment=payment, by=accounts.get(p.cancelled.by), at=p.cancelled.at, reason=p.cancelled.reason
+        )
+    return payment

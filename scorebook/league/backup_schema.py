@@ -9,6 +9,7 @@ a field for it to ``ClubBackup`` with a default (older backups lack it), export 
 ``league.backup.export_club`` and restore it in ``import_club``.
 """
 
+from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, Self
 
@@ -35,7 +36,7 @@ from scorebook.core.schema import (
     text,
     value,
 )
-from scorebook.evenings.models import Evening
+from scorebook.evenings.models import Evening, Payment
 from scorebook.nights.backup_schema import NightBackup
 from scorebook.rules import evening_file, registry
 from scorebook.rules.deals import Evening as EngineEvening
@@ -186,10 +187,46 @@ class SeasonEntry(Schema):
         return self
 
 
+def _when(value):
+    """A moment as the backup writes it (ISO 8601, with its offset)."""
+    if isinstance(value, datetime):
+        return value
+    try:
+        moment = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise fault("a date and time (ISO 8601) is expected") from None
+    if moment.tzinfo is None:
+        raise fault("a date and time with its offset is expected")
+    return moment
+
+
+When = Annotated[datetime, BeforeValidator(_when)]
+
+
+class CancellationEntry(Schema):
+    by: Any = None  # one of the accounts, or null
+    at: When
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
 class PaymentEntry(Schema):
     payer: Any = Field(alias="from")  # two different players of the evening: EveningEntry checks them
     payee: Any = Field(alias="to")
     amount: Annotated[Decimal, value(_amount)]
+    # written since payments are records (older backups have none: a full transfer, no author, now)
+    kind: OneOf(Payment.Kind.values) = Payment.Kind.FULL
+    note: Annotated[str, Field(max_length=200)] = ""
+    marked_by: Any = None  # one of the accounts, or null
+    marked_at: When | None = None
+    cancelled: CancellationEntry | None = None
+
+
+class AccountPaymentEntry(PaymentEntry):
+    """A payment on account: between two of the backup's players (ClubBackup checks them)."""
+
+    payer: Whole(1, 2**63 - 1) = Field(alias="from")
+    payee: Whole(1, 2**63 - 1) = Field(alias="to")
+    kind: OneOf(Payment.Kind.values) = Payment.Kind.ACCOUNT
 
 
 class EveningEntry(Schema):
@@ -236,6 +273,7 @@ class ClubBackup(Schema):
     house_rules: list[HouseRulesEntry]
     seasons: list[SeasonEntry]
     evenings: list[EveningEntry]
+    payments_on_account: list[AccountPaymentEntry] = []  # since payments are records
     nights: list[NightBackup] = []
 
     @field_validator("accounts")
@@ -303,6 +341,18 @@ class ClubBackup(Schema):
             if e.owner is not None and not _one_of(e.owner, names):
                 raise fault(f"{e.owner!r} is not one of the backup's accounts", i, "owner")
         return evenings
+
+    @field_validator("payments_on_account")
+    @classmethod
+    def _on_account(cls, payments: list[AccountPaymentEntry], info: ValidationInfo) -> list[AccountPaymentEntry]:
+        players = info.data.get("players")
+        if players is None:
+            return payments
+        ids = {p.id for p in players}
+        for i, p in enumerate(payments):
+            if p.payer == p.payee or not among(p.payer, ids) or not among(p.payee, ids):
+                raise fault("two different players of the backup are expected", i)
+        return payments
 
     @field_validator("nights")
     @classmethod

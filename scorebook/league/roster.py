@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from scorebook.clubs.models import Player
 from scorebook.clubs.services import Conflict, Refused, lock_club
-from scorebook.evenings.models import Evening, Seat
+from scorebook.evenings.models import Evening, Payment, Seat
 from scorebook.evenings.services import rebuild
 from scorebook.nights.models import Participant
 
@@ -74,6 +74,8 @@ def merge_players(keep: Player, drop: Player) -> int:
         evening_ids = list(Seat.objects.filter(player=drop).values_list("evening_id", flat=True))
         moved = Seat.objects.filter(player=drop).update(player=keep)
         Participant.objects.filter(player=drop).update(player=keep)  # his nights are the kept record's
+        Payment.objects.filter(payer_player=drop).update(payer_player=keep)  # his payments are his still
+        Payment.objects.filter(payee_player=drop).update(payee_player=keep)
         drop.delete()
         if account != keep.user_id:
             keep.user_id = account

@@ -25,7 +25,8 @@ urlpatterns = [
     # money left unpaid
     path("c/<slug:slug>/ledger/", ledger.ledger, name="club_ledger"),
     path("c/<slug:slug>/ledger/paid/", ledger.ledger_paid, name="club_ledger_paid"),
-    path("c/<slug:slug>/ledger/undo/", ledger.ledger_undo, name="club_ledger_undo"),
+    path("c/<slug:slug>/ledger/pay/", ledger.ledger_pay, name="club_ledger_pay"),
+    path("c/<slug:slug>/ledger/payments/<id:payment>/cancel/", ledger.ledger_cancel, name="club_payment_cancel"),
     # downloads: the ledger and the roster for a spreadsheet, the club's backup (admins)
     path("c/<slug:slug>/ledger.csv", downloads.ledger_csv, name="club_ledger_csv"),
     path("c/<slug:slug>/players.csv", downloads.roster_csv, name="club_players_csv"),

@@ -93,13 +93,13 @@ def test_it_keeps_every_seats_figures_as_the_summary_says_after_every_write(scor
         due = payments.still_due(evening)
         if due:
             paid = due[data.draw(st.integers(0, len(due) - 1))]
-            payments.record_payment(evening, paid.payer, paid.payee, paid.amount, scorer)
+            payment, _created = payments.record_payment(evening, paid.payer, paid.payee, paid.amount, scorer)
             same(evening, "a payment")
             if deals:  # a correction after a payment: the payment is netted against the new settlement
                 services.edit_deal(evening, 1, evening.deals.first().data, scorer, None)
                 same(evening, "a correction after a payment")
-            assert payments.cancel_payment(evening, paid.payer, paid.payee, paid.amount)
-            same(evening, "a payment taken back")
+            assert payments.cancel_payment(payment.pk, scorer, admin=False)
+            same(evening, "a payment cancelled")
         Seat.objects.filter(evening=evening).update(points=0, place=None, unpaid=0, open_transfers=0, declared={})
         services.rebuild(evening)
         same(evening, "a rebuild")

@@ -191,50 +191,50 @@ def pay(client, evening, payer="Bert", payee="Dina", amount="0.60", **extra):
     return client.post(url("payment_toggle", evening), data, **extra)
 
 
-def test_it_marks_a_transfer_paid_and_unpaid_with_a_plain_post(scorer_client, scorer, kleuren):
+def test_it_marks_a_transfer_paid_with_a_plain_post(scorer_client, scorer, kleuren):
     response = pay(scorer_client, kleuren)
     assert response.status_code == 302
     assert response.url == url("settlement", kleuren) + "#transfers"
     payment = Payment.objects.get(evening=kleuren)
-    assert (payment.payer, payment.payee, payment.amount, payment.marked_by) == (
+    assert (payment.payer, payment.payee, payment.amount, payment.marked_by, payment.kind) == (
         "Bert",
         "Dina",
         Decimal("0.60"),
         scorer,
+        Payment.Kind.FULL,
     )
     transfers = text_of(transfers_section(body(scorer_client.get(url("settlement", kleuren)))))
     assert transfers.count("paid ✓") == 1 and transfers.count("mark paid") == 2
+    assert "Bert paid Dina €0.60" in transfers
 
-    assert pay(scorer_client, kleuren).status_code == 302  # the toggle again: unpaid
-    assert not Payment.objects.exists()
+    assert pay(scorer_client, kleuren).status_code == 302  # tapped again: the same payment, nothing more
+    assert Payment.objects.count() == 1
 
 
 def test_it_sets_the_paid_state_explicitly_so_a_double_tap_changes_nothing(scorer_client, kleuren):
     pay(scorer_client, kleuren, data={"paid": "1"})
     pay(scorer_client, kleuren, data={"paid": "1"})
     assert Payment.objects.count() == 1
-    pay(scorer_client, kleuren, data={"paid": "0"})
-    pay(scorer_client, kleuren, data={"paid": "0"})
-    assert Payment.objects.count() == 0
 
 
-def test_it_answers_htmx_with_only_the_transfer_row(scorer_client, kleuren):
+def test_it_sends_an_undo_to_the_cancel_confirmation_and_deletes_nothing(scorer_client, kleuren):
+    pay(scorer_client, kleuren, data={"paid": "1"})
+    payment = Payment.objects.get()
+    response = pay(scorer_client, kleuren, data={"paid": "0", "payment": payment.pk})
+    assert response.status_code == 302
+    assert response.url == reverse("payment_cancel", args=[kleuren.pk, payment.pk])
+    assert Payment.objects.active().count() == 1
+
+
+def test_it_answers_htmx_with_the_list_of_transfers_in_place(scorer_client, kleuren):
     response = pay(scorer_client, kleuren, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     html = body(response)
-    assert html.strip().startswith('<li class="transfer is-paid">')
-    assert html.strip().endswith("</li>")
-    assert html.count("<li") == 1
+    assert html.strip().startswith('<section id="transfers"')
     assert "<html" not in html and "Standings" not in html
-    assert f"Bert pays Dina {eur('0,60')}" in text_of(html)
-    assert "paid ✓" in html and 'name="paid" value="0"' in html
+    assert f"Bert paid Dina {eur('0,60')}" in text_of(html)
+    assert "paid ✓" in html and html.count("mark paid") == 2
     assert Payment.objects.filter(evening=kleuren, payer="Bert", payee="Dina", amount=Decimal("0.60")).exists()
-
-    response = pay(scorer_client, kleuren, HTTP_HX_REQUEST="true")
-    html = body(response)
-    assert html.strip().startswith('<li class="transfer">')
-    assert "mark paid" in html and 'name="paid" value="1"' in html
-    assert not Payment.objects.exists()
 
 
 def test_it_refuses_to_mark_a_transfer_the_settlement_does_not_ask_for(scorer_client, kleuren):
@@ -261,7 +261,7 @@ def test_it_closes_and_reopens_the_evening(scorer_client, kleuren):
     html = body(scorer_client.get(url("settlement", kleuren)))
     assert "This evening is closed." in html and "Its deals can no longer be changed" in html
     # the money is often paid days later: a closed evening's payments are still marked here, as in the ledger
-    assert "Payments can still be marked and undone." in html
+    assert "Payments can still be marked and cancelled." in html
     assert "mark paid" in html and url("payment_toggle", kleuren) in html
     assert url("evening_reopen", kleuren) in html and url("evening_close", kleuren) not in html
 
@@ -275,10 +275,12 @@ def test_it_closes_and_reopens_the_evening(scorer_client, kleuren):
 def test_it_settles_payments_of_a_closed_evening_as_the_ledger_does(scorer_client, kleuren):
     pay(scorer_client, kleuren, data={"paid": "1"})
     scorer_client.post(url("evening_close", kleuren))
-    assert pay(scorer_client, kleuren, data={"paid": "0"}).status_code == 302  # undone
-    assert not Payment.objects.exists()
+    payment = Payment.objects.get()
+    cancel = reverse("payment_cancel", args=[kleuren.pk, payment.pk])
+    assert scorer_client.post(cancel, {"reason": "twice"}).status_code == 302  # cancelled
+    assert not Payment.objects.active().exists()
     assert pay(scorer_client, kleuren, data={"paid": "1"}).status_code == 302  # marked again
-    assert list(Payment.objects.values_list("payer", "payee")) == [("Bert", "Dina")]
+    assert list(Payment.objects.active().values_list("payer", "payee")) == [("Bert", "Dina")]
     kleuren.refresh_from_db()
     assert kleuren.status == Evening.Status.CLOSED  # the deals stay frozen
     assert "paid ✓" in body(scorer_client.get(url("settlement", kleuren)))

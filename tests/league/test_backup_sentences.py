@@ -204,7 +204,7 @@ FAULTS = [
         "evenings[0]: version: a whole number from 0 to 2147483647 is expected.",
     ),
     (lambda d: d["evenings"][0].update(owner="zoe"), "evenings[0]: owner: 'zoe' is not one of the backup's accounts."),
-    (lambda d: d["evenings"][0]["payments"][0].update(note=""), "evenings[0]: payments[0]: unknown key 'note'."),
+    (lambda d: d["evenings"][0]["payments"][0].update(memo=""), "evenings[0]: payments[0]: unknown key 'memo'."),
     (
         lambda d: d["evenings"][0]["payments"][0].update(to=d["evenings"][0]["payments"][0]["from"]),
         "evenings[0]: payments[0]: two different players of the evening are expected.",

@@ -108,6 +108,7 @@ def test_it_downloads_the_ledger_with_open_transfers_and_payments(client, cast, 
         "Munt",
         "Aangeduid door",
         "Aangeduid op",
+        "Notitie",
     ]
     lines = {tuple(r[2:7]) for r in rows[1:]}
     assert ("te betalen", "Dina", "Carl", "1,40", "EUR") in lines

@@ -45,71 +45,95 @@ def test_it_lists_each_payment_with_who_marked_it_and_when(client, club, scorer,
     assert re.search(r"evening of Sept\. 10, 2026 · marked on \S+ at .+ by Marie", page)
 
 
-def test_it_undoes_a_payment_from_the_ledger_and_the_transfer_is_open_again(client, club, scorer, evening):
+def cancel(client, club, payment, reason="", **extra):
+    return client.post(reverse("club_payment_cancel", args=[club.slug, payment.pk]), {"reason": reason}, **extra)
+
+
+def test_it_cancels_a_payment_from_the_ledger_after_a_confirmation_and_keeps_it(client, club, scorer, evening):
     client.force_login(scorer)
     mark(client, club, evening)
     payment = Payment.objects.get()
-    response = client.post(reverse("club_ledger_undo", args=[club.slug]), {"payment": payment.pk})
+    confirm = client.get(reverse("club_payment_cancel", args=[club.slug, payment.pk]))
+    assert confirm.status_code == 200 and "Cancel Bert paying Anne €1.40 ? It stays in the history" in text(
+        confirm.content.decode()
+    )
+    assert Payment.objects.active().count() == 1  # asking changes nothing
+    response = cancel(client, club, payment, "marked twice")
     assert response.status_code == 302 and response.url.endswith("#payment-history")
-    assert not Payment.objects.exists()
+    assert Payment.objects.count() == 1 and not Payment.objects.active().exists()
+    assert payment.__class__.objects.get().cancellation.by == scorer
     page = text(client.get(reverse("club_ledger", args=[club.slug])).content.decode())
-    assert "Undone: Bert paying Anne €1.40 is no longer marked; it is open again." in page
-    assert "Bert pays Anne €1.40" in page
-    # a second tap changes nothing
-    assert client.post(reverse("club_ledger_undo", args=[club.slug]), {"payment": payment.pk}).status_code == 302
+    assert "Cancelled: Bert paying Anne €1.40 no longer counts; it stays in the history." in page
+    assert "Bert pays Anne €1.40" in page  # open again
+    assert re.search(r"cancelled on \S+ at .+ by Marie · “marked twice”", page)
+    # a second tap is told, and changes nothing
+    assert cancel(client, club, payment).status_code == 302
+    assert "This payment was cancelled already." in text(
+        client.get(reverse("club_ledger", args=[club.slug])).content.decode()
+    )
+    assert Payment.objects.count() == 1
 
 
-def test_it_undoes_with_htmx_in_place(client, club, scorer, evening):
+def test_it_asks_and_cancels_with_htmx_in_place(client, club, scorer, evening):
     client.force_login(scorer)
     mark(client, club, evening)
-    response = client.post(
-        reverse("club_ledger_undo", args=[club.slug]), {"payment": Payment.objects.get().pk}, HTTP_HX_REQUEST="true"
-    )
+    payment = Payment.objects.get()
+    asked = client.get(reverse("club_payment_cancel", args=[club.slug, payment.pk]), HTTP_HX_REQUEST="true")
+    assert asked.content.decode().lstrip().startswith('<li class="transfer is-paid is-confirm">')
+    response = cancel(client, club, payment, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and response.content.decode().lstrip().startswith('<div id="ledger"')
 
 
-def test_a_closed_evening_is_settled_and_undone_in_the_ledger_and_on_its_page(client, club, scorer, evening):
+def test_a_closed_evening_is_settled_and_cancelled_in_the_ledger_and_on_its_page(client, club, scorer, evening):
     services.set_status(evening, Evening.Status.CLOSED)
     client.force_login(scorer)
     mark(client, club, evening)
     assert Payment.objects.count() == 1
     page = client.get(reverse("settlement", args=[evening.pk])).content.decode()
-    assert "Payments can still be marked and undone, here or in the club" in page
+    assert "Payments can still be marked and cancelled, here or in the club" in page
     assert re.search(r"marked paid on \S+ at .+ by Marie", text(page))
     payment = Payment.objects.get()
-    client.post(
-        reverse("payment_toggle", args=[evening.pk]),
-        {
-            "payer": "Bert",
-            "payee": "Anne",
-            "amount": "1.40",
-            "paid": "0",
-            "payment": payment.pk,
-        },
-    )
-    assert not Payment.objects.exists()
+    client.post(reverse("payment_cancel", args=[evening.pk, payment.pk]), {"reason": ""})
+    assert not Payment.objects.active().exists()
     evening.refresh_from_db()
     assert evening.status == Evening.Status.CLOSED
 
 
 @pytest.mark.parametrize(("who", "status"), [("member", 403), ("outsider", 404)])
-def test_only_scorers_and_admins_undo(client, cast, club, scorer, evening, who, status):
+def test_only_scorers_and_admins_cancel(client, cast, club, scorer, evening, who, status):
     client.force_login(scorer)
     mark(client, club, evening)
     client.force_login(cast[who])
-    response = client.post(reverse("club_ledger_undo", args=[club.slug]), {"payment": Payment.objects.get().pk})
-    assert response.status_code == status
-    assert Payment.objects.count() == 1
+    assert cancel(client, club, Payment.objects.get()).status_code == status
+    assert Payment.objects.active().count() == 1
 
 
-def test_undo_is_a_post_and_knows_only_its_clubs_payments(client, cast, club, scorer, evening, admin):
+def test_a_scorer_cancels_only_their_own_entries_and_an_admin_any(client, cast, club, scorer, evening, admin):
+    client.force_login(admin)
+    mark(client, club, evening)
+    payment = Payment.objects.get()
+    client.force_login(scorer)
+    page = client.get(reverse("club_ledger", args=[club.slug])).content.decode()
+    assert reverse("club_payment_cancel", args=[club.slug, payment.pk]) not in page
+    assert client.get(reverse("club_payment_cancel", args=[club.slug, payment.pk])).status_code == 403
+    assert cancel(client, club, payment).status_code == 403
+    assert client.post(reverse("payment_cancel", args=[evening.pk, payment.pk])).status_code == 403
+    assert Payment.objects.active().count() == 1
+    # the scorer's own entry: theirs to cancel; the admin cancels anyone's
+    mark(client, club, evening, payer="Dina", payee="Carl")
+    own = Payment.objects.get(payer="Dina")
+    assert cancel(client, club, own).status_code == 302
+    client.force_login(admin)
+    assert cancel(client, club, payment).status_code == 302
+    assert not Payment.objects.active().exists() and Payment.objects.count() == 2
+
+
+def test_cancel_knows_only_its_clubs_payments(client, cast, club, scorer, evening, admin):
     from scorebook.clubs.models import Club, Membership, Role
 
     client.force_login(scorer)
-    assert client.get(reverse("club_ledger_undo", args=[club.slug])).status_code == 405
     mark(client, club, evening)
     other = Club.objects.create(name="Elders", slug="elders")
     Membership.objects.create(club=other, user=scorer, role=Role.SCORER)
-    client.post(reverse("club_ledger_undo", args=[other.slug]), {"payment": Payment.objects.get().pk})
-    assert Payment.objects.count() == 1
-    assert client.post(reverse("club_ledger_undo", args=[club.slug]), {"payment": "x"}).status_code == 400
+    assert cancel(client, other, Payment.objects.get()).status_code == 404
+    assert Payment.objects.active().count() == 1

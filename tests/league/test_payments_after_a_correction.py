@@ -101,8 +101,8 @@ def test_it_lists_in_the_ledger_only_what_remains_after_the_payments(scorer_clie
 def test_it_shows_on_the_settlement_page_what_was_paid_and_what_remains(scorer_client, corrected):
     html = body(scorer_client.get(reverse("settlement", args=[corrected.pk])))
     assert settlement_rows(html) == [
-        ("Bert pays Carl €0.50", "paid"),
-        ("Dina pays Anne €1.10", "paid"),
+        ("Bert paid Carl €0.50", "paid"),
+        ("Dina paid Anne €1.10", "paid"),
         ("Anne pays Bert €0.30", "due"),
         ("Dina pays Carl €0.30", "due"),
     ]

@@ -12,8 +12,8 @@ from decimal import Decimal, InvalidOperation
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse, HttpResponseBadRequest
-from django.shortcuts import redirect, render
+from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
 from scorebook.accounts.models import display_name
-from scorebook.core.formatting import lang, money_text, signed_points, stake_text, tone
+from scorebook.core.formatting import lang, money_text, party_label, signed_points, stake_text, tone
 from scorebook.core.http import HtmxHttpRequest
 from scorebook.rules.model import BeteEnd
 from scorebook.rules.scoring import BETE
@@ -30,10 +30,12 @@ from scorebook.rules.scoring import BETE
 from .. import display, payments, rules_display, services, stored
 from ..access import evening_for_user, refuse_if_managed
 from ..display import TransferWords
+from ..forms import CancelForm, PaymentForm
 from ..models import Evening, Payment
 
 TEMPLATE = "evenings/settle/settlement.html"
 PRINT_TEMPLATE = "evenings/settle/print.html"
+CANCEL_TEMPLATE = "evenings/settle/payment_cancel.html"
 
 # --- what the pages show -------------------------------------------------------------------
 
@@ -44,39 +46,70 @@ class TransferRow(TransferWords):
     payee: str
     amount: Decimal
     amount_text: str
-    paid: bool  # a payment made; otherwise a transfer still due
+    paid: bool  # a payment made (cancelled or not); otherwise a transfer still due
     paid_at: object = None  # when it was marked paid
     paid_by: str = ""  # who marked it paid
-    payment_id: int | None = None  # the payment, for its undo
+    payment_id: int | None = None  # the payment, for its cancellation
+    kind: str = ""  # the payment's kind (Payment.Kind)
+    note: str = ""
+    cancelled_at: object = None  # a cancelled payment: when, by whom, why
+    cancelled_by: str = ""
+    reason: str = ""
+    may_cancel: bool = False
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancelled_at is not None
 
 
-def _transfer_rows(evening: Evening) -> list[TransferRow]:
-    """What was paid (the payments, in the order they were made), then what remains to settle:
-    the settlement netted against them (rules.md 4; ``payments.still_due``)."""
+def _may_cancel(evening: Evening, payment: Payment, user) -> bool:
+    """A scorer cancels the payments they entered, an admin (of the club; a private evening's
+    owner) any."""
+    if not getattr(evening, "may_score", False):
+        return False
+    return bool(getattr(evening, "as_admin", False)) or (user is not None and payment.marked_by_id == user.pk)
+
+
+def _payment_row(evening: Evening, p: Payment, user=None) -> TransferRow:
+    cancellation = getattr(p, "cancellation", None) if p.cancelled else None
+    return TransferRow(
+        p.payer,
+        p.payee,
+        p.amount,
+        money_text(p.amount, evening.currency),
+        True,
+        p.marked_at,
+        display_name(p.marked_by),
+        p.pk,
+        p.kind,
+        p.note,
+        cancellation.at if cancellation else None,
+        display_name(cancellation.by) if cancellation else "",
+        cancellation.reason if cancellation else "",
+        not cancellation and _may_cancel(evening, p, user),
+    )
+
+
+def _transfer_rows(evening: Evening, user=None) -> list[TransferRow]:
+    """What was paid (every payment, in the order they were made; the cancelled ones shown as such),
+    then what remains to settle: the settlement netted against the payments that count
+    (rules.md 4; ``payments.still_due``)."""
     if evening.stake is None:
         return []
-    made = payments.payments_made(evening)
-    rows = [
-        TransferRow(
-            p.payer,
-            p.payee,
-            p.amount,
-            money_text(p.amount, evening.currency),
-            True,
-            p.marked_at,
-            display_name(p.marked_by),
-            p.pk,
-        )
-        for p in made
-    ]
+    records = payments.payment_records(evening)
+    rows = [_payment_row(evening, p, user) for p in records]
     rows += [
         TransferRow(t.payer, t.payee, t.amount, money_text(t.amount, evening.currency), False)
-        for t in payments.still_due(evening, made)
+        for t in payments.still_due(evening, [p for p in records if not p.cancelled])
     ]
     return rows
 
 
-def _context(evening: Evening, last: int | None = 0) -> dict:
+def _parties(evening: Evening) -> list[tuple[str, str]]:
+    return [(name, party_label(name)) for name in payments.parties(evening)]
+
+
+def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> dict:
     """The settlement's context; ``sheet``: the evening as stored, with its ``last`` deals (all: None)."""
     sheet = stored.read_sheet(evening, last)
     result = sheet.standing
@@ -106,7 +139,9 @@ def _context(evening: Evening, last: int | None = 0) -> dict:
     bete = getattr(rules, "bete", None)
     carried = bete is not None and result.bete_end is BeteEnd.CARRY
     bete_money = money.get(BETE)
-    transfers = _transfer_rows(evening)
+    transfers = _transfer_rows(evening, user)
+    if form is None and has_stake:
+        form = PaymentForm(parties=_parties(evening))
     return {
         "evening": evening,
         "variant": rules.names.get(code),
@@ -120,7 +155,8 @@ def _context(evening: Evening, last: int | None = 0) -> dict:
         "bete_carried": carried,
         "bete_money_text": money_text(bete_money, evening.currency, signed=True) if bete_money is not None else "",
         "transfers": transfers,
-        "paid_count": sum(t.paid for t in transfers),
+        "paid_count": sum(t.paid and not t.cancelled for t in transfers),
+        "payment_form": form,
         "due_count": sum(not t.paid for t in transfers),
         "closed": not evening.is_open,
         "may_score": getattr(evening, "may_score", False),
@@ -138,7 +174,7 @@ def _context(evening: Evening, last: int | None = 0) -> dict:
 @login_required
 def settlement(request, pk):
     evening = evening_for_user(request, pk)
-    return render(request, TEMPLATE, _context(evening))
+    return render(request, TEMPLATE, _context(evening, user=request.user))
 
 
 @require_safe
@@ -160,10 +196,20 @@ def _settlement_url(evening: Evening, anchor: str = "") -> str:
     return reverse("settlement", args=[evening.pk]) + anchor
 
 
+def _transfers_answer(request, evening: Evening, form=None, status: int = 200) -> HttpResponse:
+    """The settlement's list of transfers for htmx (in place), the page otherwise."""
+    if request.htmx:
+        return render(request, TEMPLATE + "#transfers", _context(evening, user=request.user, form=form), status=status)
+    if form is not None:
+        return render(request, TEMPLATE, _context(evening, user=request.user, form=form), status=status)
+    return redirect(_settlement_url(evening, "#transfers"))
+
+
 @require_POST
 @login_required
 def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Mark a transfer paid, or not. ``paid`` = "1" / "0" sets it (a double tap is harmless); without it, it toggles."""
+    """Mark a transfer still due paid in full (a double tap is harmless: the second finds it paid).
+    ``paid`` = "0" with a ``payment`` asks to cancel that payment: its confirmation page."""
     evening = evening_for_user(request, pk, write=True)
     payer = (request.POST.get("payer") or "").strip()
     payee = (request.POST.get("payee") or "").strip()
@@ -183,36 +229,98 @@ def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     wanted = request.POST.get("paid")
     if wanted not in (None, "", "0", "1"):
         return HttpResponseBadRequest("paid is 1 or 0")
-
-    try:
-        payment_id = int(request.POST["payment"]) if request.POST.get("payment") else None
-    except ValueError:
-        return HttpResponseBadRequest("payment must be a payment's number")
+    if wanted == "0":  # a payment is cancelled with a confirmation and a reason, never in one tap
+        try:
+            payment_id = int(request.POST.get("payment") or "")
+        except ValueError:
+            return HttpResponseBadRequest("payment must be a payment's number")
+        return redirect("payment_cancel", evening.pk, payment_id)
 
     # Payments of a closed evening are settled here as in the club's ledger: closing freezes the deals,
     # not the money, which is often paid days later.
-    existing = Payment.objects.filter(evening=evening, payer=payer, payee=payee, amount=amount)
-    mark = (wanted == "1") if wanted in ("0", "1") else not existing.exists()
     try:
-        if mark:
-            payments.record_payment(evening, payer, payee, amount, request.user, closed_too=True)
-        else:
-            payments.cancel_payment(evening, payer, payee, amount, closed_too=True, payment_id=payment_id)
+        payments.record_payment(evening, payer, payee, amount, request.user, closed_too=True)
     except payments.NotDue:  # the page was out of date: a deal or a payment changed the settlement since
         messages.warning(request, _("The settlement has changed since the page was shown: check it again."))
         return HttpResponseClientRefresh() if request.htmx else redirect(_settlement_url(evening, "#transfers"))
+    return _transfers_answer(request, evening)
 
-    if request.htmx:
-        context = _context(evening)
-        row = next(
-            (t for t in context["transfers"] if (t.payer, t.payee, t.amount, t.paid) == (payer, payee, amount, mark)),
-            None,
+
+@require_POST
+@login_required
+def payment_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Record a payment typed in: part of a transfer, or a free amount between two parties of the
+    evening, with a note. The form's key makes a repeated post record nothing."""
+    evening = evening_for_user(request, pk, write=True)
+    if evening.stake is None:
+        return HttpResponseBadRequest("this evening has no stake")
+    form = PaymentForm(request.POST, parties=_parties(evening))
+    if not form.is_valid():
+        return _transfers_answer(request, evening, form, status=422)
+    data = form.cleaned_data
+    try:
+        _payment, created = payments.record_payment(
+            evening,
+            data["payer"],
+            data["payee"],
+            data["amount"],
+            request.user,
+            closed_too=True,
+            free=True,
+            note=data["note"],
+            request_key=data["key"],
         )
-        if row is None:  # the rest of the settlement moved (a payment after a correction): the whole list
-            return HttpResponseClientRefresh()
-        context["t"] = row
-        return render(request, TEMPLATE + "#transfer", context)
-    return redirect(_settlement_url(evening, "#transfers"))
+    except payments.NotDue:
+        form.add_error("payer", _("Two parties of this evening are needed."))
+        return _transfers_answer(request, evening, form, status=422)
+    if created:
+        messages.success(
+            request,
+            _("Recorded: %(payer)s paid %(payee)s %(amount)s.")
+            % {
+                "payer": party_label(data["payer"]),
+                "payee": party_label(data["payee"]),
+                "amount": money_text(data["amount"], evening.currency),
+            },
+        )
+    return _transfers_answer(request, evening)
+
+
+@login_required
+def payment_cancel(request: HtmxHttpRequest, pk: int, payment: int) -> HttpResponse:
+    """Cancel a payment, after a confirmation (this page, or the row in place with htmx), with a
+    reason: a record of who, when and why; the payment stays in the list, cancelled."""
+    evening = evening_for_user(request, pk, write=request.method == "POST")
+    record = get_object_or_404(
+        Payment.objects.select_related("marked_by__profile", "cancellation__by__profile"), pk=payment, evening=evening
+    )
+    row = _payment_row(evening, record, request.user)
+    form = CancelForm(request.POST) if request.method == "POST" else CancelForm()
+    if request.method == "POST":
+        if not form.is_valid():
+            return render(request, CANCEL_TEMPLATE, {"evening": evening, "t": row, "form": form}, status=422)
+        try:
+            payments.cancel_payment(record.pk, request.user, admin=evening.as_admin, reason=form.cleaned_data["reason"])
+        except payments.AlreadyCancelled:
+            messages.info(request, _("This payment was cancelled already."))
+        except payments.NotYours:
+            raise PermissionDenied("A scorer cancels only the payments they entered") from None
+        else:
+            messages.success(
+                request,
+                _("Cancelled: %(payer)s paying %(payee)s %(amount)s no longer counts; it stays in the history.")
+                % {"payer": row.payer_label, "payee": row.payee_label, "amount": row.amount_text},
+            )
+        return _transfers_answer(request, evening)
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+    if row.cancelled:
+        messages.info(request, _("This payment was cancelled already."))
+        return redirect(_settlement_url(evening, "#transfers"))
+    if not row.may_cancel:
+        raise PermissionDenied("A scorer cancels only the payments they entered")
+    template = CANCEL_TEMPLATE + "#confirm" if request.htmx else CANCEL_TEMPLATE
+    return render(request, template, {"evening": evening, "t": row, "form": form})
 
 
 def _back(request, evening: Evening):

@@ -47,20 +47,39 @@ def ledger_csv(request, slug):
             t.currency,
             "",
             "",
+            "",
         ]
         for t in ledger.transfers
     ]
+    cancelled = _("cancelled")
     rows += [
         [
-            p.date.isoformat(),
+            p.where,
             "",
-            paid,
+            cancelled if p.cancelled else paid,
             party_label(p.payer),
             party_label(p.payee),
             spreadsheet.number(p.amount, 2, fmt),
             p.currency,
             p.marked_by,
             timezone.localtime(p.marked_at).strftime("%Y-%m-%d %H:%M"),
+            " · ".join(
+                part
+                for part in (
+                    p.note,
+                    (
+                        _("cancelled on %(day)s by %(who)s")
+                        % {
+                            "day": timezone.localtime(p.cancelled_at).strftime("%Y-%m-%d %H:%M"),
+                            "who": p.cancelled_by or "?",
+                        }
+                        if p.cancelled
+                        else ""
+                    ),
+                    p.reason,
+                )
+                if part
+            ),
         ]
         for p in payment_history(club, limit=None)
     ]
@@ -74,6 +93,7 @@ def ledger_csv(request, slug):
         _("Currency"),
         _("Marked by"),
         _("Marked on"),
+        _("Note"),
     ]
     filename = spreadsheet.file_name(club.slug, pgettext("file name", "ledger"))
     return spreadsheet.csv_download(filename, header, rows, fmt)

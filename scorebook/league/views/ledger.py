@@ -19,9 +19,10 @@ from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db.models import BigIntegerField, Exists, F, OuterRef, Q
 from django.db.models.functions import Cast, Round
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -35,11 +36,13 @@ from scorebook.core.formatting import lang, money_text, party_label, tone
 from scorebook.core.http import HtmxHttpRequest
 from scorebook.evenings import payments, summary
 from scorebook.evenings.display import TransferWords
+from scorebook.evenings.forms import CancelForm, PaymentForm
 from scorebook.evenings.models import Evening, Payment, Seat
 from scorebook.rules import registry, settlement
 from scorebook.rules.model import RulesError
 
 TEMPLATE = "league/ledger.html"
+CANCEL_TEMPLATE = "league/payment_cancel.html"
 CENT = Decimal("0.01")
 MARKERS = (Role.ADMIN, Role.SCORER)
 SHOWN_EVENINGS = 40  # the newest evenings with open transfers; ?all=1 shows every one
@@ -170,6 +173,16 @@ def open_transfers(rows, paid, order) -> list[tuple[int, str, str, int]]:
     return out
 
 
+def club_currency(club) -> str:
+    """The currency of the club's latest evening with a stake (payments on account are in it)."""
+    latest = (
+        Evening.objects.filter(club=club, stake__isnull=False)
+        .order_by("-date", "-pk")
+        .values_list("currency", flat=True)
+    ).first()
+    return latest or "EUR"
+
+
 def open_ledger(club, player=None, evenings=None) -> Ledger:
     """Every open transfer of the club's evenings (only those ``player`` sat at, when given), netted
     against the payments made, and the balance of each party. Four queries; ``evenings`` (a
@@ -180,14 +193,15 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
             evenings = evenings.filter(seats__player=player)
     # an evening with a payment is read even when its settlement no longer asks for anything
     evenings = evenings.filter(
-        Q(summary__transfers__0__isnull=False) | Q(Exists(Payment.objects.filter(evening=OuterRef("pk"))))
+        Q(summary__transfers__0__isnull=False) | Q(Exists(Payment.objects.active().filter(evening=OuterRef("pk"))))
     )
     rows = list(
         evenings.order_by("-date", "-created_at").values_list("id", "date", "ruleset", "currency", "summary__transfers")
     )
     paid: dict[int, list[tuple[str, str, int]]] = defaultdict(list)
     for evening_id, payer, payee, cents in (
-        Payment.objects.filter(evening__in=[r[0] for r in rows])
+        Payment.objects.active()
+        .filter(evening__in=[r[0] for r in rows])
         .annotate(
             cents=Cast(Round(F("amount") * 100), BigIntegerField())
         )  # whole cents (beyond 32 bits), no Decimal per row
@@ -228,63 +242,109 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
             b = balance(key, name)
             b.money[currency] = b.money.get(currency, Decimal("0.00")) + sign * amount
             b.count += 1
+    # payments on account (no evening): they count in the balances of their two players
+    on_account = Payment.objects.active().filter(club=club, evening__isnull=True)
+    if player is not None:
+        on_account = on_account.filter(Q(payer_player=player) | Q(payee_player=player))
+    currency = club_currency(club)
+    for payer_id, payer_name, payee_id, payee_name, amount in on_account.values_list(
+        "payer_player_id", "payer", "payee_player_id", "payee", "amount"
+    ):
+        for key, name, sign in ((payer_id or payer_name, payer_name, 1), (payee_id or payee_name, payee_name, -1)):
+            b = balance(key, name)
+            b.money[currency] = b.money.get(currency, Decimal("0.00")) + sign * amount
     made = {
         evening_id: [PaidTransfer(evening_id, about[evening_id][3], a, b, _money(c)) for a, b, c in paid[evening_id]]
         for evening_id in still_open
         if paid.get(evening_id)
     }
-    ordered = sorted(balances.values(), key=lambda b: (b.net, sort_key(b.name)))
+    ordered = sorted((b for b in balances.values() if any(b.money.values())), key=lambda b: (b.net, sort_key(b.name)))
     return Ledger(transfers, ordered, made)
 
 
 @dataclass
 class HistoryLine(TransferWords):
-    """A payment as the history lists it: what was paid, for which evening, who marked it and when."""
+    """A payment as the history lists it: what was paid, for which evening (or on account), who
+    marked it and when, and its cancellation (who, when, why) when it was cancelled."""
 
     pk: int
-    evening: int
-    date: date_cls
+    evening: int | None
+    date: date_cls | None
     currency: str
     payer: str
     payee: str
     amount: Decimal
     marked_by: str
     marked_at: object
+    kind: str = ""
+    note: str = ""
+    marked_by_id: int | None = None
+    cancelled_at: object = None
+    cancelled_by: str = ""
+    reason: str = ""
 
     @property
     def amount_text(self) -> str:
         return money_text(self.amount, self.currency)
 
+    @property
+    def cancelled(self) -> bool:
+        return self.cancelled_at is not None
+
+    @property
+    def where(self) -> str:
+        """Where the line comes from, as the CSV says it: the evening's date, or on account."""
+        return self.date.isoformat() if self.date else _("on account")
+
 
 def payment_history(club, limit: int | None = HISTORY) -> list[HistoryLine]:
-    """The club's payments, the latest marked first (one query)."""
-    payments = (
-        Payment.objects.filter(evening__club=club)
-        .select_related("evening", "marked_by__profile")
+    """The club's payments, cancelled ones too, the latest marked first (one query)."""
+    records = (
+        Payment.objects.filter(club=club)
+        .select_related("evening", "marked_by__profile", "cancellation__by__profile")
         .order_by("-marked_at", "-pk")
     )
     if limit is not None:
-        payments = payments[:limit]
-    return [
-        HistoryLine(
-            p.pk,
-            p.evening_id,
-            p.evening.date,
-            p.evening.currency,
-            p.payer,
-            p.payee,
-            p.amount,
-            display_name(p.marked_by),
-            p.marked_at,
+        records = records[:limit]
+    currency = None
+    lines = []
+    for p in records:
+        if p.evening is None and currency is None:
+            currency = club_currency(club)
+        cancellation = p.cancellation if p.cancelled else None
+        lines.append(
+            HistoryLine(
+                p.pk,
+                p.evening_id,
+                p.evening.date if p.evening else None,
+                p.evening.currency if p.evening else currency,
+                p.payer,
+                p.payee,
+                p.amount,
+                display_name(p.marked_by),
+                p.marked_at,
+                p.kind,
+                p.note,
+                p.marked_by_id,
+                cancellation.at if cancellation else None,
+                display_name(cancellation.by) if cancellation else "",
+                cancellation.reason if cancellation else "",
+            )
         )
-        for p in payments
-    ]
+    return lines
 
 
-def _context(request, club, role, show_all: bool = False) -> dict:
+def _context(request, club, role, show_all: bool = False, form=None) -> dict:
     ledger = open_ledger(club)
     evenings = _by_evening(ledger.transfers, ledger.paid)
     shown = evenings if show_all else evenings[:SHOWN_EVENINGS]
+    history = payment_history(club)
+    for line in history:
+        line.may_cancel = not line.cancelled and (
+            role == Role.ADMIN or (role == Role.SCORER and line.marked_by_id == request.user.pk)
+        )
+    if form is None and role in MARKERS:
+        form = PaymentForm(parties=_players(club))
     return {
         "club": club,
         "role": role,
@@ -292,8 +352,14 @@ def _context(request, club, role, show_all: bool = False) -> dict:
         "ledger": ledger,
         "evenings": shown,
         "hidden": len(evenings) - len(shown),
-        "history": payment_history(club),
+        "history": history,
+        "account_form": form,
+        "currency": club_currency(club),
     }
+
+
+def _players(club) -> list[tuple[int, str]]:
+    return list(Player.objects.filter(club=club).order_by("name").values_list("pk", "name"))
 
 
 def _by_evening(transfers: list[OpenTransfer], paid: dict[int, list[PaidTransfer]]) -> list[dict]:
@@ -355,29 +421,76 @@ def ledger_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return redirect(reverse("club_ledger", args=[club.slug]) + "#open-transfers")
 
 
+def _ledger_answer(request, club, role, anchor: str, form=None, status: int = 200) -> HttpResponse:
+    if request.htmx:
+        return render(request, TEMPLATE + "#ledger", _context(request, club, role, form=form), status=status)
+    if form is not None:
+        return render(request, TEMPLATE, _context(request, club, role, form=form), status=status)
+    return redirect(reverse("club_ledger", args=[club.slug]) + anchor)
+
+
 @require_POST
 @login_required
-def ledger_undo(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Undo a payment marked by mistake (closed evenings too, as they are marked here): what it
-    paid is open again. A second tap changes nothing."""
+def ledger_pay(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Record a payment on account between two players of the club (no evening): any amount, with
+    a note; it counts in both players' balances and in the settle-up. A repeated form records nothing."""
     club, role = club_for_user(request, slug, *MARKERS)
+    form = PaymentForm(request.POST, parties=_players(club))
+    if not form.is_valid():
+        return _ledger_answer(request, club, role, "#on-account", form, status=422)
+    data = form.cleaned_data
+    players = {p.pk: p for p in Player.objects.filter(club=club, pk__in=[data["payer"], data["payee"]])}
+    payer, payee = players.get(int(data["payer"])), players.get(int(data["payee"]))
     try:
-        payment_id = int(request.POST.get("payment") or "")
-    except ValueError:
-        return HttpResponseBadRequest("payment must be a payment's number")
-    payment = Payment.objects.filter(pk=payment_id, evening__club=club).select_related("evening").first()
-    if payment is not None and payments.cancel_payment(
-        payment.evening, payment.payer, payment.payee, payment.amount, closed_too=True, payment_id=payment.pk
-    ):
+        if payer is None or payee is None:
+            raise payments.NotDue()
+        _payment, created = payments.record_on_account(
+            club, payer, payee, data["amount"], request.user, note=data["note"], request_key=data["key"]
+        )
+    except payments.NotDue:
+        form.add_error("payer", _("Two players of the club are needed."))
+        return _ledger_answer(request, club, role, "#on-account", form, status=422)
+    if created:
         messages.success(
             request,
-            _("Undone: %(payer)s paying %(payee)s %(amount)s is no longer marked; it is open again.")
-            % {
-                "payer": party_label(payment.payer),
-                "payee": party_label(payment.payee),
-                "amount": money_text(payment.amount, payment.evening.currency),
-            },
+            _("Recorded on account: %(payer)s paid %(payee)s %(amount)s.")
+            % {"payer": payer.name, "payee": payee.name, "amount": money_text(data["amount"], club_currency(club))},
         )
-    if request.htmx:
-        return render(request, TEMPLATE + "#ledger", _context(request, club, role))
-    return redirect(reverse("club_ledger", args=[club.slug]) + "#payment-history")
+    return _ledger_answer(request, club, role, "#payment-history")
+
+
+@login_required
+def ledger_cancel(request: HtmxHttpRequest, slug: str, payment: int) -> HttpResponse:
+    """Cancel a payment of the club after a confirmation (a page, or the line in place with htmx),
+    with a reason: a record of who, when and why. A scorer cancels the payments they entered, an
+    admin any. A second tap is told the payment was cancelled already."""
+    club, role = club_for_user(request, slug, *MARKERS)
+    line = next((h for h in payment_history(club, limit=None) if h.pk == payment), None)
+    if line is None:
+        raise Http404("No such payment in this club")
+    form = CancelForm(request.POST) if request.method == "POST" else CancelForm()
+    context = {"club": club, "p": line, "form": form}
+    if request.method == "POST":
+        if not form.is_valid():
+            return render(request, CANCEL_TEMPLATE, context, status=422)
+        try:
+            payments.cancel_payment(payment, request.user, admin=role == Role.ADMIN, reason=form.cleaned_data["reason"])
+        except payments.AlreadyCancelled:
+            messages.info(request, _("This payment was cancelled already."))
+        except payments.NotYours:
+            raise PermissionDenied("A scorer cancels only the payments they entered") from None
+        else:
+            messages.success(
+                request,
+                _("Cancelled: %(payer)s paying %(payee)s %(amount)s no longer counts; it stays in the history.")
+                % {"payer": line.payer_label, "payee": line.payee_label, "amount": line.amount_text},
+            )
+        return _ledger_answer(request, club, role, "#payment-history")
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+    if line.cancelled:
+        messages.info(request, _("This payment was cancelled already."))
+        return redirect(reverse("club_ledger", args=[club.slug]) + "#payment-history")
+    if role != Role.ADMIN and line.marked_by_id != request.user.pk:
+        raise PermissionDenied("A scorer cancels only the payments they entered")
+    return render(request, CANCEL_TEMPLATE + "#confirm" if request.htmx else CANCEL_TEMPLATE, context)
