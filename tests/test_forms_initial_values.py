@@ -20,8 +20,15 @@ pytestmark = pytest.mark.django_db
 SKIPPED_ACTIONS = ("/i18n/", "/accounts/logout/")  # the language switch and logging out are no forms to fill
 FREE_TEXT = {"text": "Test Name", "search": "Test Name", "email": "new@example.org", "password": PASSWORD}
 # what a user types in the free-text fields a form needs but the browser does not mark required
-TYPED = {"username": "newcomer", "player_0": "Anne", "player_1": "Bert", "player_2": "Carl", "player_3": "Dina"}
-TYPED["names"] = "Anne Claes\nBert Maes"  # the roster's paste box (a CSV file may be sent instead)
+TYPED = {
+    "amount": "1,50",
+    "username": "newcomer",
+    "player_0": "Anne",
+    "player_1": "Bert",
+    "player_2": "Carl",
+    "player_3": "Dina",
+}
+TYPED["names"] = "Anne Claes\nBert Maes"  # the roster\'s paste box (a CSV file may be sent instead)
 
 
 class Forms(HTMLParser):

@@ -39,8 +39,26 @@ class StakeField(MoneyField):
         super().__init__(**(options | kwargs), min_value=0, max_value=10_000, max_digits=9, decimal_places=4)
 
 
-# A stake this high is most often a typo (10 for 0.10): the form asks to confirm it.
-STAKE_TO_CONFIRM = 1
+# A stake this high is most often a typo (10 for 0.10, or "0,10" a browser read as 010): asked to confirm.
+STAKE_TO_CONFIRM = Decimal(1)
+
+
+def confirm_field() -> forms.BooleanField:
+    return forms.BooleanField(label=_("Yes, this stake per point is meant"), required=False)
+
+
+def check_stake(form, stake_field: str = "stake", confirm: str = "confirm_stake") -> None:
+    """Refuse a stake of STAKE_TO_CONFIRM or more a point until the form's ``confirm`` box is ticked:
+    the error next to the stake says what it would cost; ``form.asks_stake`` shows the box."""
+    stake = form.cleaned_data.get(stake_field)
+    form.asks_stake = False
+    if stake is not None and stake >= STAKE_TO_CONFIRM and not form.cleaned_data.get(confirm):
+        form.asks_stake = True
+        form.add_error(
+            stake_field,
+            _("%(stake)s a point is a lot (a 30-point deal costs %(deal)s): tick the box below if it is meant.")
+            % {"stake": f"{stake.normalize():f}", "deal": f"{(stake * 30).normalize():f}"},
+        )
 
 
 class AmountField(MoneyField):

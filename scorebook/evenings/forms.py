@@ -17,7 +17,7 @@ from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core import cleaning
 from scorebook.core.collation import by_name
 from scorebook.core.engine_messages import localized
-from scorebook.core.fields import AmountField, CurrencyField, StakeField
+from scorebook.core.fields import AmountField, CurrencyField, StakeField, check_stake, confirm_field
 from scorebook.core.formatting import lang
 from scorebook.core.forms import Taps
 from scorebook.rules import registry
@@ -330,6 +330,7 @@ class NewEveningForm(forms.Form):
         label=_("First dealer"), coerce=int, choices=[(i, i + 1) for i in range(MAX_PLAYERS)], initial=0
     )
     stake = StakeField()
+    confirm_stake = confirm_field()
     currency = CurrencyField()
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
 
@@ -390,6 +391,7 @@ class NewEveningForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        check_stake(self)
         names = [(cleaned.get(f"player_{seat}") or "").strip() for seat in range(MAX_PLAYERS)]
         seats = [seat for seat, name in enumerate(names) if name]
         players = [names[seat] for seat in seats]
@@ -430,7 +432,11 @@ class PaymentForm(forms.Form):
     key = forms.CharField(widget=forms.HiddenInput, max_length=64, required=False)
 
     def __init__(self, *args, parties: list[tuple[object, str]], **kwargs):
-        kwargs.setdefault("initial", {}).setdefault("key", new_request_key())
+        initial = kwargs.setdefault("initial", {})
+        initial.setdefault("key", new_request_key())
+        if len(parties) > 1:  # two different people from the start
+            initial.setdefault("payer", parties[0][0])
+            initial.setdefault("payee", parties[1][0])
         super().__init__(*args, **kwargs)
         self.fields["payer"].choices = parties
         self.fields["payee"].choices = parties
