@@ -25,7 +25,7 @@ def rebuilt(evening: Evening) -> dict:
         rows.append({"number": number, "result": state.results[-1].as_dict(), "state": state.snapshot()})
     the_summary = summary.summarize(fresh, state.standing(), state.results)
     seats = list(fresh.seats.all())
-    payments = list(fresh.payments.all())
+    payments = list(fresh.payments.active())
     figures = summary.figures(the_summary, [seat.name for seat in seats], payments)
     return {
         "rows": rows,
