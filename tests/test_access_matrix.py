@@ -190,6 +190,7 @@ def _lines(w):
         ("club_ledger", [slug], "get", None, CLUB_READ),
         ("club_ledger_paid", [slug], "post", paid | {"evening": kw.pk}, _writes(CLUB_SCORE)),
         ("club_ledger_pay", [slug], "post", {}, _writes(CLUB_SCORE)),
+        ("club_settle_up", [slug], "get", None, CLUB_READ),
         ("club_payment_cancel", [slug, w["payment"].pk], "get", None, CLUB_ADMIN),
         ("club_payment_cancel", [slug, w["payment"].pk], "post", {"reason": "x"}, _writes(CLUB_ADMIN)),
         ("club_ledger_csv", [slug], "get", None, CLUB_READ),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import club, downloads, ledger, player, roster, seasons
+from .views import club, downloads, ledger, player, roster, seasons, settle_up
 
 urlpatterns = [
     path("c/<slug:slug>/", club.club, name="club"),
@@ -26,6 +26,7 @@ urlpatterns = [
     path("c/<slug:slug>/ledger/", ledger.ledger, name="club_ledger"),
     path("c/<slug:slug>/ledger/paid/", ledger.ledger_paid, name="club_ledger_paid"),
     path("c/<slug:slug>/ledger/pay/", ledger.ledger_pay, name="club_ledger_pay"),
+    path("c/<slug:slug>/settle-up/", settle_up.settle_up, name="club_settle_up"),
     path("c/<slug:slug>/ledger/payments/<id:payment>/cancel/", ledger.ledger_cancel, name="club_payment_cancel"),
     # downloads: the ledger and the roster for a spreadsheet, the club's backup (admins)
     path("c/<slug:slug>/ledger.csv", downloads.ledger_csv, name="club_ledger_csv"),

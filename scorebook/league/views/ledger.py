@@ -437,6 +437,9 @@ def ledger_pay(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club, role = club_for_user(request, slug, *MARKERS)
     form = PaymentForm(request.POST, parties=_players(club))
     if not form.is_valid():
+        if request.POST.get("back") == "settle-up":  # a settle-up line's amount: the page says why
+            messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+            return redirect(reverse("club_settle_up", args=[club.slug]) + "#settle-up")
         return _ledger_answer(request, club, role, "#on-account", form, status=422)
     data = form.cleaned_data
     players = {p.pk: p for p in Player.objects.filter(club=club, pk__in=[data["payer"], data["payee"]])}
@@ -456,6 +459,8 @@ def ledger_pay(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             _("Recorded on account: %(payer)s paid %(payee)s %(amount)s.")
             % {"payer": payer.name, "payee": payee.name, "amount": money_text(data["amount"], club_currency(club))},
         )
+    if request.POST.get("back") == "settle-up":
+        return redirect(reverse("club_settle_up", args=[club.slug]) + "#settle-up")
     return _ledger_answer(request, club, role, "#payment-history")
 
 

@@ -38,6 +38,7 @@ from scorebook.rules.model import RulesError
 from .. import standings as st
 from .ledger import OpenTransfer, open_ledger, variant_name
 from .seasons import purse_text, purse_tone
+from .settle_up import player_lines, settle_up_lines
 
 SHOWN_EVENINGS = 20  # the latest evenings listed per variant; the club's list (filtered on him) has the rest
 SHOWN_UNPAID = 10  # the newest unpaid transfers; the club's ledger has the rest
@@ -231,6 +232,14 @@ def _unpaid(club, player: Player) -> tuple[dict[str, Decimal], list[OpenTransfer
     return unpaid, mine[:SHOWN_UNPAID], count
 
 
+def money_section(club, player: Player) -> dict:
+    """What the player owes and is owed, and to whom, in the club's settle-up (every evening, night
+    and payment on account netted: the fewest payments that clear the club)."""
+    lines = settle_up_lines(open_ledger(club).balances)
+    owes, owed = player_lines(lines, player.pk)
+    return {"owes": owes, "owed": owed}
+
+
 def figures(club, player: Player, seasons: list[Season], wanted: str) -> Figures:
     """The page's figures for the season ``wanted`` ("all", a season's id, or "": the latest
     season he played in): a fixed number of queries, whatever the length of the club's history."""
@@ -387,4 +396,5 @@ def player_page(request, slug, player):
         "unpaid_hidden": found.unpaid_count - len(found.unpaid_transfers),
         "player_nights": night_results.nights_of(player),
     }
+    context |= money_section(club, player)
     return render(request, "league/player.html", context)
