@@ -191,6 +191,13 @@ def _lines(w):
         ("club_ledger_paid", [slug], "post", paid | {"evening": kw.pk}, _writes(CLUB_SCORE)),
         ("club_ledger_pay", [slug], "post", {}, _writes(CLUB_SCORE)),
         ("club_settle_up", [slug], "get", None, CLUB_READ),
+        (
+            "club_ledger_night_paid",
+            [slug],
+            "post",
+            {"night": w["night"].pk, "payer": w["player"].pk, "payee": w["other_player"].pk, "amount": "0.10"},
+            _writes(CLUB_SCORE),
+        ),
         ("club_payment_cancel", [slug, w["payment"].pk], "get", None, CLUB_ADMIN),
         ("club_payment_cancel", [slug, w["payment"].pk], "post", {"reason": "x"}, _writes(CLUB_ADMIN)),
         ("club_ledger_csv", [slug], "get", None, CLUB_READ),

@@ -28,7 +28,7 @@ TYPED = {
     "player_2": "Carl",
     "player_3": "Dina",
 }
-TYPED["names"] = "Anne Claes\nBert Maes"  # the roster\'s paste box (a CSV file may be sent instead)
+TYPED["names"] = "Anne Claes\nBert Maes"  # the roster's paste box (a CSV file may be sent instead)
 
 
 class Forms(HTMLParser):

@@ -26,6 +26,7 @@ urlpatterns = [
     path("c/<slug:slug>/ledger/", ledger.ledger, name="club_ledger"),
     path("c/<slug:slug>/ledger/paid/", ledger.ledger_paid, name="club_ledger_paid"),
     path("c/<slug:slug>/ledger/pay/", ledger.ledger_pay, name="club_ledger_pay"),
+    path("c/<slug:slug>/ledger/night-paid/", ledger.ledger_night_paid, name="club_ledger_night_paid"),
     path("c/<slug:slug>/settle-up/", settle_up.settle_up, name="club_settle_up"),
     path("c/<slug:slug>/ledger/payments/<id:payment>/cancel/", ledger.ledger_cancel, name="club_payment_cancel"),
     # downloads: the ledger and the roster for a spreadsheet, the club's backup (admins)

@@ -153,3 +153,17 @@ class NightEvent(models.Model):
 
     def __str__(self):
         return f"{self.kind} (session {self.session})"
+
+
+class NightPayment(models.Model):
+    """A payment made for a night as a whole (rules.md 6: a night settles once): a payment between
+    two players of the club (no one evening) that the night's settlement nets."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="payments")
+    payment = models.OneToOneField("evenings.Payment", on_delete=models.CASCADE, related_name="night_link")
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self):
+        return f"payment {self.payment_id} for night {self.night_id}"

@@ -51,6 +51,22 @@ def ledger_csv(request, slug):
         ]
         for t in ledger.transfers
     ]
+    rows += [
+        [
+            t.date.isoformat(),
+            _("night %(name)s") % {"name": t.name},
+            to_pay,
+            party_label(t.payer),
+            party_label(t.payee),
+            spreadsheet.number(t.amount, 2, fmt),
+            t.currency,
+            "",
+            "",
+            "",
+        ]
+        for night in ledger.nights
+        for t in night.transfers
+    ]
     cancelled = _("cancelled")
     rows += [
         [

@@ -36,8 +36,10 @@ from scorebook.core.formatting import lang, money_text, party_label, tone
 from scorebook.core.http import HtmxHttpRequest
 from scorebook.evenings import payments, summary
 from scorebook.evenings.display import TransferWords
-from scorebook.evenings.forms import CancelForm, PaymentForm
+from scorebook.evenings.forms import CancelForm, PaymentForm, new_request_key
 from scorebook.evenings.models import Evening, Payment, Seat
+from scorebook.nights import payments as night_payments
+from scorebook.nights.models import Night, NightPayment, NightTable
 from scorebook.rules import registry, settlement
 from scorebook.rules.model import RulesError
 
@@ -118,10 +120,48 @@ class PaidTransfer(TransferWords):
 
 
 @dataclass
+class NightTransfer(TransferWords):
+    """One of the fewest transfers that settle a night across its tables (rules.md 6)."""
+
+    night: int
+    date: date_cls
+    name: str  # the night's
+    currency: str
+    payer: str
+    payee: str
+    payer_key: int | str
+    payee_key: int | str
+    amount: Decimal
+    key: str = ""  # the paid form's request key
+
+    @property
+    def amount_text(self) -> str:
+        return money_text(self.amount, self.currency)
+
+    @property
+    def recordable(self) -> bool:
+        """Between two players of the club (the bête is no one to pay)."""
+        return isinstance(self.payer_key, int) and isinstance(self.payee_key, int)
+
+
+@dataclass
+class NightLedger:
+    """A night as the ledger shows it: its own transfers, the tables' ones behind them."""
+
+    pk: int
+    date: date_cls
+    name: str
+    currency: str
+    transfers: list[NightTransfer] = field(default_factory=list)
+    tables: list[OpenTransfer] = field(default_factory=list)  # evening by evening, as before the netting
+
+
+@dataclass
 class Ledger:
     transfers: list[OpenTransfer]
     balances: list[Balance]
     paid: dict[int, list[PaidTransfer]] = field(default_factory=dict)  # evening -> payments, when open
+    nights: list[NightLedger] = field(default_factory=list)
 
 
 def _amount(value) -> Decimal | None:
@@ -187,6 +227,7 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
     """Every open transfer of the club's evenings (only those ``player`` sat at, when given), netted
     against the payments made, and the balance of each party. Four queries; ``evenings`` (a
     queryset) narrows the evenings read."""
+    evenings_given = evenings
     if evenings is None:
         evenings = Evening.objects.filter(club=club, stake__isnull=False)
         if player is not None:
@@ -230,6 +271,28 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
             balances[key] = Balance(key, names.get(key, party_label(name)), player)
         return balances[key]
 
+    # a night settles once (rules.md 6): its tables' open transfers are netted per player across the
+    # night, with the payments made for the night, and settled anew with the fewest transfers
+    whole = evenings_given is None
+    night_of = (
+        dict(NightTable.objects.filter(evening_id__in=still_open).values_list("evening_id", "session__night_id"))
+        if whole
+        else {}
+    )
+    night_paid = list(
+        NightPayment.objects.filter(night__club=club, payment__cancellation__isnull=True).values_list(
+            "night_id", "payment__payer_player_id", "payment__payee_player_id", "payment__amount"
+        )
+        if whole
+        else ()
+    )
+    nights = {
+        n.pk: NightLedger(n.pk, n.date, n.name, n.currency)
+        for n in Night.objects.filter(pk__in={*night_of.values(), *(row[0] for row in night_paid)})
+    }
+    nets: dict[int, dict[int | str, Decimal]] = defaultdict(dict)
+    labels: dict[int | str, str] = {}
+
     for evening_id, payer, payee, cents in opened:
         _id, day, ruleset, currency, _transfers = about[evening_id]
         seats = seat_of[evening_id]
@@ -237,13 +300,45 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
         open_t = OpenTransfer(
             evening_id, day, ruleset, currency, payer, payee, seats.get(payer, payer), seats.get(payee, payee), amount
         )
+        if evening_id in night_of:
+            night = night_of[evening_id]
+            nights[night].tables.append(open_t)
+            for key, name, sign in ((open_t.payer_key, payer, -1), (open_t.payee_key, payee, 1)):
+                nets[night][key] = nets[night].get(key, Decimal("0.00")) + sign * amount
+                labels.setdefault(key, name)
+            continue
         transfers.append(open_t)
         for key, name, sign in ((open_t.payer_key, payer, -1), (open_t.payee_key, payee, 1)):
             b = balance(key, name)
             b.money[currency] = b.money.get(currency, Decimal("0.00")) + sign * amount
             b.count += 1
-    # payments on account (no evening): they count in the balances of their two players
-    on_account = Payment.objects.active().filter(club=club, evening__isnull=True)
+    for night, payer_id, payee_id, amount in night_paid:
+        for key, sign in ((payer_id, 1), (payee_id, -1)):
+            nets[night][key] = nets[night].get(key, Decimal("0.00")) + sign * amount
+    for night in sorted(nights.values(), key=lambda n: (n.date, n.pk), reverse=True):
+        net = {key: amount for key, amount in nets[night.pk].items() if amount}
+        order = {str(key): key for key in net}
+        for t in settlement.settle_up({str(key): amount for key, amount in net.items()}):
+            payer_key, payee_key = order[t.payer], order[t.payee]
+            line = NightTransfer(
+                night.pk,
+                night.date,
+                night.name,
+                night.currency,
+                names.get(payer_key, labels.get(payer_key, str(payer_key))),
+                names.get(payee_key, labels.get(payee_key, str(payee_key))),
+                payer_key,
+                payee_key,
+                t.amount,
+                new_request_key(),
+            )
+            night.transfers.append(line)
+            for key, name, sign in ((payer_key, line.payer, -1), (payee_key, line.payee, 1)):
+                b = balance(key, name)
+                b.money[night.currency] = b.money.get(night.currency, Decimal("0.00")) + sign * t.amount
+                b.count += 1
+    # payments on account (no evening, no night): they count in the balances of their two players
+    on_account = Payment.objects.active().filter(club=club, evening__isnull=True, night_link__isnull=True)
     if player is not None:
         on_account = on_account.filter(Q(payer_player=player) | Q(payee_player=player))
     currency = club_currency(club)
@@ -259,7 +354,8 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
         if paid.get(evening_id)
     }
     ordered = sorted((b for b in balances.values() if any(b.money.values())), key=lambda b: (b.net, sort_key(b.name)))
-    return Ledger(transfers, ordered, made)
+    shown = sorted((n for n in nights.values() if n.transfers or n.tables), key=lambda n: (n.date, n.pk), reverse=True)
+    return Ledger(transfers, ordered, made, shown)
 
 
 @dataclass
@@ -282,6 +378,7 @@ class HistoryLine(TransferWords):
     cancelled_at: object = None
     cancelled_by: str = ""
     reason: str = ""
+    night: str = ""  # a payment for a night as a whole: the night's name and date
 
     @property
     def amount_text(self) -> str:
@@ -293,15 +390,15 @@ class HistoryLine(TransferWords):
 
     @property
     def where(self) -> str:
-        """Where the line comes from, as the CSV says it: the evening's date, or on account."""
-        return self.date.isoformat() if self.date else _("on account")
+        """Where the line comes from, as the CSV says it: the evening's date, the night, or on account."""
+        return self.date.isoformat() if self.date else (self.night or _("on account"))
 
 
 def payment_history(club, limit: int | None = HISTORY) -> list[HistoryLine]:
     """The club's payments, cancelled ones too, the latest marked first (one query)."""
     records = (
         Payment.objects.filter(club=club)
-        .select_related("evening", "marked_by__profile", "cancellation__by__profile")
+        .select_related("evening", "marked_by__profile", "cancellation__by__profile", "night_link__night")
         .order_by("-marked_at", "-pk")
     )
     if limit is not None:
@@ -329,9 +426,17 @@ def payment_history(club, limit: int | None = HISTORY) -> list[HistoryLine]:
                 cancellation.at if cancellation else None,
                 display_name(cancellation.by) if cancellation else "",
                 cancellation.reason if cancellation else "",
+                _night_label(p),
             )
         )
     return lines
+
+
+def _night_label(payment: Payment) -> str:
+    link = getattr(payment, "night_link", None) if payment.evening_id is None else None
+    if link is None:
+        return ""
+    return _("night %(name)s of %(day)s") % {"name": link.night.name, "day": link.night.date.isoformat()}
 
 
 def _context(request, club, role, show_all: bool = False, form=None) -> dict:
@@ -462,6 +567,38 @@ def ledger_pay(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if request.POST.get("back") == "settle-up":
         return redirect(reverse("club_settle_up", args=[club.slug]) + "#settle-up")
     return _ledger_answer(request, club, role, "#payment-history")
+
+
+@require_POST
+@login_required
+def ledger_night_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Mark one of a night's transfers paid (rules.md 6: the night settles once, across its tables):
+    a payment for the night between the two players. The form's key makes a second tap record nothing."""
+    club, role = club_for_user(request, slug, *MARKERS)
+    try:
+        night = get_object_or_404(Night, pk=int(request.POST.get("night") or ""), club=club)
+        payer_id, payee_id = int(request.POST.get("payer") or ""), int(request.POST.get("payee") or "")
+    except ValueError:
+        return HttpResponseBadRequest("night, payer and payee are numbers")
+    amount = _amount(request.POST.get("amount"))
+    key = (request.POST.get("key") or "")[:64]
+    players = {p.pk: p for p in Player.objects.filter(club=club, pk__in=[payer_id, payee_id])}
+    if amount is None or payer_id not in players or payee_id not in players or payer_id == payee_id:
+        return HttpResponseBadRequest("two players of the club and a positive amount are needed")
+    _payment, created = night_payments.record_night_payment(
+        night, players[payer_id], players[payee_id], amount, request.user, request_key=key
+    )
+    if created:
+        messages.success(
+            request,
+            _("Marked paid: %(payer)s paid %(payee)s %(amount)s.")
+            % {
+                "payer": players[payer_id].name,
+                "payee": players[payee_id].name,
+                "amount": money_text(amount, night.currency),
+            },
+        )
+    return _ledger_answer(request, club, role, "#open-transfers")
 
 
 @login_required

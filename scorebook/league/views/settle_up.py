@@ -89,7 +89,7 @@ def settle_up(request, slug):
             "role": role,
             "can_mark": role in MARKERS,
             "lines": lines,
-            "evening_transfers": len(ledger.transfers),
+            "evening_transfers": len(ledger.transfers) + sum(len(n.tables) for n in ledger.nights),
             "exact_limit": settlement.EXACT_LIMIT,
             "parties": len(ledger.balances),
         },
