@@ -25,6 +25,7 @@ from scorebook.accounts.models import Profile
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Season
 from scorebook.evenings import services, stored
 from scorebook.evenings.models import Deal, Evening, Payment, PaymentCancellation, Seat
+from scorebook.nights.models import NightPayment
 from scorebook.nights import backup as night_backup
 from scorebook.rules.model import to_dict as rules_to_dict
 
@@ -55,9 +56,11 @@ def export_club(club: Club, *, with_secrets: bool = False) -> dict[str, Any]:
     users |= {e.owner for e in evenings if e.owner}
     payments = list(
         Payment.objects.filter(Q(club=club) | Q(evening__club=club))
-        .select_related("marked_by", "cancellation__by")
+        .select_related("marked_by", "cancellation__by", "night_link")
         .order_by("pk")
     )
+    # a payment for a night names it by its place in the backup's nights (export_nights' order)
+    night_index = {pk: i for i, pk in enumerate(club.nights.order_by("date", "pk").values_list("pk", flat=True))}
     users |= {p.marked_by for p in payments if p.marked_by}
     users |= {p.cancellation.by for p in payments if p.cancelled and p.cancellation.by}
     accounts = []
@@ -97,7 +100,9 @@ def export_club(club: Club, *, with_secrets: bool = False) -> dict[str, Any]:
         ],
         "evenings": [_export_evening(e) for e in evenings],
         "payments_on_account": [
-            _export_payment(p) | {"from": p.payer_player_id, "to": p.payee_player_id}
+            _export_payment(p)
+            | {"from": p.payer_player_id, "to": p.payee_player_id}
+            | ({"night": night_index[p.night_link.night_id]} if _night_of(p) else {})
             for p in payments
             if p.evening_id is None
         ],
@@ -108,6 +113,10 @@ def _nights(club: Club, evenings: list[Evening]) -> dict[str, Any]:
     """The club's nights (only when it has some): their tables point at the evenings by their place."""
     nights = night_backup.export_nights(club, {e.pk: i for i, e in enumerate(evenings)})
     return {"nights": nights} if nights else {}
+
+
+def _night_of(payment: Payment) -> bool:
+    return getattr(payment, "night_link", None) is not None
 
 
 def _export_payment(p: Payment) -> dict[str, Any]:
@@ -210,11 +219,14 @@ def import_club(data: dict[str, Any], *, account_map: dict[str, str] | None = No
             Season.objects.create(club=club, **s.model_dump())
         restored = [_import_evening(club, e, players, accounts) for e in backup.evenings]
         night_backup.import_nights(club, backup.nights, players, restored)
+        nights = list(club.nights.order_by("pk"))  # in the backup's order, as import_nights made them
         for p in backup.payments_on_account:
             payer, payee = players[p.payer], players[p.payee]
-            _restore_payment(
+            payment = _restore_payment(
                 p, accounts, club=club, evening=None, payer=payer.name, payee=payee.name, players=(payer, payee)
             )
+            if p.night is not None:
+                NightPayment.objects.create(night=nights[p.night], payment=payment)
     return club
 
 

@@ -227,6 +227,7 @@ class AccountPaymentEntry(PaymentEntry):
     payer: Whole(1, 2**63 - 1) = Field(alias="from")
     payee: Whole(1, 2**63 - 1) = Field(alias="to")
     kind: OneOf(Payment.Kind.values) = Payment.Kind.ACCOUNT
+    night: Whole(0, 2**31 - 1) | None = None  # a payment for a night: its place in the backup's nights
 
 
 class EveningEntry(Schema):
@@ -362,6 +363,10 @@ class ClubBackup(Schema):
             ids, rulesets, used = {p.id for p in players}, [e.engine.rules.key for e in evenings], set()
             for i, night in enumerate(nights):
                 night.check_references(i, ids, rulesets, used)
+        payments = info.data.get("payments_on_account") or []
+        for i, p in enumerate(payments):
+            if p.night is not None and p.night >= len(nights):
+                raise fault(f"payments_on_account[{i}]: night {p.night} is not one of the backup's nights")
         return nights
 
     @staticmethod

@@ -70,3 +70,39 @@ def test_it_restores_payments_with_their_authors_times_notes_and_cancellations(c
     assert picture() == before
     client.force_login(get_user_model().objects.get(username=admin.username))
     assert ledger_text(client, club.slug) == page_before
+
+
+def test_it_restores_a_payment_made_for_a_night(club, scorer, admin, tmp_path):
+    from scorebook.nights import services as nights
+    from scorebook.nights.models import Night, NightPayment
+    from scorebook.nights.payments import record_night_payment
+
+    night = nights.create_night(
+        club=club,
+        user=scorer,
+        name="Herfstavond",
+        date=date(2026, 10, 3),
+        ruleset="kleurenwiezen",
+        sessions=1,
+        deals_per_session=2,
+        ranking="total",
+        place_points=[],
+        stake=payments.Decimal("0.10"),
+        currency="EUR",
+        players=["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"],
+    )
+    anne, bert = Player.objects.get(club=club, name="Anne"), Player.objects.get(club=club, name="Bert")
+    record_night_payment(night, anne, bert, payments.Decimal("0.30"), scorer, note="for the night")
+    before = picture()
+    path = tmp_path / "club.json"
+    call_command("export_club", club.slug, "-o", str(path))
+    Payment.objects.all().delete()
+    Night.objects.all().delete()
+    Evening.objects.all().delete()
+    Player.objects.all().delete()
+    Club.objects.all().delete()
+    get_user_model().objects.all().delete()
+    call_command("import_club", str(path))
+    assert picture() == before
+    link = NightPayment.objects.get()
+    assert (link.night.name, link.payment.note) == ("Herfstavond", "for the night")
