@@ -25,8 +25,8 @@ from scorebook.accounts.models import Profile
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Season
 from scorebook.evenings import services, stored
 from scorebook.evenings.models import Deal, Evening, Payment, PaymentCancellation, Seat
-from scorebook.nights.models import NightPayment
 from scorebook.nights import backup as night_backup
+from scorebook.nights.models import NightPayment
 from scorebook.rules.model import to_dict as rules_to_dict
 
 if TYPE_CHECKING:  # the schema (and pydantic) is loaded when a backup is read, not with every page
