@@ -136,3 +136,26 @@ def test_it_lets_the_same_amount_be_paid_again_when_a_second_correction_asks_for
     services.edit_deal(corrected, 1, DEALS[0], scorer, None)
     html = body(scorer_client.get(reverse("club_ledger", args=[club.slug])))
     assert ledger_transfers(html) == ["Dina pays Carl €0.60"]
+
+
+def test_a_payment_no_transfer_asks_for_after_a_correction_stays_and_counts_on_account(scorer_client, club, scorer):
+    """10 Sept: samen 9 made by Anne and Carl: Bert pays Anne 1.40, Dina pays Carl 1.40; Bert pays.
+    Corrected: Bert and Dina made it: Anne pays Bert 1.40, Carl pays Dina 1.40. Bert's 1.40 to Anne
+    matches no transfer any more: it stays, says it counts on account, and every balance nets it:
+    Anne -1.40 - 1.40 received = -2.80, Bert +1.40 + 1.40 paid = +2.80."""
+    evening = club_evening(club, scorer, date(2026, 9, 10), [DEALS[0]])
+    scorer_client.post(
+        reverse("payment_toggle", args=[evening.pk]), {"payer": "Bert", "payee": "Anne", "amount": "1.40"}
+    )
+    services.edit_deal(evening, 1, {"contract": "samen-9", "declarers": ["Bert", "Dina"], "tricks": 10}, scorer, None)
+    page = clean(body(scorer_client.get(reverse("settlement", args=[evening.pk]))))
+    assert "Bert paid Anne €1.40" in page and "it counts on account, netted in every balance" in page
+    assert "Anne pays Bert €2.80" in page and "Carl pays Dina €1.40" in page
+    html = body(scorer_client.get(reverse("club_ledger", args=[club.slug])))
+    assert ledger_balances(html) == {
+        "Anne": f"{MINUS}€2.80",
+        "Bert": "+€2.80",
+        "Carl": f"{MINUS}€1.40",
+        "Dina": "+€1.40",
+    }
+    assert Payment.objects.active().count() == 1

@@ -56,6 +56,7 @@ class TransferRow(TransferWords):
     cancelled_by: str = ""
     reason: str = ""
     may_cancel: bool = False
+    unmatched: bool = False  # a payment no transfer of the evening's settlement asks for any more
 
     @property
     def cancelled(self) -> bool:
@@ -98,6 +99,11 @@ def _transfer_rows(evening: Evening, user=None) -> list[TransferRow]:
         return []
     records = payments.payment_records(evening)
     rows = [_payment_row(evening, p, user) for p in records]
+    # after a correction a payment may no longer match any transfer of the settlement: it stays,
+    # counts on account (netted in every balance), and says so (rules.md 4)
+    pairs = {(t.payer, t.payee) for t in payments.settlement_due(evening)}
+    for row in rows:
+        row.unmatched = not row.cancelled and (row.payer, row.payee) not in pairs
     rows += [
         TransferRow(t.payer, t.payee, t.amount, money_text(t.amount, evening.currency), False)
         for t in payments.still_due(evening, [p for p in records if not p.cancelled])
