@@ -429,7 +429,7 @@ class PaymentForm(forms.Form):
     payee = forms.ChoiceField(label=_("To whom"))
     amount = AmountField()
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
-    key = forms.CharField(widget=forms.HiddenInput, max_length=64, required=False)
+    key = forms.RegexField(r"^[0-9A-Za-z_-]*\Z", widget=forms.HiddenInput, max_length=64, required=False)
 
     def __init__(self, *args, parties: list[tuple[object, str]], **kwargs):
         initial = kwargs.setdefault("initial", {})
@@ -440,6 +440,9 @@ class PaymentForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["payer"].choices = parties
         self.fields["payee"].choices = parties
+
+    def clean_note(self):
+        return cleaning.clean_text(self.cleaned_data.get("note") or "")
 
     def clean(self):
         data = super().clean()
@@ -452,3 +455,6 @@ class CancelForm(forms.Form):
     """Why a payment is cancelled (kept with the cancellation)."""
 
     reason = forms.CharField(label=_("Why (kept in the history)"), max_length=200, required=False)
+
+    def clean_reason(self):
+        return cleaning.clean_text(self.cleaned_data.get("reason") or "")

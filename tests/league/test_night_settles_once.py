@@ -112,3 +112,24 @@ def test_a_night_line_marked_paid_is_netted_in_the_nights_settlement(night, club
     assert (first.payer, first.payee) not in [(t.payer, t.payee) for t in after.transfers]
     page = text(body(scorer_client.get(reverse("club_ledger", args=[club.slug]))))
     assert "night Herfstavond of 2026-10-03 · marked on" in page
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"night": "1\x00"},
+        {"payer": "x"},
+        {"payee": "１"},
+        {"amount": "NaN"},
+        {"amount": "-1"},
+        {"key": "k" * 300},
+        {"key": "k\x00"},
+    ],
+)
+def test_a_forged_night_line_is_refused_in_words_and_records_nothing(night, club, scorer_client, change):
+    [shown] = open_ledger(club).nights
+    first = shown.transfers[0]
+    data = {"night": night.pk, "payer": first.payer_key, "payee": first.payee_key, "amount": "1.00", "key": "k"}
+    response = scorer_client.post(reverse("club_ledger_night_paid", args=[club.slug]), data | change)
+    assert response.status_code in (302, 400)
+    assert Payment.objects.count() == (1 if response.status_code == 302 else 0)

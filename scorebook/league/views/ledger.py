@@ -12,6 +12,7 @@ of evenings.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date as date_cls
@@ -31,6 +32,7 @@ from django.views.decorators.http import require_POST, require_safe
 from scorebook.accounts.models import display_name
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Role
+from scorebook.core import cleaning
 from scorebook.core.collation import sort_key
 from scorebook.core.formatting import lang, money_text, party_label, tone
 from scorebook.core.http import HtmxHttpRequest
@@ -575,13 +577,18 @@ def ledger_night_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Mark one of a night's transfers paid (rules.md 6: the night settles once, across its tables):
     a payment for the night between the two players. The form's key makes a second tap record nothing."""
     club, role = club_for_user(request, slug, *MARKERS)
-    try:
-        night = get_object_or_404(Night, pk=int(request.POST.get("night") or ""), club=club)
-        payer_id, payee_id = int(request.POST.get("payer") or ""), int(request.POST.get("payee") or "")
-    except ValueError:
+    night_id, payer_id, payee_id = (
+        cleaning.whole_number(request.POST.get(name) or "", low=1, high=2**63 - 1)
+        for name in ("night", "payer", "payee")
+    )
+    if night_id is None or payer_id is None or payee_id is None:
         return HttpResponseBadRequest("night, payer and payee are numbers")
-    amount = _amount(request.POST.get("amount"))
-    key = (request.POST.get("key") or "")[:64]
+    night = get_object_or_404(Night, pk=night_id, club=club)
+    raw = cleaning.decimal_number(request.POST.get("amount") or "")
+    amount = _amount(raw) if raw is not None else None
+    key = request.POST.get("key") or ""
+    if not re.fullmatch(r"[0-9A-Za-z_-]{0,64}", key):
+        return HttpResponseBadRequest("key is the form's own")
     players = {p.pk: p for p in Player.objects.filter(club=club, pk__in=[payer_id, payee_id])}
     if amount is None or payer_id not in players or payee_id not in players or payer_id == payee_id:
         return HttpResponseBadRequest("two players of the club and a positive amount are needed")
