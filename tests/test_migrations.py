@@ -50,7 +50,7 @@ def test_it_gives_the_stored_rules_of_old_evenings_the_new_contract_names():
 
 @pytest.mark.django_db
 def test_it_keeps_every_old_payment_and_gives_it_its_club_and_players(make_user):
-    """evenings.0005: the payments made before payments were records keep their amount, author and time,
+    """evenings.0008: the payments made before payments were records keep their amount, author and time,
     and get the club of their evening and its players (by the names at the table); none is lost."""
     import importlib
     from datetime import date
@@ -62,7 +62,7 @@ def test_it_keeps_every_old_payment_and_gives_it_its_club_and_players(make_user)
     from scorebook.evenings import creation
     from scorebook.evenings.models import Payment
 
-    migration = importlib.import_module("scorebook.evenings.migrations.0005_payments_are_records")
+    migration = importlib.import_module("scorebook.evenings.migrations.0008_payments_are_records")
     marie = make_user("marie")
     club = Club.objects.create(name="De Troef", slug="de-troef")
     evening = creation.create_evening(

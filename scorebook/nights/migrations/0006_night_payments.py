@@ -7,8 +7,8 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('evenings', '0005_payments_are_records'),
-        ('nights', '0002_contract_names_alike'),
+        ('evenings', '0008_payments_are_records'),
+        ('nights', '0005_table_to_reprint'),
     ]
 
     operations = [

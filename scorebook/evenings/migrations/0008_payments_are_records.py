@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('clubs', '0001_initial'),
-        ('evenings', '0004_stored_state'),
+        ('evenings', '0007_quick_contracts_fixed_at_start'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
