@@ -293,7 +293,9 @@ def test_the_notices_about_the_state_before_go_when_a_deal_is_recorded(phone, sc
         p.tap(p.page.get_by_role("button", name="Save the correction"))
     expect(p.page.locator("#board .messages")).to_contain_text("Deal 1 corrected")
     p.record_pass()
-    expect(p.page.locator("#board .messages")).to_have_count(0)
+    # the correction's message is gone: the only notice left is the new deal's confirmation
+    expect(p.page.locator("#board .messages .msg")).to_have_count(1)
+    expect(p.page.locator("#board .messages .msg.saved")).to_contain_text("Deal 4 saved")
     # the undo of a deletion, offered until the next change
     p.delete_deal(4)
     expect(p.page.locator("#board form.undo")).to_contain_text("Deal 4 deleted.")
