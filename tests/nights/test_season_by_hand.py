@@ -237,10 +237,69 @@ def test_the_clubs_list_shows_the_night_as_one_line_opening_its_ranking(client, 
         assert len([c for c in filtered.all("li") if "past-evening" in c.classes]) == count, name
 
 
-# The night's money (its settlement once for the night, rules.md 6, is built apart): each
-# player's net is the sum of his tables' at 0.10 a point: Ada +1.60, Jos +0.80, Bob, Cleo and
-# Finn +0.60 each, Dirk and Gus -0.60 each, Hans -1.40, Eva -1.60; Ines 0.00. The ledger's
-# figures for this season (the night's transfers) go here.
+# The night's money, settled once for the night (rules.md 6): each player's net is the sum of
+# his tables' at 0.10 a point: Ada +1.60, Jos +0.80, Bob, Cleo and Finn +0.60 each, Dirk and Gus
+# -0.60 each, Hans -1.40, Eva -1.60; Ines 0.00. Fewest transfers: 5 creditors and 4 debtors make
+# at most 4 groups that clear each other (Eva-Ada, Dirk and Gus each with one of Bob, Cleo, Finn,
+# Hans with Jos and the third), so 9 - 4 = 5 transfers; table by table they were 12 (3 a table:
+# at each table two players won 0.80 or more, and no loser's debt equalled a winner's gain).
+# The evenings: 7 March Cleo and Dirk pay Ada and Bob 1.10 each; 21 March Ada, Bob and Ines pay
+# Cleo 0.30 each. The ledger's balances (what the club's players owe each one, unpaid):
+# Ada +1.60 +1.10 -0.30 = +2.40; Bob +0.60 +1.10 -0.30 = +1.40; Cleo +0.60 -1.10 +0.90 = +0.40;
+# Jos +0.80; Finn +0.60; Ines -0.30; Gus -0.60; Hans -1.40; Eva -1.60; Dirk -0.60 -1.10 = -1.70.
+NIGHT_NETS = {
+    "Ada": Decimal("1.60"),
+    "Jos": Decimal("0.80"),
+    "Bob": Decimal("0.60"),
+    "Cleo": Decimal("0.60"),
+    "Finn": Decimal("0.60"),
+    "Dirk": Decimal("-0.60"),
+    "Gus": Decimal("-0.60"),
+    "Hans": Decimal("-1.40"),
+    "Eva": Decimal("-1.60"),
+}
+BALANCES = {
+    "Ada": Decimal("2.40"),
+    "Bob": Decimal("1.40"),
+    "Jos": Decimal("0.80"),
+    "Finn": Decimal("0.60"),
+    "Cleo": Decimal("0.40"),
+    "Ines": Decimal("-0.30"),
+    "Gus": Decimal("-0.60"),
+    "Hans": Decimal("-1.40"),
+    "Eva": Decimal("-1.60"),
+    "Dirk": Decimal("-1.70"),
+}
+
+
+def euros(text: str) -> Decimal:
+    """ "€1.60", "−€0.30", "-1,70 €" ... as a Decimal."""
+    sign = -1 if text.strip()[:1] in "-−" else 1
+    digits = "".join(c for c in text if c.isdigit() or c in ".,").replace(",", ".")
+    return sign * Decimal(digits)
+
+
+def test_the_ledger_settles_the_night_once_and_names_it(client, admin, spring):
+    _season, night = spring
+    client.force_login(admin)
+    page = Page(body(client.get(reverse("club_ledger", args=[night.club.slug]))))
+    balances = {
+        b.find(".balance-name").text: euros(b.find(".balance-money").text) for b in page.all(".balances .balance")
+    }
+    assert balances == BALANCES
+    article = page.find(".ledger-night")
+    assert "Lenteavond" in article.find("h3").text
+    nets = dict.fromkeys(NIGHT_NETS, Decimal("0"))
+    lines = [t.all("strong") for t in article.all(".ledger-transfers .transfer-text")]
+    amounts = [euros(t.find(".transfer-amount").text) for t in article.all(".ledger-transfers .transfer-text")]
+    for (payer, payee), amount in zip(lines, amounts, strict=True):
+        nets[payer.text] -= amount
+        nets[payee.text] += amount
+    assert len(lines) == 5 and nets == NIGHT_NETS
+    assert len(article.all(".night-tables .ledger-line")) == 12  # the tables behind it, on tap
+    # the CSV says which line comes from the night
+    sheet = client.get(reverse("club_ledger_csv", args=[night.club.slug])).content.decode("utf-8-sig")
+    assert len([line for line in sheet.splitlines() if "Lenteavond" in line]) == 5
 
 
 def test_each_player_opens_his_own_night_from_the_ranking_link(client, spring):
