@@ -405,14 +405,18 @@ class TransferWords:
     payer: str
     payee: str
     amount: Decimal
+    # the roster's names of the two players now, where the line knows them ("": the name at the
+    # table): a player merged since is named by the record kept
+    payer_name = ""
+    payee_name = ""
 
     @property
     def payer_label(self) -> str:
-        return party_label(self.payer)
+        return self.payer_name or party_label(self.payer)
 
     @property
     def payee_label(self) -> str:
-        return party_label(self.payee)
+        return self.payee_name or party_label(self.payee)
 
     @property
     def amount_value(self) -> str:

@@ -285,3 +285,21 @@ def test_only_the_newest_evenings_are_listed_unless_all_are_asked_for(client, ca
     assert balances(html)["Bert"] == f"{MINUS}€5.60"  # the balances count every evening
     everything = body(client.get(ledger_url(club) + "?all=1"))
     assert len({pk for pk, _t in open_transfers(everything)}) == 4 and "not shown" not in everything
+
+
+def test_it_writes_a_merged_players_kept_name_in_the_ledger_and_its_csv(client, admin, club, scorer):
+    """A player typed "Ann" at one evening and "Anne" at another is merged into Anne: the ledger and
+    its CSV name her Anne everywhere, never by the spelling that was merged away (issue 23)."""
+    from scorebook.league.roster import merge_players
+
+    club_evening(club, scorer, date(2026, 9, 10), [SAMEN])  # Anne, Carl +14; Bert, Dina -14
+    ann = {**SAMEN, "declarers": ["Ann", "Carl"]}
+    club_evening(club, scorer, date(2026, 9, 17), [ann], players=("Ann", "Bert", "Carl", "Dina"))
+    merge_players(Player.objects.get(club=club, name="Anne"), Player.objects.get(club=club, name="Ann"))
+    client.force_login(admin)
+    page = clean(body(client.get(ledger_url(club))))
+    sheet = client.get(reverse("club_ledger_csv", args=[club.slug])).content.decode("utf-8-sig")
+    for text in (page, sheet):
+        assert "Anne" in text
+        found = re.search(r"\bAnn\b", text)
+        assert not found, text[max(0, found.start() - 200) : found.end() + 80]

@@ -21,7 +21,6 @@ from django.views.decorators.http import require_safe
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Role
 from scorebook.core import spreadsheet
-from scorebook.core.formatting import party_label
 
 from ..backup import export_club
 from .ledger import open_ledger, payment_history
@@ -41,8 +40,8 @@ def ledger_csv(request, slug):
             t.date.isoformat(),
             t.variant,
             to_pay,
-            party_label(t.payer),
-            party_label(t.payee),
+            t.payer_label,
+            t.payee_label,
             spreadsheet.number(t.amount, 2, fmt),
             t.currency,
             "",
@@ -56,8 +55,8 @@ def ledger_csv(request, slug):
             t.date.isoformat(),
             _("night %(name)s") % {"name": t.name},
             to_pay,
-            party_label(t.payer),
-            party_label(t.payee),
+            t.payer_label,
+            t.payee_label,
             spreadsheet.number(t.amount, 2, fmt),
             t.currency,
             "",
@@ -73,8 +72,8 @@ def ledger_csv(request, slug):
             p.where,
             "",
             cancelled if p.cancelled else paid,
-            party_label(p.payer),
-            party_label(p.payee),
+            p.payer_label,
+            p.payee_label,
             spreadsheet.number(p.amount, 2, fmt),
             p.currency,
             p.marked_by,

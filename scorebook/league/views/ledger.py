@@ -71,6 +71,8 @@ class OpenTransfer(TransferWords):
     payer_key: int | str  # a Player id, or the name when the seat has no player (the bête)
     payee_key: int | str
     amount: Decimal
+    payer_name: str = ""  # the roster's names now (TransferWords)
+    payee_name: str = ""
 
     @property
     def amount_text(self) -> str:
@@ -115,6 +117,8 @@ class PaidTransfer(TransferWords):
     payer: str
     payee: str
     amount: Decimal
+    payer_name: str = ""  # the roster's names now (TransferWords)
+    payee_name: str = ""
 
     @property
     def amount_text(self) -> str:
@@ -299,8 +303,19 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
         _id, day, ruleset, currency, _transfers = about[evening_id]
         seats = seat_of[evening_id]
         amount = _money(cents)
+        payer_key, payee_key = seats.get(payer, payer), seats.get(payee, payee)
         open_t = OpenTransfer(
-            evening_id, day, ruleset, currency, payer, payee, seats.get(payer, payer), seats.get(payee, payee), amount
+            evening_id,
+            day,
+            ruleset,
+            currency,
+            payer,
+            payee,
+            payer_key,
+            payee_key,
+            amount,
+            names.get(payer_key, ""),
+            names.get(payee_key, ""),
         )
         if evening_id in night_of:
             night = night_of[evening_id]
@@ -351,7 +366,18 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
             b = balance(key, name)
             b.money[currency] = b.money.get(currency, Decimal("0.00")) + sign * amount
     made = {
-        evening_id: [PaidTransfer(evening_id, about[evening_id][3], a, b, _money(c)) for a, b, c in paid[evening_id]]
+        evening_id: [
+            PaidTransfer(
+                evening_id,
+                about[evening_id][3],
+                a,
+                b,
+                _money(c),
+                names.get(seat_of[evening_id].get(a), ""),
+                names.get(seat_of[evening_id].get(b), ""),
+            )
+            for a, b, c in paid[evening_id]
+        ]
         for evening_id in still_open
         if paid.get(evening_id)
     }
@@ -381,6 +407,8 @@ class HistoryLine(TransferWords):
     cancelled_by: str = ""
     reason: str = ""
     night: str = ""  # a payment for a night as a whole: the night's name and date
+    payer_name: str = ""  # the roster's names now (TransferWords)
+    payee_name: str = ""
 
     @property
     def amount_text(self) -> str:
@@ -400,7 +428,14 @@ def payment_history(club, limit: int | None = HISTORY) -> list[HistoryLine]:
     """The club's payments, cancelled ones too, the latest marked first (one query)."""
     records = (
         Payment.objects.filter(club=club)
-        .select_related("evening", "marked_by__profile", "cancellation__by__profile", "night_link__night")
+        .select_related(
+            "evening",
+            "marked_by__profile",
+            "cancellation__by__profile",
+            "night_link__night",
+            "payer_player",
+            "payee_player",
+        )
         .order_by("-marked_at", "-pk")
     )
     if limit is not None:
@@ -429,6 +464,8 @@ def payment_history(club, limit: int | None = HISTORY) -> list[HistoryLine]:
                 display_name(cancellation.by) if cancellation else "",
                 cancellation.reason if cancellation else "",
                 _night_label(p),
+                p.payer_player.name if p.payer_player else "",
+                p.payee_player.name if p.payee_player else "",
             )
         )
     return lines
