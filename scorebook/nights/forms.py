@@ -6,6 +6,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorebook.clubs.services import check_names
 from scorebook.core import cleaning
 from scorebook.core.collation import by_name
 from scorebook.core.fields import CurrencyField, StakeField
@@ -63,9 +64,14 @@ class NightForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_("One name a line: players who are not in the roster."),
     )
+    guests_differ = forms.BooleanField(
+        label=_("The guests whose names look like a roster player's are other people: add them"),
+        required=False,
+    )
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
+        self.club = club
         self.fields["date"].initial = timezone.localdate
         self.fields["ruleset"].choices = [
             (key, name) for key, name in registry.choices(lang()) if registry.get(key).max_players >= 5
@@ -85,14 +91,29 @@ class NightForm(forms.Form):
     def clean(self):
         data = super().clean()
         names = list(data.get("roster") or [])
-        for line in cleaning.pasted_names(data.get("guests") or ""):  # a list or a spreadsheet's column
-            try:
-                names.append(cleaning.clean_name(line))
-            except forms.ValidationError as error:
-                why = " ".join(error.messages)
+        # each guest checked against the roster as the roster paste checks it: a roster player's name
+        # (or a look-alike) is that player; one differing only by accents or capitals is added only
+        # when the director confirms they are other people
+        for line in check_names(self.club, cleaning.pasted_names(data.get("guests") or "")):
+            if line.status == "invalid":
                 self.add_error(
-                    "guests", _("Line “%(line)s”: %(why)s") % {"line": cleaning.shown(line.strip()[:40]), "why": why}
+                    "guests",
+                    _("Line “%(line)s”: %(why)s") % {"line": cleaning.shown(line.typed.strip()[:40]), "why": line.reason},
                 )
+            elif line.status == "known":
+                names.append(line.like)
+            elif line.status == "similar" and not data.get("guests_differ"):
+                self.add_error(
+                    "guests",
+                    _(
+                        "%(name)s looks like %(other)s of the roster: tick %(other)s above if it is the same "
+                        "person, or tick the box below to add %(name)s as someone else."
+                    )
+                    % {"name": line.name, "other": line.like},
+                )
+                names.append(line.name)
+            else:
+                names.append(line.name)
         seen = set()
         for name in names:
             if cleaning.skeleton(name) in seen:
