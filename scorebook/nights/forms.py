@@ -64,7 +64,7 @@ class NightForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_("One name a line: players who are not in the roster."),
     )
-    guests_differ = forms.BooleanField(
+    different_people = forms.BooleanField(
         label=_("The guests whose names look like a roster player's are other people: add them"),
         required=False,
     )
@@ -98,11 +98,12 @@ class NightForm(forms.Form):
             if line.status == "invalid":
                 self.add_error(
                     "guests",
-                    _("Line “%(line)s”: %(why)s") % {"line": cleaning.shown(line.typed.strip()[:40]), "why": line.reason},
+                    _("Line “%(line)s”: %(why)s")
+                    % {"line": cleaning.shown(line.typed.strip()[:40]), "why": line.reason},
                 )
             elif line.status == "known":
                 names.append(line.like)
-            elif line.status == "similar" and not data.get("guests_differ"):
+            elif line.status == "similar" and not data.get("different_people"):
                 self.add_error(
                     "guests",
                     _(

@@ -42,7 +42,7 @@ def test_it_asks_before_adding_a_guest_who_looks_like_a_roster_player(roster):
         "Eric looks like Éric of the roster: tick Éric above if it is the same person, "
         "or tick the box below to add Eric as someone else."
     ]
-    confirmed = NightForm(data("Eric\nFien", guests_differ="on"), club=roster)
+    confirmed = NightForm(data("Eric\nFien", different_people="on"), club=roster)
     assert confirmed.is_valid(), confirmed.errors
     assert confirmed.cleaned_data["players"] == ["Anne", "Bert", "Carl", "Eric", "Fien"]
 
@@ -58,13 +58,13 @@ def test_it_takes_a_guest_typed_as_a_roster_player_for_that_player(roster):
 def test_it_shows_the_confirmation_box_only_when_a_guest_needs_it(client, director, roster):
     client.force_login(director)
     url = reverse("night_new", args=[roster.slug])
-    assert "guests_differ" not in body(client.get(url))
+    assert "different_people" not in body(client.get(url))
     refused = client.post(url, data("Eric\nFien"))
     assert refused.status_code == 422 and Night.objects.count() == 0
     page = Page(body(refused))
-    assert page.find("#id_guests_differ") is not None
+    assert page.find("#id_different_people") is not None
     assert "looks like Éric" in page.one("#id_guests_error").text
-    created = client.post(url, data("Eric\nFien", guests_differ="on"))
+    created = client.post(url, data("Eric\nFien", different_people="on"))
     assert created.status_code == 302
     assert sorted(Player.objects.filter(club=roster).values_list("name", flat=True)) == [
         "Anne",
