@@ -136,3 +136,13 @@ def test_the_progress_never_tells_a_stranger_that_a_night_exists(client, cast, m
         client.force_login(cast[who])
         assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == status  # was 304 for anyone logged in
         assert client.get(url).status_code == status
+
+
+def test_the_readme_proxy_keeps_no_address_in_a_log():
+    """nginx's access log would write every table card's and link's token (its addresses): the
+    README's server block turns it off; gunicorn's command writes none either."""
+    from bench import readme
+
+    block = next(b for b in readme._deployment().split("```") if b.strip().startswith("server {"))
+    assert "access_log off;" in block
+    assert not any("access" in part for part in readme.gunicorn_line())
