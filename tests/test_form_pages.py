@@ -108,6 +108,7 @@ RULES, PAGE = "rules", "page"
 # a write only (POST): no page of its own to open
 POST_ONLY = {"club_invitation_new", "club_member_role", "deal_record", "adjustment", "evening_share_reset"}
 POST_ONLY |= {"night_substitute", "night_late", "club_player_rename", "club_player_link", "club_players_paste"}
+POST_ONLY |= {"payment_add", "club_ledger_pay"}
 
 
 def _cases(w) -> dict:
@@ -150,6 +151,8 @@ def _cases(w) -> dict:
         "adjustment": ("marie", "adjustment", [kw], None, {"adj-points_0": "x"}),
         "deal_edit_contracts": ("marie", "deal_edit", [kw, 1], None, {"contract": "samen-9", "tricks": "99"}),
         "deal_edit_classic": ("marie", "deal_edit", [classic, 1], None, {"tricks": "99"}),
+        # a payment typed on the settlement page: the same person twice, no amount
+        "payment_add": ("marie", "payment_add", [kw], None, {"payer": "Anne", "payee": "Anne", "amount": "x"}),
         # club nights
         "night_new": ("marie", "night_new", [slug], None, {"name": "", "deals_per_session": "0", "guests": "x"}),
         "night": ("marie", "night", [night], None, None),
@@ -168,6 +171,8 @@ def _cases(w) -> dict:
         "club_player": ("adele", "club_player", [slug, anne], None, None),
         "season_new": ("adele", "season_new", [slug], None, {"name": "", "league_points": "x"}),
         "season_edit": ("adele", "season_edit", [slug, season], None, {"name": "", "end": "2025-01-01"}),
+        "club_ledger_pay": ("adele", "club_ledger_pay", [slug], None, {"payer": anne, "payee": anne, "amount": "x"}),
+        "club_settle_up": ("adele", "club_settle_up", [slug], None, None),
     }
 
 
@@ -195,6 +200,7 @@ CASES = [
     "adjustment",
     "deal_edit_contracts",
     "deal_edit_classic",
+    "payment_add",
     "night_new",
     "night",
     "night_substitute",
@@ -210,6 +216,8 @@ CASES = [
     "club_player",
     "season_new",
     "season_edit",
+    "club_ledger_pay",
+    "club_settle_up",
 ]
 
 
