@@ -312,6 +312,7 @@ def test_it_finds_every_form_of_the_site(world):  # noqa: F811
     assert not missing, " ".join(sorted(missing))
 
 
+@pytest.mark.slow  # every field of every form, each hostile value: a big sweep (about 85 s)
 @pytest.mark.django_db
 def test_it_refuses_hostile_input_in_every_form_in_words(world):  # noqa: F811
     clients, forms, _links = _crawl(world)
