@@ -58,6 +58,10 @@ def test_it_cancels_a_payment_from_the_ledger_after_a_confirmation_and_keeps_it(
         confirm.content.decode()
     )
     assert Payment.objects.active().count() == 1  # asking changes nothing
+    page = confirm.content.decode()
+    url = reverse("club_payment_cancel", args=[club.slug, payment.pk])
+    assert f'action="{url}"' in page and f'hx-post="{url}"' in page and 'hx-target="#ledger"' in page
+    assert f'href="{reverse("club_ledger", args=[club.slug])}#payment-history"' in page  # "Keep it"
     response = cancel(client, club, payment, "marked twice")
     assert response.status_code == 302 and response.url.endswith("#payment-history")
     assert Payment.objects.count() == 1 and not Payment.objects.active().exists()

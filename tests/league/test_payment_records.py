@@ -115,6 +115,8 @@ def test_a_cancelled_payment_stays_in_the_history_and_counts_no_more(scorer_clie
     url = reverse("payment_cancel", args=[evening.pk, payment.pk])
     asked = scorer_client.get(url)
     assert asked.status_code == 200 and "Cancel Bert paying Anne €0.40" in text(body(asked))
+    assert f'action="{url}"' in body(asked) and 'hx-target="#transfers"' in body(asked)
+    assert f'href="{reverse("settlement", args=[evening.pk])}#transfers"' in body(asked)  # "Keep it"
     assert scorer_client.post(url, {"reason": "wrong player"}).status_code == 302
     payment.refresh_from_db()
     assert payment.cancelled and payment.cancellation.reason == "wrong player" and payment.cancellation.by == scorer
