@@ -124,20 +124,35 @@ def _record(phone, base, evening_pk, deal, key, report, players) -> int | None:
     return status
 
 
+def _opened(session, url: str, report: PhoneReport) -> Phone | None:
+    """A phone with the scoring page at ``url`` open, as a scorer starts; None (the error
+    reported) when the page did not open."""
+    phone = Phone(session)
+    try:
+        phone.page(url)
+    except Exception as error:  # noqa: BLE001
+        report.errors.append(f"page: {error!r}")
+        return None
+    return phone
+
+
+def _time_up(deadline: float, report: PhoneReport) -> bool:
+    if time.monotonic() > deadline:
+        report.errors.append("aborted: the load test's time is up")
+        return True
+    return False
+
+
 def scorer(bases, session, evening_pk, players, deals, seed, deadline, report: PhoneReport):
     """One phone recording ``deals`` deals (every tenth post sent twice)."""
     from bench import synthetic as syn
 
     rng = random.Random(seed)
-    phone = Phone(session)
-    try:
-        phone.page(f"{bases[seed % len(bases)]}/e/{evening_pk}/")
-    except Exception as error:  # noqa: BLE001
-        report.errors.append(f"page: {error!r}")
+    phone = _opened(session, f"{bases[seed % len(bases)]}/e/{evening_pk}/", report)
+    if phone is None:
         return
     for i in range(deals):
-        if time.monotonic() > deadline:
-            report.errors.append("aborted: the load test's time is up")
+        if _time_up(deadline, report):
             return
         deal = syn.random_deal(players, rng)
         key = f"load-{evening_pk}-{seed}-{i}-{rng.getrandbits(32):08x}"
@@ -186,15 +201,11 @@ def editor(bases, session, evening_pk, players, operations, seed, deadline, repo
     from bench import synthetic as syn
 
     rng = random.Random(seed)
-    phone = Phone(session)
-    try:
-        phone.page(f"{bases[0]}/e/{evening_pk}/")
-    except Exception as error:  # noqa: BLE001
-        report.errors.append(f"page: {error!r}")
+    phone = _opened(session, f"{bases[0]}/e/{evening_pk}/", report)
+    if phone is None:
         return
     for i in range(operations):
-        if time.monotonic() > deadline:
-            report.errors.append("aborted: the load test's time is up")
+        if _time_up(deadline, report):
             return
         base = bases[(seed + i) % len(bases)]
         live = [k for k in report.recorded if k not in report.deleted]
