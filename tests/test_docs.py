@@ -175,6 +175,23 @@ def test_it_links_every_page_of_docs_from_somewhere():
     assert not orphans, f"no page links to {orphans}"
 
 
+# --- operating the site ------------------------------------------------------------------------------
+
+
+def test_it_deploys_in_the_operating_guide_exactly_as_the_readme_does():
+    """The README's gunicorn command, nginx block and backup commands (what the bench and the deployed
+    site's tests run: bench/readme.py) are in docs/operating.md letter for letter."""
+    readme = (ROOT / "README.md").read_text()
+    deployment = readme[readme.index("## Running it for a club") :].split("```")[1::2]
+    blocks = [
+        b for b in deployment if ".venv/bin/gunicorn " in b or b.strip().startswith("server {") or "export_club" in b
+    ]
+    assert len(blocks) == 3
+    operating = (ROOT / "docs" / "operating.md").read_text().split("```")[1::2]
+    for block in blocks:
+        assert block in operating, block.strip().splitlines()[0]
+
+
 # --- nothing outside the repository -----------------------------------------------------------------
 
 OUTSIDE = re.compile(
