@@ -99,5 +99,10 @@ bench-night: install nginx
 docs: install
 	$(BIN)/python manage.py docs
 
+# The guides' pictures (docs/img/): a demo club in a throwaway database, served on a free port of
+# 127.0.0.1, photographed at 390x844 in Chromium (docs/screenshots.py; a few minutes).
+screenshots: install chromium messages
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/python docs/screenshots.py
+
 clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache artifacts
