@@ -175,6 +175,17 @@ def test_it_links_every_page_of_docs_from_somewhere():
     assert not orphans, f"no page links to {orphans}"
 
 
+def test_it_shows_every_picture_of_docs_img_in_a_guide_and_keeps_them_small():
+    pictures = sorted((ROOT / "docs" / "img").glob("*.png"))
+    shown = {(page.parent / target).resolve() for page in PAGES for target in links(page) if target.endswith(".png")}
+    assert pictures and not [p.name for p in pictures if p.resolve() not in shown], "a picture no guide shows"
+    assert sum(p.stat().st_size for p in pictures) < 2 * 1024 * 1024
+    for picture in pictures:
+        data = picture.read_bytes()
+        palette = data[:8] == b"\x89PNG\r\n\x1a\n" and data[25] == 3  # IHDR colour type 3, as make screenshots writes
+        assert palette, f"{picture.name}: not a palette PNG"
+
+
 # --- operating the site ------------------------------------------------------------------------------
 
 
