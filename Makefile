@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 UV_VERSION := 0.13.9
 
-.PHONY: run test test-fast install lock lint format chromium nginx gettext messages catalogues migrate bench bench-night clean
+.PHONY: run test test-fast install lock lint format chromium nginx gettext messages catalogues migrate bench bench-night docs screenshots clean
 
 # Every package, transitive ones included, comes pinned with its hashes from requirements.lock
 # (made by `make lock` from pyproject.toml); the site itself is then installed on top, editable.
@@ -93,6 +93,16 @@ bench: install chromium nginx
 
 bench-night: install nginx
 	$(BIN)/python bench/night.py
+
+# The parts of docs/ made from the code: the presets' grids, the worked examples (tests/rules/cases),
+# the evening file's JSON Schema. tests/test_docs.py fails when they are out of date.
+docs: install
+	$(BIN)/python manage.py docs
+
+# The guides' pictures (docs/img/): a demo club in a throwaway database, served on a free port of
+# 127.0.0.1, photographed at 390x844 in Chromium (docs/screenshots.py; a few minutes).
+screenshots: install chromium messages
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/python docs/screenshots.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache artifacts

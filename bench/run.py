@@ -60,6 +60,7 @@ from pathlib import Path
 
 T0 = time.perf_counter()
 ROOT = Path(__file__).resolve().parent.parent
+CHECKOUT = f"{ROOT}/"  # profile lines name the site's files from the checkout
 BIN = Path(sys.executable).parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -341,7 +342,7 @@ def profile(name: str, request, *, after=None, reps: int = 5, top: int = 16) -> 
         (
             tt / reps * 1000,
             nc / reps,
-            f"{path.rsplit('/site-packages/', 1)[-1].split('/work/main/', 1)[-1]}:{line}({func})",
+            f"{path.rsplit('/site-packages/', 1)[-1].removeprefix(CHECKOUT)}:{line}({func})",
         )
         for (path, line, func), (_cc, nc, tt, _ct, _callers) in stats.stats.items()
     ]

@@ -170,6 +170,10 @@ TIME_ZONE = env_str("TIME_ZONE", "Europe/Brussels")
 USE_I18N = True
 USE_TZ = True
 
+# docs/ is read from the checkout, as templates/ is: a variant's page of docs/rules/ is shown on the rules
+# page of its evenings (evenings/rules_text.py)
+DOCS_DIR = BASE_DIR / "docs"
+
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))  # where collectstatic writes

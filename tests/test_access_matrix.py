@@ -503,7 +503,7 @@ def test_it_writes_every_page_in_french_typography_for(world, role):
 
 # --- a club night's table link, held with or without an account -------------------------------
 # A table's link grants one thing: recording and correcting that table's deals while its session
-# is open (rules.md 6), whatever account its holder is logged into. Closing, reopening, deleting,
+# is open (docs/rules/club-nights.md), whatever account its holder is logged into. Closing, reopening, deleting,
 # archiving and sharing the table happen only through the night (its director), so every holder,
 # the club's own scorer included, is refused them on the table's pages; the night's pages answer
 # as they do without the link.

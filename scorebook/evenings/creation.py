@@ -117,8 +117,10 @@ def _arrives_closed(user) -> dict:
 def import_evening(text: str | bytes, user, club=None, *, closed: bool = False) -> Evening:
     """Create an evening from an evening file; raises FileError or DealError (nothing saved).
     ``closed``: it arrives closed, reopened by an admin only (``create_evening``)."""
-    engine = evening_file.loads(text)
+    data = evening_file.parse_json(text)
+    engine = evening_file.from_dict(data)
     score(engine)  # every deal valid before anything is written
+    _matches_the_schema(data)
     data = evening_file.to_dict(engine)
     try:
         return create_evening(
@@ -136,6 +138,18 @@ def import_evening(text: str | bytes, user, club=None, *, closed: bool = False) 
         )
     except IntegrityError as exc:  # pragma: no cover - a database refusal is reported, never half-saved
         raise FileError(0, f"the evening could not be saved: {exc}") from None
+
+
+def _matches_the_schema(data) -> None:
+    """A file the engine read matches the published schema too (docs/evening-file.schema.json): the site
+    never stores an evening that a club's own tools, checking files against that schema, would refuse.
+    The engine words every refusal first; this one only speaks if the two ever disagree."""
+    from scorebook.rules import evening_schema  # pydantic is loaded by imports only
+
+    try:
+        evening_schema.validate(data)
+    except evening_schema.SchemaError as exc:
+        raise FileError(0, "the file does not match the evening file's schema: %(fault)s", fault=str(exc)) from None
 
 
 def export_text(evening: Evening) -> str:

@@ -120,7 +120,7 @@ class Seat(models.Model):
     name = models.CharField(_("name at the table"), max_length=40, help_text=_("The name the deals use."))
     took_part = models.BooleanField(
         default=True,
-        help_text="Derived from the deals with the summary: False when the player took no part (rules.md 4).",
+        help_text="Derived from the deals with the summary: False when the player took no part (docs/rules/money.md).",
     )
     # The seat's figures, copied from the evening's summary by the transaction that writes it
     # (summary.seat_figures): what the player page adds up in the database.
@@ -134,7 +134,7 @@ class Seat(models.Model):
     worst_deal = models.IntegerField(null=True, blank=True)
     money = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True, help_text="Empty: no stake.")
     declared = models.JSONField(default=dict, blank=True, help_text="Contract: [declared, made] (the summary's).")
-    # What is still open for him after the evening's payments (rules.md 4), kept with the payments too.
+    # What is still open for him after the evening's payments (docs/rules/money.md), kept with the payments too.
     unpaid = models.DecimalField(
         max_digits=14, decimal_places=2, default=0, help_text="Open transfers netted; > 0: others owe him."
     )
@@ -220,7 +220,7 @@ class PaymentQuerySet(models.QuerySet):
 
 
 class Payment(models.Model):
-    """Money paid: who paid whom how much, when, entered by whom, for which evening (rules.md 4) or
+    """Money paid: who paid whom how much, when, entered by whom, for which evening (docs/rules/money.md) or
     "on account" (the club's, no evening). A payment is a record that is never deleted: cancelling it
     is a record of its own (``PaymentCancellation``) and every balance nets the payments not cancelled.
     The evening's settlement, computed anew after a correction, is netted against them

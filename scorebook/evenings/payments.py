@@ -1,4 +1,4 @@
-"""Payments of an evening (rules.md 4: what was paid stays paid; the settlement is netted against it).
+"""Payments of an evening (docs/rules/money.md: what was paid stays paid; the settlement is netted against it).
 
 A payment is marked against the settlement the evening's summary keeps; the seats' figures of what
 is still open for each player are written in the same transaction (``summary.write_seat_figures``).

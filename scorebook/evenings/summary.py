@@ -50,7 +50,7 @@ def advances(summary: dict[str, Any] | None, evening: Evening) -> bool:
 
 def _new_stats() -> dict[str, Any]:
     # "played" and "sat_out" count deals at the table; "took_part" (_summary) is the engine's
-    # word for the whole evening (rules.md 4): a player who took no part did not play it.
+    # word for the whole evening (docs/rules/money.md): a player who took no part did not play it.
     return {"played": 0, "sat_out": 0, "best": None, "worst": None, "declared": {}}
 
 
@@ -124,7 +124,7 @@ SEAT_FIGURES = [
 
 def open_transfers(transfers, names: list[str], payments) -> list[settlement.Transfer]:
     """The transfers still open: a summary's ``transfers`` netted against ``payments`` (anything with
-    ``payer``, ``payee`` and ``amount``; rules.md 4), ties settled in seat order (``names``)."""
+    ``payer``, ``payee`` and ``amount``; docs/rules/money.md), ties settled in seat order (``names``)."""
     due = [settlement.Transfer(t["from"], t["to"], Decimal(t["amount"])) for t in transfers or ()]
     if not payments:
         return due

@@ -1,5 +1,5 @@
 """A club as one JSON document: members, players, house rules, seasons, every evening as an
-evening file (shared/evening-format.md), and its club nights (their tables are evenings of the list).
+evening file (docs/evening-file.md), and its club nights (their tables are evenings of the list).
 ``import_club`` restores it into a database without that club.
 
 What a backup holds of the accounts is their names; their password hashes and e-mail addresses

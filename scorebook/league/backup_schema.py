@@ -231,7 +231,7 @@ class AccountPaymentEntry(PaymentEntry):
 
 
 class EveningEntry(Schema):
-    file: Any  # an evening file (shared/evening-format.md), with its rules and deals: read below
+    file: Any  # an evening file (docs/evening-file.md), with its rules and deals: read below
     seats: RawList  # one of the backup's players per seat of the file: ClubBackup checks them
     status: OneOf(Evening.Status.values)
     version: Whole(0, 2**31 - 1)

@@ -12,7 +12,7 @@ taken by date (and, on the same date, in the order given).
 The rules, in words (the view states them on the page):
 
 * An evening without any deal played does not count.
-* An evening in which a player took no part (rules.md 4: he sat out every deal and received
+* An evening in which a player took no part (docs/rules/money.md: he sat out every deal and received
   no adjustment; the summary's ``took_part``, from the engine) is not one of his evenings: no
   place, no points, no league points, not counted towards averages, minimums, drops, tie-breaks
   or the movement ("did not play", never 0). Places are among the players who took part.
@@ -26,7 +26,7 @@ The rules, in words (the view states them on the page):
 * Equal scores are ordered by the tie-break (most evenings won, most points in all,
   or fewer evenings played). Players the tie-break cannot separate share the place
   ("2.", "2.", then "4."); within a shared place they are listed by name.
-* A club night is one evening (rules.md 6): its summary adds up each player's tables and gives
+* A club night is one evening (docs/rules/club-nights.md): its summary adds up each player's tables and gives
   each one his place in the night's final ranking (``night_place``), which places, league
   points and wins take as they are (a shared first place is a win for each).
 * The movement compares each rank with the standings before the last date played.
@@ -115,7 +115,7 @@ class EveningSummary:
 
 def took_part(entry: Mapping[str, Any]) -> bool:
     """Whether the seat's player took part in the evening, as the engine said when the summary was
-    written (``EveningResult.took_part``, rules.md 4). A summary made by hand without the word counts
+    written (``EveningResult.took_part``, docs/rules/money.md). A summary made by hand without the word counts
     every seat."""
     return bool(entry.get("took_part", True))
 
@@ -128,7 +128,7 @@ def player_key(entry: Mapping[str, Any]) -> Key:
 def places(entries: Sequence[Mapping[str, Any]]) -> list[int]:
     """The place of each entry in its evening: 1 + the number of players with more points
     (``entries``: the players who took part). A club night's entries carry their place in the
-    night's own final ranking (``night_place``, rules.md 6), which is taken as it is."""
+    night's own final ranking (``night_place``, docs/rules/club-nights.md), which is taken as it is."""
     if entries and all(e.get("night_place") is not None for e in entries):
         return [int(e["night_place"]) for e in entries]
     points = [int(e.get("points") or 0) for e in entries]

@@ -98,6 +98,6 @@ def import_nights(club, nights: list[NightBackup], players: dict[int, Any], even
         }
         for t in n.tables:
             NightTable.objects.create(session=sessions[t.session], number=t.table, evening=evenings[t.evening])
-        # its tables are run from the night again (rules.md 6)
+        # its tables are run from the night again (docs/rules/club-nights.md)
         tables = [evenings[t.evening].pk for t in n.tables]
         Evening.objects.filter(pk__in=tables).update(managed=True, deal_limit=n.deals_per_session)

@@ -156,7 +156,7 @@ class NightEvent(models.Model):
 
 
 class NightPayment(models.Model):
-    """A payment made for a night as a whole (rules.md 6: a night settles once): a payment between
+    """A payment made for a night as a whole (docs/rules/club-nights.md: a night settles once): a payment between
     two players of the club (no one evening) that the night's settlement nets."""
 
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="payments")

@@ -1,4 +1,4 @@
-"""Payments for a night as a whole (rules.md 6: a staked night settles once, across its tables)."""
+"""Payments for a night as a whole (docs/rules/club-nights.md: a staked night settles once, across its tables)."""
 
 from __future__ import annotations
 

@@ -64,7 +64,7 @@ def table_result(
     players = []
     for entry in summary.get("players") or []:
         if deals and not entry.get("took_part", True):
-            continue  # sat out every deal of the table: no place and no place points there (rules.md 4)
+            continue  # sat out every deal of the table: no place and no place points there (docs/rules/money.md)
         number, name = numbers.get(entry.get("player"), (None, entry.get("name")))
         players.append({"number": number, "name": name, "points": int(entry.get("points") or 0)})
     players.sort(key=lambda p: -p["points"])

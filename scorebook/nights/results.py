@@ -96,7 +96,7 @@ def one_result(summaries: list[dict]) -> dict:
 
 @dataclass
 class Outcome:
-    """A night as a season sees it: ONE evening (rules.md 6). ``summary`` is its tables' summaries
+    """A night as a season sees it: ONE evening (docs/rules/club-nights.md). ``summary`` is its tables' summaries
     added up per player (``one_result``), each entry with ``night_place``, the player's place in
     the night's final ranking among the players who took part (None: he did not)."""
 
@@ -145,7 +145,7 @@ def outcomes(night_ids) -> dict[int, Outcome]:
         tables.setdefault(night, []).append((session, table, summary or {}, status))
     for pk, outcome in found.items():
         rows = tables.get(pk, [])
-        # a table where no deal was played gives nobody a part in the night (rules.md 4 and 6)
+        # a table where no deal was played gives nobody a part in the night (docs/rules/money.md and club-nights.md)
         played = [summary for _s, _t, summary, _status in rows if int(summary.get("deals") or 0)]
         outcome.summary = one_result(played)
         outcome.summary["night_id"] = pk

@@ -101,7 +101,7 @@ def _new_table(night: Night, session: NightSession, number: int, names: list[str
         rules=night.rules,
         club=night.club,
     )
-    # the table is run from the night (rules.md 6): closed, reopened, deleted only through it
+    # the table is run from the night (docs/rules/club-nights.md): closed, reopened, deleted only through it
     Evening.objects.filter(pk=evening.pk).update(managed=True, deal_limit=night.deals_per_session)
     evening.managed, evening.deal_limit = True, night.deals_per_session
     return NightTable.objects.create(session=session, number=number, evening=evening)

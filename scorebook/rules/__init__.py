@@ -1,7 +1,7 @@
 """The scoring engine: plain Python, no Django.
 
 - ``model``: rules as data (contracts and payout tables, classic parameters);
-- ``presets``: the eight variants of rules.md, declared once; ``registry`` looks them up;
+- ``presets``: the eight variants (docs/rules/), declared once; ``registry`` looks them up;
 - ``deals``: the engine's input; ``scoring``: deals in, deltas, totals, bête, robres out;
 - ``settlement``: money in cents and the minimum transfers;
 - ``evening_file``: the interchange format.

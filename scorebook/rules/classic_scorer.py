@@ -27,7 +27,7 @@ class ClassicScorer(Scorer):
         self.finished: list[RobreState] = []
 
     def default_robre(self, number: int, previous: RobreState | None) -> RobreState:
-        """The next robre when the scorer names none (rules.md 2.1).
+        """The next robre when the scorer names none (docs/rules/classique.md).
 
         Four players keep their teams. With 5 or 6 present, those who sat out come in
         and the players with the longest run at the table leave (seat order on ties);

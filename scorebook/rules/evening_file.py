@@ -1,7 +1,7 @@
-"""The evening file (``shared/evening-format.md``): parse and validate, export, and the score report.
+"""The evening file (``docs/evening-file.md``): parse and validate, export, and the score report.
 
 Unknown keys are refused with an error naming the key and the deal, so that a typo
-cannot change a score.
+cannot change a score. Its JSON Schema is declared in ``evening_schema`` from the constants below.
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ MAX_PLAYER_NAME = 40
 MAX_DEALS = 2000
 MAX_DEPTH = 12  # the deepest the format goes is 6 (house rules); a hostile file may nest far deeper
 MAX_NUMBER_CHARS = 15  # no figure of an evening has more digits than this
-CURRENCY = re.compile(r"[A-Z]{3}")  # ISO 4217
+CURRENCY = re.compile(r"^[A-Z]{3}$")  # ISO 4217
+STAKE = re.compile(r"^[0-9]+(\.[0-9]+)?$")  # a decimal as people write it: no sign, exponent or spaces
+DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKET = re.compile(r"[\[\]{}]")
 
@@ -119,7 +121,11 @@ def from_dict(data: Any) -> Evening:
             raise FileError(0, gettext_noop("the key %(key)r is missing"), key=key)
     if data["format"] != FORMAT:
         raise FileError(0, gettext_noop("format must be %(format)r"), format=FORMAT)
-    overrides = data.get("rules") or {}
+    overrides = data.get("rules")
+    if overrides is None:
+        overrides = {}
+    elif not isinstance(overrides, Mapping):
+        raise FileError(0, gettext_noop("rules: %(reason)s"), reason=RulesError("", gettext_noop("must be an object")))
     if not isinstance(data["ruleset"], str):
         raise FileError(0, gettext_noop("ruleset must be a preset key"))
     try:
@@ -141,6 +147,8 @@ def from_dict(data: Any) -> Evening:
     evening_date = None
     if data.get("date") is not None:
         try:
+            if not isinstance(data["date"], str) or not DATE.fullmatch(data["date"]):
+                raise ValueError(data["date"])
             evening_date = date.fromisoformat(data["date"])
         except (TypeError, ValueError):
             raise FileError(0, gettext_noop("date must be written YYYY-MM-DD")) from None
@@ -203,6 +211,8 @@ def _stake(raw: Any) -> Decimal | None:
         raise FileError(0, gettext_noop("stake %(stake)r is not a decimal number"), stake=raw) from None
     if not stake.is_finite() or stake < 0 or stake > 10_000:
         raise FileError(0, gettext_noop("stake %(stake)r must be between 0 and 10000"), stake=raw)
+    if not STAKE.fullmatch(raw):  # "1e-2", " 0.05", "+5": not as the format writes a decimal
+        raise FileError(0, gettext_noop("stake %(stake)r is not a decimal number"), stake=raw)
     return stake
 
 

@@ -179,7 +179,7 @@ class Standing:
     totals: Mapping[str, int]
     pot: int
     next: NextDeal
-    # The players who took part in the evening (rules.md 4), in seat order: who played at least
+    # The players who took part in the evening (docs/rules/money.md), in seat order: who played at least
     # one deal (sat at the table for it, a pass included) or scored on any line (an adjustment
     # received; an ante paid while sitting out). The others "did not play": no money, no
     # transfer, and not an evening of theirs in standings and statistics. The one definition of
@@ -189,7 +189,7 @@ class Standing:
     bete_end: BeteEnd = BeteEnd.SHARE
 
     def money(self, stake: Decimal) -> dict[str, Decimal]:
-        """Net money per player: (points - mean) x stake, in cents summing to zero (rules.md 4).
+        """Net money per player: (points - mean) x stake, in cents summing to zero (docs/rules/money.md).
 
         The mean is over the players who took part (``took_part``); a player who took no
         part has 0.00 and no transfer. With the bête shared out this is the same as sharing

@@ -203,7 +203,7 @@ def balances_of(transfers: Iterable[Transfer], order: Iterable[str] = ()) -> dic
 
 def outstanding(balances: dict[str, Decimal], paid: Iterable[Transfer]) -> dict[str, Decimal]:
     """What each party still has to receive (> 0) or to pay (< 0) once the payments already
-    made are counted (rules.md 4: a payment stays recorded, a correction never loses it).
+    made are counted (docs/rules/money.md: a payment stays recorded, a correction never loses it).
 
     A payer's debt goes down by what he paid, a payee's credit by what he received; a party
     of a payment that has no balance (no longer part of the settlement) starts from 0, so a

@@ -1,7 +1,7 @@
 """A classique (long whist) evening for four, played through the pages to the end of a robre.
 
 Teams by default: seats 1 and 3 against seats 2 and 4, so Anne & Carl (team 0) against
-Bert & Dina (team 1). rules.md 2.1: manche at 10, a trick over six is 1 point, 3 honours
+Bert & Dina (team 1). docs/rules/classique.md: manche at 10, a trick over six is 1 point, 3 honours
 score 2 and 4 score 4, tricks before honours, the claim at 8 (+2), manche value 3/2/1 by
 the losers' points (0 / 1-4 / 5+), robre to two manches, robre bonus 2.
 

@@ -1,4 +1,4 @@
-"""Whist aux enchères: failed contracts feed the bête, a made contract takes it (rules.md 3.4).
+"""Whist aux enchères: failed contracts feed the bête, a made contract takes it (docs/rules/encheres.md).
 
 A failure pays into the bête as much as it holds, at least the table value: the bête
 grows by max(bête, value); a pair pays that in two halves rounded up. A made contract

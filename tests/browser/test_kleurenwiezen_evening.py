@@ -1,6 +1,6 @@
 """A whole kleurenwiezen evening for five, recorded through the pages as the scorer taps it.
 
-Five at the table: the dealer sits out each deal (rules.md section 1); an all pass is
+Five at the table: the dealer sits out each deal (docs/rules/README.md); an all pass is
 dealt again by the same dealer and the next played deal counts double (3.2).
 """
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PLAYERS = ["Anne", "Bert", "Carl", "Dina", "Eric"]
 
 # (who deals and so sits out, the deal as tapped, what the deal list must show for it).
-# The deltas are worked out by hand from the Whisthub grid (rules.md 3.2); None = sat out.
+# The deltas are worked out by hand from the Whisthub grid (docs/rules/kleurenwiezen.md); None = sat out.
 PLAN = [
     ("Anne", ("samen-8", ["Bert", "Dina"], None), {"Anne": None, "Bert": 8, "Carl": -8, "Dina": 8, "Eric": -8}),
     ("Bert", ("alleen-5", ["Carl"], None), {"Anne": -3, "Bert": None, "Carl": 9, "Dina": -3, "Eric": -3}),

@@ -1,4 +1,4 @@
-"""The house-rules pages: a club changes the figures of a variant (rules.md section 5).
+"""The house-rules pages: a club changes the figures of a variant (docs/rules/README.md).
 
 Admins edit every figure of a preset; members read them; everyone else gets 404. What
 is stored is only what differs from the preset, the next evening of the club scores

@@ -3,7 +3,7 @@
 Every later deal is scored again, so the totals after a change are checked against the
 engine scoring the changed list of deals as an evening file, and by hand.
 
-Kleurenwiezen, four players (rules.md 3.2):
+Kleurenwiezen, four players (docs/rules/kleurenwiezen.md):
   1. samen 9, Anne & Carl, 10 tricks: +14 each, -14 for Bert and Dina.
   2. alleen 5, Bert, 4 tricks: failed by one, -4 a head: Bert -12, the others +4.
   3. samen 8, Bert & Dina, 8 tricks: +8 each, -8 for Anne and Carl.

@@ -1,7 +1,7 @@
 """The scoring page (/e/<pk>/): totals, whose deal it is, recording deals, adjustments,
 robres, form errors, access rules and closed evenings.
 
-Expected points are worked out by hand from /work/shared/rules.md:
+Expected points are worked out by hand from the grids (docs/rules/):
 - kleurenwiezen samen 9 made with 10 tricks: 14 each (one overtrick), opponents -14.
 - kleurenwiezen grote miserie, Anne 0 tricks (made), Bert 1 (failed), each vs the table:
   Anne +36 +12 = +48, Bert -12 -36 = -48, Carl and Dina 0 (the published worked check).

@@ -1,6 +1,6 @@
 """The settlement page, marking payments, closing and reopening, and the printable sheet.
 
-Expected points and money are worked out by hand from the grids in rules.md.
+Expected points and money are worked out by hand from the grids (docs/rules/).
 """
 
 import re

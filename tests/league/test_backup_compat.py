@@ -3,7 +3,7 @@ tests/fixtures/README.md) imported into today's code gives every figure the old 
 (club-backup.expected.json): each evening's totals, pot and money, each season's standings, the
 ledger's balances and open transfers.
 
-The rules.md corrections made since (a player who took no part: no money and not his evening;
+The corrections to the scoring rules made since (a player who took no part: no money and not his evening;
 payments netted against a settlement computed anew) change none of them: in the demo club every
 player of every evening played at least one deal, so the mean of the money is over the same players
 and every seat is an evening played; and every payment marked was a transfer of the settlement as it

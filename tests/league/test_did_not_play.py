@@ -1,9 +1,10 @@
-"""A player who sat out every deal of an evening did not play it (rules.md 1 and 4): the evening is
-not one of his in the standings, under every ranking rule, with and without dropped evenings, and
-under every tie-break; nor on his player page or in the club's list of his evenings.
+"""A player who sat out every deal of an evening did not play it (docs/rules/README.md and
+docs/rules/money.md): the evening is not one of his in the standings, under every ranking rule,
+with and without dropped evenings, and under every tie-break; nor on his player page or in the
+club's list of his evenings.
 
 The season, recorded through the services (kleurenwiezen, stake 0.10), and every figure below
-worked out BY HAND from rules.md (3.2: samen 8 made exact is +8 for each declarer and -8 for each
+worked out BY HAND from docs/rules/kleurenwiezen.md (samen 8 made exact is +8 for each declarer and -8 for each
 opponent; alleen 5 pays 3 per opponent, 5 with two overtricks, the declarer 3 times that):
 
   E1, 3 Sept, Anne Bert Carl Dina Eric; Eric sits out the only deal (the table is named):

@@ -61,7 +61,7 @@ def test_it_counts_a_club_night_once_in_the_season_and_in_its_list_of_evenings(c
     assert count.startswith("6 evenings")
     assert "13 evenings" not in count
     cards = [c for c in listed.all("li") if "past-evening" in c.classes]
-    assert len(cards) == 6  # the night is ONE line (rules.md 6), its 8 tables behind it on tap
+    assert len(cards) == 6  # the night is ONE line (docs/rules/club-nights.md), its 8 tables behind it on tap
     night = next(card for card in cards if "Kaartavond" in card.text)
     assert len(night.all(".night-tables li")) == 8
 

@@ -147,7 +147,7 @@ def test_it_lists_each_players_balance_and_the_open_transfers_with_their_evening
 def test_paid_transfers_leave_the_ledger(client, cast, club, evenings):
     Payment.objects.create(evening=evenings["a"], payer="Bert", payee="Anne", amount=Decimal("0.20"))
     Payment.objects.create(evening=evenings["b"], payer="Dina", payee="Carl", amount=Decimal("1.40"))
-    # a payment of another amount is money paid all the same (rules.md 4): it is netted, never lost;
+    # a payment of another amount is money paid all the same (docs/rules/money.md): it is netted, never lost;
     # B asks Bert for 1.40 - 1.00 = 0.40 more
     Payment.objects.create(evening=evenings["b"], payer="Bert", payee="Anne", amount=Decimal("1.00"))
     client.force_login(cast["member"])

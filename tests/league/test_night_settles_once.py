@@ -1,4 +1,4 @@
-"""A night settles once (rules.md 6, issue 20 point 2): each player's net is the sum of his net money
+"""A night settles once (docs/rules/club-nights.md, issue 20 point 2): each player's net is the sum of his net money
 at his tables, the night's transfers are the fewest across all its players, and the ledger shows them
 as the night's line with the tables behind it on tap; the CSV says where each line comes from.
 

@@ -1,8 +1,8 @@
-"""Payments survive a correction (rules.md 4): the settlement is computed anew and what was already
+"""Payments survive a correction (docs/rules/money.md): the settlement is computed anew and what was already
 paid is netted against it; the ledger and the settlement page show what remains, in whichever
 direction, and the settlement page what was paid.
 
-Kleurenwiezen, Anne Bert Carl Dina, stake 0.10, figures worked out by hand (rules.md 3.2):
+Kleurenwiezen, Anne Bert Carl Dina, stake 0.10, figures worked out by hand (docs/rules/kleurenwiezen.md):
 
   1. samen 9, Anne + Carl, 10 tricks (one over): Anne +14, Carl +14, Bert -14, Dina -14
   2. alleen 5, Bert, 5 tricks: Bert +9, the others -3

@@ -1,7 +1,7 @@
 """A player's page with evenings of two variants: points of different grids are never added up
 (figures per variant; only the counts of evenings and deals have an overall line).
 
-Anne, by hand (rules.md 3.2 and 3.3):
+Anne, by hand (docs/rules/kleurenwiezen.md and liege.md):
   10 Sept, kleurenwiezen: samen 9 with Carl, 10 tricks (one over): +14
   17 Sept, liège: emballage 8 with Carl, 8 tricks: +7 (the opponents 0)
 """

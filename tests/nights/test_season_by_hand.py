@@ -1,4 +1,4 @@
-"""A season with a club night, every figure worked out by hand (issue 20, rules.md 6).
+"""A season with a club night, every figure worked out by hand (issue 20, docs/rules/club-nights.md).
 
 De Troef's spring season of kleurenwiezen, ranked by league points (5, 3, 2, 1 by place;
 ties broken by evenings won). Marie (``director``) scores the club's evenings and directs its
@@ -237,7 +237,7 @@ def test_the_clubs_list_shows_the_night_as_one_line_opening_its_ranking(client, 
         assert len([c for c in filtered.all("li") if "past-evening" in c.classes]) == count, name
 
 
-# The night's money, settled once for the night (rules.md 6): each player's net is the sum of
+# The night's money, settled once for the night (docs/rules/club-nights.md): each player's net is the sum of
 # his tables' at 0.10 a point: Ada +1.60, Jos +0.80, Bob, Cleo and Finn +0.60 each, Dirk and Gus
 # -0.60 each, Hans -1.40, Eva -1.60; Ines 0.00. Fewest transfers: 5 creditors and 4 debtors make
 # at most 4 groups that clear each other (Eva-Ada, Dirk and Gus each with one of Bob, Cleo, Finn,

@@ -1,4 +1,4 @@
-"""A club night's tables are locked to their night (issue 20, item 2; rules.md 6): a table records
+"""A club night's tables are locked to their night (issue 20, item 2; docs/rules/club-nights.md): a table records
 no more deals than the night's deals per session, and only the night closes, reopens or deletes it.
 Marie (``director``) directs the night."""
 

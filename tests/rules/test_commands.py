@@ -45,7 +45,7 @@ def evening(ruleset: str, players: list[str], deals: list, **extra) -> dict:
     return {"format": FORMAT, "ruleset": ruleset, "players": players, "deals": deals, **extra}
 
 
-# A small kleurenwiezen evening at five with a stake, scored by hand (rules.md 3.2 and 4).
+# A small kleurenwiezen evening at five with a stake, scored by hand (docs/rules/kleurenwiezen.md and money.md).
 # Deal 1: Anne deals and sits out; Bert, Carl, Dina, Eric play. Alleen 6 made with 7 tricks
 #         (one overtrick: 5 per opponent): Bert +15, Carl, Dina, Eric -5 each.
 # Deal 2: Bert deals and sits out; Carl, Dina, Eric, Anne play. Samen 8 made exactly:
@@ -273,7 +273,7 @@ def test_it_exits_with_status_2_for_a_missing_file(tmp_path):
 
 PRESETS = ["classique", "short", "francais", "mort", "gand", "kleurenwiezen", "liege", "encheres"]
 
-# Every contract key rules.md lists for each contract game (sections 3.1 to 3.4).
+# Every contract key the scoring reference lists for each contract game (docs/rules/: gand to encheres).
 CONTRACT_KEYS = {
     "gand": ["emballage", "solo", "misere", "abondance", "misere-table", "grande-abondance"],
     "kleurenwiezen": [
@@ -323,7 +323,7 @@ CONTRACT_KEYS = {
     ],
 }
 
-# The figures rules.md gives for each classic game (section 2).
+# The figures the scoring reference gives for each classic game (docs/rules/: classique to mort).
 CLASSIC_FIGURES = {
     "classique": {"manche_target": 10, "robre_bonus": 2, "manches_to_win": 2, "dummy": False},
     "short": {"manche_target": 5, "robre_bonus": 2, "manches_to_win": 2, "dummy": False},
@@ -467,7 +467,7 @@ def test_it_shows_rules_as_json_in_a_real_process(key):
 def test_it_shows_every_contract_key_of_the_reference(key):
     shown = _show(key)
     missing = set(CONTRACT_KEYS[key]) - set(shown["contracts"])
-    assert not missing, f"{key}: contracts of rules.md missing from rules show: {sorted(missing)}"
+    assert not missing, f"{key}: contracts of the reference missing from rules show: {sorted(missing)}"
 
 
 @pytest.mark.parametrize("key", list(CLASSIC_FIGURES))

@@ -1,4 +1,4 @@
-"""House rules (rules.md section 5): a preset with a club's changes merged on top.
+"""House rules (docs/rules/README.md): a preset with a club's changes merged on top.
 
 ``registry.resolve(key, overrides)`` validates the merge and names the offending key;
 rulesets round-trip through their dict shape; ``registry.diff`` gives back the smallest

@@ -1,6 +1,6 @@
 """Every kind of bad input is rejected with a message naming the problem and the deal.
 
-evening-format.md: "A file that breaks the rules (an unknown contract, 14 tricks, a
+docs/evening-file.md: "A file that breaks the rules (an unknown contract, 14 tricks, a
 declarer who is sitting out, tricks that do not add up to 13) exits with status 2
 and a message naming the deal number and the problem". Deal numbers are 1-based;
 0 stands for the file itself.

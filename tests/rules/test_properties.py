@@ -1,4 +1,4 @@
-"""Properties of the scoring engine over random, valid evenings (rules.md, evening-format.md).
+"""Properties of the scoring engine over random, valid evenings (docs/rules/, docs/evening-file.md).
 
 The strategies build evenings deal by deal: before each deal the prefix is scored
 and ``result.next`` says who deals and who plays, so that every declarer is drawn
@@ -73,7 +73,7 @@ def players_of(n: int) -> st.SearchStrategy[tuple[str, ...]]:
 
 
 def default_table(players: tuple[str, ...], dealer: str) -> tuple[str, ...]:
-    """The four who play when ``dealer`` deals (rules.md 1), computed independently of the engine."""
+    """The four who play when ``dealer`` deals (docs/rules/README.md), computed independently of the engine."""
     n = len(players)
     if n == 4:
         return players
@@ -185,7 +185,7 @@ def classic_game_deals(draw, rules: ClassicRules, players, nxt: NextDeal, zero_s
 
 @st.composite
 def house_rules(draw, key: str) -> dict:
-    """One or two real changes to preset ``key``, in the shape of its exported rules (rules.md 5)."""
+    """One or two real changes to preset ``key``, in the shape of its exported rules (docs/rules/README.md)."""
     rules = registry.get(key)
     base = to_dict(rules)
     changes: dict = {}
@@ -485,7 +485,7 @@ def test_it_keeps_a_player_named_like_the_bete_apart_from_a_carried_bete() -> No
 
 
 def test_it_keeps_the_currency_without_a_stake_through_export_and_import() -> None:
-    # evening-format.md: "an export followed by an import must give back an identical evening"
+    # docs/evening-file.md: "an export followed by an import must give back an identical evening"
     evening = Evening(rules=registry.get("gand"), players=("A", "B", "C", "D"), first_dealer="A", currency="CHF")
     back = loads(dumps(evening))
     assert back.currency == "CHF"
@@ -590,7 +590,7 @@ def check_transfers(balances: dict[str, Decimal], transfers) -> None:
 def test_it_settles_money_to_exactly_zero_within_a_cent_of_the_exact_amount(evening: Evening, stake: Decimal) -> None:
     result = score(evening)
     money = result.money(stake)
-    # rules.md 4: the mean is over the players who took part: who sat at the table for a deal
+    # docs/rules/money.md: the mean is over the players who took part: who sat at the table for a deal
     # or scored on a line (an adjustment); the others have 0.00. Read here from the deals.
     taking = (
         {p for r in result.deals for p in r.playing}
@@ -683,7 +683,7 @@ def test_it_gives_nothing_to_a_player_sitting_out(evening: Evening) -> None:
 @PROPERTY
 @given(evening=evenings(("classique", "short", "francais")))
 def test_it_brings_in_the_players_who_sat_out_the_last_robre(evening: Evening) -> None:
-    # rules.md 2.1: with 5 or 6 present the four who play the next robre can change
+    # docs/rules/classique.md: with 5 or 6 present the four who play the next robre can change
     # (default: the players who sat out come in)
     result = score(evening)
     lines: set[int] = set()  # robres started by a robre line
@@ -728,7 +728,7 @@ def test_it_brings_in_the_player_who_sat_out_a_robre_named_by_a_robre_line() -> 
 @PROPERTY
 @given(evening=evenings(("gand", "kleurenwiezen", "liege"), zero_sum=False, house=True))
 def test_it_multiplies_the_contract_after_an_all_pass_exactly_once(evening: Evening) -> None:
-    # rules.md 3.2: "several all-pass deals in a row still double only once"
+    # docs/rules/kleurenwiezen.md: "several all-pass deals in a row still double only once"
     result = score(evening)
     factor = evening.rules.all_pass_multiplier
     pending = False
@@ -753,7 +753,7 @@ def test_it_multiplies_the_contract_after_an_all_pass_exactly_once(evening: Even
 
 # --- encheres: the bête deal by deal -----------------------------------------------------------
 
-# rules.md 3.4, copied from the reference: declarers, needs, value, per extra trick
+# docs/rules/encheres.md, copied from the reference: declarers, needs, value, per extra trick
 ENCHERES_TABLE = {
     "solo-chelem-table": (1, 13, 200, 0),
     "chelem-a-deux": (2, 13, 25, 0),

@@ -242,7 +242,7 @@ def test_it_rejects_fractions_of_a_cent() -> None:
         min_transfers({"A": D("0.005"), "B": D("-0.005")})
 
 
-# --- payments already made, netted against a settlement computed anew (rules.md 4) ----------
+# --- payments already made, netted against a settlement computed anew (docs/rules/money.md) ----------
 
 
 def test_it_leaves_nothing_to_settle_once_every_transfer_is_paid() -> None:

@@ -119,7 +119,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('position', models.PositiveSmallIntegerField()),
                 ('name', models.CharField(help_text='The name the deals use.', max_length=40, verbose_name='name at the table')),
-                ('took_part', models.BooleanField(default=True, help_text='Derived from the deals with the summary: False when the player took no part (rules.md 4).')),
+                ('took_part', models.BooleanField(default=True, help_text='Derived from the deals with the summary: False when the player took no part (docs/rules/money.md).')),
                 ('points', models.IntegerField(default=0)),
                 ('place', models.PositiveSmallIntegerField(blank=True, help_text='Among those who took part; empty when the evening is not one of his.', null=True)),
                 ('played', models.PositiveIntegerField(default=0, help_text='Deals played.')),

@@ -1,4 +1,4 @@
-"""The evening file (shared/evening-format.md) on the site: export as a download, import from an upload or a paste."""
+"""The evening file (docs/evening-file.md) on the site: export as a download, import from an upload or a paste."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_safe
 
 from scorebook.core.http import noindex
 
-from .. import rules_display, stored
+from .. import rules_display, rules_text, stored
 from ..access import evening_for_token, evening_for_user
 
 TEMPLATE = "evenings/rules.html"
@@ -23,6 +23,7 @@ def _context(evening) -> dict:
         "grids": rules_display.contract_grids(evening.ruleset, rules),
         "figures": rules_display.classic_figures(evening.ruleset, rules),
         "all_pass": getattr(rules, "all_pass_multiplier", None),
+        "how": rules_text.sections(evening.ruleset),
     }
 
 

@@ -94,13 +94,13 @@ def _payment_row(evening: Evening, p: Payment, user=None) -> TransferRow:
 def _transfer_rows(evening: Evening, user=None) -> list[TransferRow]:
     """What was paid (every payment, in the order they were made; the cancelled ones shown as such),
     then what remains to settle: the settlement netted against the payments that count
-    (rules.md 4; ``payments.still_due``)."""
+    (docs/rules/money.md; ``payments.still_due``)."""
     if evening.stake is None:
         return []
     records = payments.payment_records(evening)
     rows = [_payment_row(evening, p, user) for p in records]
     # after a correction a payment may no longer match any transfer of the settlement: it stays,
-    # counts on account (netted in every balance), and says so (rules.md 4)
+    # counts on account (netted in every balance), and says so (docs/rules/money.md)
     pairs = {(t.payer, t.payee) for t in payments.settlement_due(evening)}
     for row in rows:
         row.unmatched = not row.cancelled and (row.payer, row.payee) not in pairs

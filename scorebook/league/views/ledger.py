@@ -2,7 +2,7 @@
 
 For each evening of the club with a stake, its settlement (``Evening.summary["transfers"]``)
 is netted against the payments already made (``Payment``: who paid whom how much), as
-rules.md 4 says: what is open is the fewest transfers that settle the remainder
+docs/rules/money.md says: what is open is the fewest transfers that settle the remainder
 (``settlement.remaining_transfers``), which after a correction may run the other way. A
 payment is never lost and a transfer already paid is never asked again. The ledger adds the
 open transfers up per player and lists them with their evening. Everything comes from the
@@ -127,7 +127,7 @@ class PaidTransfer(TransferWords):
 
 @dataclass
 class NightTransfer(TransferWords):
-    """One of the fewest transfers that settle a night across its tables (rules.md 6)."""
+    """One of the fewest transfers that settle a night across its tables (docs/rules/club-nights.md)."""
 
     night: int
     date: date_cls
@@ -204,7 +204,7 @@ def open_transfers(rows, paid, order) -> list[tuple[int, str, str, int]]:
     summary), the payments made per evening as (payer, payee, cents) and the names at each
     evening's table in seat order (``order``; ties of the settlement follow it).
 
-    The settlement netted against the payments (rules.md 4), as the evening's own settlement
+    The settlement netted against the payments (docs/rules/money.md), as the evening's own settlement
     page does (``summary.open_transfers``); an evening whose payments are exactly its
     transfers is settled without arithmetic.
     """
@@ -277,7 +277,7 @@ def open_ledger(club, player=None, evenings=None) -> Ledger:
             balances[key] = Balance(key, names.get(key, party_label(name)), player)
         return balances[key]
 
-    # a night settles once (rules.md 6): its tables' open transfers are netted per player across the
+    # a night settles once (docs/rules/club-nights.md): its tables' open transfers are netted per player across the
     # night, with the payments made for the night, and settled anew with the fewest transfers
     whole = evenings_given is None
     night_of = (
@@ -611,7 +611,7 @@ def ledger_pay(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def ledger_night_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Mark one of a night's transfers paid (rules.md 6: the night settles once, across its tables):
+    """Mark one of a night's transfers paid (docs/rules/club-nights.md: the night settles once, across its tables):
     a payment for the night between the two players. The form's key makes a second tap record nothing."""
     club, role = club_for_user(request, slug, *MARKERS)
     night_id, payer_id, payee_id = (

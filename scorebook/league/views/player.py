@@ -2,7 +2,7 @@
 
 Points of different grids (kleurenwiezen, Liège, …) are never added up: totals, averages,
 money and statistics are given per variant; only counts (evenings, deals) have an overall
-line. An evening in which he took no part (rules.md 4, the summary's ``took_part``) is not one
+line. An evening in which he took no part (docs/rules/money.md, the summary's ``took_part``) is not one
 of his evenings ("did not play"); the deals he sat out are counted apart.
 
 Every figure is added up by the database from the figures each seat keeps (``Seat.points``,
@@ -44,7 +44,7 @@ SHOWN_EVENINGS = 20  # the latest evenings listed per variant; the club's list (
 SHOWN_UNPAID = 10  # the newest unpaid transfers; the club's ledger has the rest
 CHART_POINTS = 250  # a chart of more evenings draws every n-th (and always the last)
 EVENING_ORDER = ("evening__date", "evening__created_at", "evening_id")  # the standings' order of evenings
-COUNTED = Q(place__isnull=False)  # one of his evenings: deals were played and he took part (rules.md 4)
+COUNTED = Q(place__isnull=False)  # one of his evenings: deals were played and he took part (docs/rules/money.md)
 
 
 def _seats(club, player: Player, season: Season | None = None):
@@ -100,7 +100,7 @@ class Figures:
 def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[int, str]]:
     """His figures per variant, added up by the database (a query for the sums, one for his
     evenings in order with their records of one deal, one for the contracts), then his club
-    nights, one result each (rules.md 6: three queries for all of them). Also {evening id:
+    nights, one result each (docs/rules/club-nights.md: three queries for all of them). Also {evening id:
     address} for the evenings that stand for a night (his line on its ranking)."""
     found: dict[str, st.PlayerStats] = {}
     nights = list(

@@ -39,7 +39,8 @@ def _players(club):
     return (
         Player.objects.filter(club=club)
         .annotate(
-            # his evenings (he took part: rules.md 4), a club night once however many tables (rules.md 6)
+            # his evenings (he took part: docs/rules/money.md), a club night once however many tables
+            # (docs/rules/club-nights.md)
             alone=Count("seats", filter=Q(seats__place__isnull=False, seats__evening__night_table__isnull=True)),
             nights=Count(
                 "seats__evening__night_table__session__night",

@@ -569,7 +569,7 @@ def _evening_row(pk, day, ruleset, status, summary) -> dict:
 
 
 def lines_of(evenings):
-    """``evenings`` (a queryset) as the lines of a list: a club night is one line (rules.md 6),
+    """``evenings`` (a queryset) as the lines of a list: a club night is one line (docs/rules/club-nights.md),
     stood for by the first of its tables' evenings; every other evening is a line of its own."""
     first = Evening.objects.filter(night_table__session__night=OuterRef("night_table__session__night")).order_by("pk")
     return evenings.filter(Q(night_table__isnull=True) | Q(pk=Subquery(first.values("pk")[:1])))

@@ -1,4 +1,4 @@
-"""The tables of the nights already made are run from their night (rules.md 6): their evenings are
+"""The tables of the nights already made are run from their night (docs/rules/club-nights.md): their evenings are
 marked ``managed``, with the night's deals per session as their limit."""
 
 from django.db import migrations

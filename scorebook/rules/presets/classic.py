@@ -1,4 +1,4 @@
-"""The classic family: ``classique``, ``short``, ``francais``, ``mort`` (rules.md section 2)."""
+"""The classic family: ``classique``, ``short``, ``francais``, ``mort`` (docs/rules/classique.md)."""
 
 from dataclasses import replace
 

@@ -1,4 +1,4 @@
-"""``encheres``: whist aux enchères with the bête (rules.md 3.4).
+"""``encheres``: whist aux enchères with the bête (docs/rules/encheres.md).
 
 Made rows: what each declarer receives and each opponent pays (value plus the
 per-trick bonus). Failed rows: the declarer figure is the least the declaring side

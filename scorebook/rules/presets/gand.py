@@ -1,4 +1,4 @@
-"""``gand``: whist à la couleur / whist de Gand, paid in jetons (rules.md 3.1). Zero-sum."""
+"""``gand``: whist à la couleur / whist de Gand, paid in jetons (docs/rules/gand.md). Zero-sum."""
 
 from collections.abc import Iterator
 

@@ -1,4 +1,4 @@
-"""``kleurenwiezen``: the grid published by Whisthub (rules.md 3.2). Zero-sum."""
+"""``kleurenwiezen``: the grid published by Whisthub (docs/rules/kleurenwiezen.md). Zero-sum."""
 
 from collections.abc import Iterator
 

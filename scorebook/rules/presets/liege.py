@@ -1,4 +1,4 @@
-"""``liege``: the Liège rules with the whist-score grid (rules.md 3.3). Not zero-sum."""
+"""``liege``: the Liège rules with the whist-score grid (docs/rules/liege.md). Not zero-sum."""
 
 from collections.abc import Iterator
 

@@ -8,7 +8,7 @@ from scorebook.rules.scoring import DealError
 
 
 class Command(BaseCommand):
-    help = "Score an evening file (shared/evening-format.md) and print the totals as JSON."
+    help = "Score an evening file (docs/evening-file.md) and print the totals as JSON."
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the evening file, or - for standard input")

@@ -1,0 +1,181 @@
+"""A demo club for the demo user: members, a roster, house rules, a season, evenings of several
+variants with payments, and a club night under way (its second session of three). Every deal goes
+through the services (so the engine checks it), every payment through the payment services.
+
+    python manage.py seed_demo_club    # after seed_demo (it runs it first when there is no demo user)
+
+The club's guides are illustrated from it (``make screenshots``, docs/screenshots.py). Like
+seed_demo it refuses to run with DEBUG=false unless given --in-production, and it never touches an
+existing account or club: the other members are accounts that cannot log in (no password).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.utils import timezone
+
+from scorebook.clubs import services as clubs
+from scorebook.clubs.models import Club, HouseRules, Player, Role, Season
+from scorebook.evenings import creation, payments, services, stored
+from scorebook.evenings.management.commands.seed_demo import GAND, KLEURENWIEZEN, LIEGE, PASS, USERNAME, contract_deal
+from scorebook.evenings.models import Evening
+from scorebook.nights import services as nights
+from scorebook.nights.models import Night
+
+NAME, SLUG = "De Troef", "de-troef"
+ROSTER = ["Anne", "Bert", "Carl", "Dina", "Eric", "Fien", "Geert", "Hilde", "Ivo", "Jana"]
+GUESTS = ["Koen", "Lien", "Mark", "Nele", "Olaf", "Pia"]
+# other members: (account, role, their player on the roster); they have no password
+MEMBERS = [("anne", Role.SCORER, "Anne"), ("bert", Role.MEMBER, "Bert"), ("hilde", Role.MEMBER, "Hilde")]
+HOUSE_RULES = {"kleurenwiezen": {"contracts": {"troel": {"made": {"13": [32, -32]}}}}}
+
+# (ruleset, players, days ago, stake, script, closed)
+EVENINGS = [
+    ("kleurenwiezen", ["Anne", "Bert", "Carl", "Dina", "Eric"], 35, "0.10", KLEURENWIEZEN[:14], True),
+    ("kleurenwiezen", ["Fien", "Geert", "Hilde", "Ivo"], 28, "0.10", KLEURENWIEZEN[6:18], True),
+    ("liege", ["Anne", "Carl", "Eric", "Geert"], 21, "0.05", LIEGE, True),
+    ("kleurenwiezen", ["Bert", "Dina", "Fien", "Hilde", "Jana"], 14, "0.10", KLEURENWIEZEN[3:19], True),
+    ("gand", ["Anne", "Bert", "Ivo", "Jana"], 7, "0.20", GAND, True),
+    ("kleurenwiezen", ["Anne", "Bert", "Carl", "Dina", "Eric"], 0, "0.10", KLEURENWIEZEN[:8], False),
+]
+# a club night tonight: 16 players, 3 sessions of 4 deals; session 1 played and closed, session 2
+# under way with some tables behind, session 3 not begun (a late arrival can still join it)
+NIGHT_DEALS = [
+    ("samen-8", [0, 2], 9),
+    ("alleen-5", [1], 6),
+    PASS,
+    ("samen-9", [1, 3], 8),
+    ("troel", [0, 3], 9),
+    ("kleine-miserie", [2], {2: 0}),
+]
+
+
+class Command(BaseCommand):
+    help = "Create the demo club (De Troef) for the demo user: members, roster, a season, evenings, payments, a night."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--in-production",
+            action="store_true",
+            help="Run even with DEBUG=false: anyone who reads this help can then log in as the demo user.",
+        )
+
+    def handle(self, *args, in_production=False, **options):
+        if not settings.DEBUG and not in_production:
+            raise CommandError("DEBUG is false: this looks like a real site. Nothing was seeded (--in-production).")
+        if Club.objects.filter(slug__iexact=SLUG).exists():
+            raise CommandError(f"A club {SLUG!r} exists already: nothing was seeded.")
+        accounts = [name for name, _role, _player in MEMBERS]
+        if get_user_model().objects.filter(username__in=accounts).exists():
+            raise CommandError(f"One of the accounts {', '.join(accounts)} exists already: nothing was seeded.")
+        demo = get_user_model().objects.filter(username=USERNAME).first()
+        if demo is None:
+            call_command("seed_demo", in_production=in_production, stdout=self.stdout)
+            demo = get_user_model().objects.get(username=USERNAME)
+        today = timezone.localdate()
+        with transaction.atomic():
+            club = self.club(demo)
+            self.season(club, today)
+            made = [self.evening(club, demo, today, *spec) for spec in EVENINGS]
+            self.payments(club, demo, made)
+        night = self.night(club, demo, today)  # its plan is drawn outside any transaction, as the site does
+        self.stdout.write(self.style.SUCCESS(f"Created the club {NAME} (/c/{SLUG}/), its admin: {USERNAME}"))
+        self.stdout.write(f"  {len(ROSTER)} players, {len(made)} evenings, a night of {night.participants.count()}")
+
+    def club(self, demo) -> Club:
+        club = clubs.create_club(name=NAME, slug=SLUG, user=demo)
+        clubs.add_players(club, ROSTER, demo)
+        for username, role, player in MEMBERS:
+            user = get_user_model().objects.create_user(username=username, first_name=player)
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+            club.memberships.create(user=user, role=role)
+            clubs.link_player(Player.objects.get(club=club, name=player), user)
+        for ruleset, overrides in HOUSE_RULES.items():
+            HouseRules.objects.create(club=club, ruleset=ruleset, overrides=overrides, updated_by=demo)
+        return club
+
+    def season(self, club, today) -> Season:
+        season = Season(
+            club=club,
+            name=f"Autumn {today.year}" if today.month >= 9 else f"Season {today.year}",
+            start=today - timedelta(days=40),
+            end=today + timedelta(days=60),
+            ruleset="kleurenwiezen",
+        )
+        return clubs.save_season(season, overlap_confirmed=True)
+
+    def evening(self, club, demo, today, ruleset, players, days_ago, stake, script, closed) -> Evening:
+        evening = creation.create_evening(
+            ruleset=ruleset,
+            players=players,
+            first_dealer=0,
+            stake=Decimal(stake),
+            currency="EUR",
+            date=today - timedelta(days=days_ago),
+            user=demo,
+            club=club,
+        )
+        record(evening, script, demo)
+        if closed:
+            services.set_status(evening, Evening.Status.CLOSED, demo, admin=True)
+        return evening
+
+    def payments(self, club, demo, made) -> None:
+        """The first evening settled in full, the second in part, the liège one not yet; a payment on account."""
+        first, second = made[0], made[1]
+        for transfer in payments.still_due(first):
+            payments.record_payment(first, transfer.payer, transfer.payee, transfer.amount, demo, closed_too=True)
+        due = payments.still_due(second)
+        if due:
+            part = (due[0].amount / 2).quantize(Decimal("0.01"))
+            payments.record_payment(
+                second, due[0].payer, due[0].payee, part, demo, closed_too=True, free=True, note="half now"
+            )
+        anne, jana = (Player.objects.get(club=club, name=name) for name in ("Anne", "Jana"))
+        payments.record_on_account(club, jana, anne, Decimal("2.00"), demo, note="on account")
+
+    def night(self, club, demo, today) -> Night:
+        night = nights.create_night(
+            club=club,
+            user=demo,
+            name="Kaartavond",
+            date=today,
+            ruleset="kleurenwiezen",
+            sessions=3,
+            deals_per_session=4,
+            ranking=Night.Ranking.TOTAL,
+            place_points=[],
+            stake=Decimal("0.05"),
+            currency="EUR",
+            players=ROSTER + GUESTS,
+            seed=1,
+        )
+        for number, table in enumerate(tables(night, 1)):
+            record(table.evening, rotate(NIGHT_DEALS, number)[:4], demo)
+        nights.close_session(night, 1, demo)
+        for number, table in enumerate(tables(night, 2)):
+            record(table.evening, rotate(NIGHT_DEALS, number)[: 4 - number % 3], demo)  # some tables are behind
+        return night
+
+
+def tables(night, session: int):
+    return list(night.night_sessions.get(number=session).tables.select_related("evening").order_by("number"))
+
+
+def rotate(script: list, by: int) -> list:
+    return script[by % len(script) :] + script[: by % len(script)]
+
+
+def record(evening: Evening, script: list, user) -> None:
+    classic = evening.rules["family"] == "classic"
+    for step in script:
+        data = step if classic else contract_deal(step, stored.scored(evening).result.next.playing)
+        services.record_deal(evening, data, user)
