@@ -86,13 +86,15 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scorebook.accounts.sessions.AuthenticationMiddleware",  # Django's, given the user read with the session
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # login limits (scorebook.accounts.limits): last, it answers a lockout
     "scorebook.clubs.middleware.FormerAddressMiddleware",  # a renamed club's old addresses redirect
 ]
+# A session is read with its user in one query (scorebook/accounts/sessions.py).
+SESSION_ENGINE = "scorebook.accounts.sessions"
 CSRF_FAILURE_VIEW = "scorebook.core.views.csrf_failure"  # a translated page, or the reason in an htmx page's notices
 
 # Every form field is drawn by templates/core/field.html: {{ form.name.as_field_group }}.
