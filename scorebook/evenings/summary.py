@@ -175,17 +175,19 @@ def seat_figures(summary: dict | None, seats: list[Seat], payments) -> None:
 
 def write_seat_figures(evening: Evening) -> int:
     """Write the figures of the evening's seats (as read with it) where they differ from what its
-    summary and payments say: one UPDATE per seat that changed, of the figures that changed, and
-    none when nothing did. In the transaction that changed the summary or the payments (the
-    evening locked). How many seats were written."""
+    summary and payments say: one UPDATE of the seats that changed, of the figures that changed in
+    any of them, and none when nothing did. In the transaction that changed the summary or the
+    payments (the evening locked). How many seats were written."""
     seats = list(evening.seats.all())
     payments = list(evening.payments.active()) if evening.stake is not None else []
-    written = 0
+    written, fields = [], set()
     for seat, values in zip(seats, figures(evening.summary, [seat.name for seat in seats], payments), strict=True):
         changed = {name: value for name, value in values.items() if getattr(seat, name) != value}
         if changed:
-            Seat.objects.filter(pk=seat.pk).update(**changed)
             for name, value in changed.items():
                 setattr(seat, name, value)
-            written += 1
-    return written
+            written.append(seat)
+            fields |= changed.keys()
+    if written:
+        Seat.objects.bulk_update(written, [name for name in SEAT_FIGURES if name in fields])
+    return len(written)
