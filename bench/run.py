@@ -215,6 +215,7 @@ class Measure:
     reps: int
     queries: int
     status: int
+    cpu_ms: float = 0.0  # the median processor time of this process (SQLite runs in it: its share too)
 
 
 @dataclass
@@ -226,6 +227,7 @@ class Probe:
     after: object = None
     expect: int = 200
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # this process's processor time, ms
     queries: int = 0
 
     def call(self):
@@ -255,13 +257,17 @@ def run_rounds(
     rounds = 0
     while rounds < max_rounds and (rounds < min_rounds or time.perf_counter() - start < budget):
         for probe in probes:
-            t = time.perf_counter()
+            t, cpu = time.perf_counter(), time.process_time()
             probe.request()
             probe.times.append((time.perf_counter() - t) * 1000)
+            probe.cpu.append((time.process_time() - cpu) * 1000)
             if probe.after:
                 probe.after()
         rounds += 1
-    return {p.name: Measure(statistics.median(p.times), len(p.times), p.queries, p.expect) for p in probes}
+    return {
+        p.name: Measure(statistics.median(p.times), len(p.times), p.queries, p.expect, statistics.median(p.cpu))
+        for p in probes
+    }
 
 
 CATEGORIES = (  # where a function's own time goes, by the file it is in (first match)

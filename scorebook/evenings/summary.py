@@ -175,19 +175,19 @@ def seat_figures(summary: dict | None, seats: list[Seat], payments) -> None:
 
 def write_seat_figures(evening: Evening) -> int:
     """Write the figures of the evening's seats (as read with it) where they differ from what its
-    summary and payments say: one UPDATE of the seats that changed, of the figures that changed in
-    any of them, and none when nothing did. In the transaction that changed the summary or the
-    payments (the evening locked). How many seats were written."""
+    summary and payments say: one UPDATE per seat that changed, of the figures that changed, and
+    none when nothing did. In the transaction that changed the summary or the payments (the
+    evening locked). How many seats were written. (One ``bulk_update`` of the changed seats is one
+    statement, but Django builds its CASE/WHEN five times slower than these updates: measured at
+    17.5 against 2.8 ms of processor time for six seats.)"""
     seats = list(evening.seats.all())
     payments = list(evening.payments.active()) if evening.stake is not None else []
-    written, fields = [], set()
+    written = 0
     for seat, values in zip(seats, figures(evening.summary, [seat.name for seat in seats], payments), strict=True):
         changed = {name: value for name, value in values.items() if getattr(seat, name) != value}
         if changed:
+            Seat.objects.filter(pk=seat.pk).update(**changed)
             for name, value in changed.items():
                 setattr(seat, name, value)
-            written.append(seat)
-            fields |= changed.keys()
-    if written:
-        Seat.objects.bulk_update(written, [name for name in SEAT_FIGURES if name in fields])
-    return len(written)
+            written += 1
+    return written
