@@ -35,8 +35,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Count, Exists, F, Max, Q, QuerySet, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, Exists, Max, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -258,14 +257,15 @@ def record_deal(
         locked = _locked(evening)
         if table is None or locked is not evening:
             table = table_of(locked)
-        now = _deals_now(locked, request_key)
+        state = state_of(locked, table)
+        now = _deals_now(locked, request_key, state.number if state is not None else 0)
         if now.same_key is not None:  # a spent key: this request was recorded already
             return Recorded(now.same_key, False)
         if now.deleted_key:  # ... and its deal deleted since: it stays deleted
             return Recorded(None, False)
         if locked.deal_limit is not None and now.count >= locked.deal_limit:
             raise DealLimit(locked.deal_limit)
-        before = _stored_state(locked, table, now)
+        before = _in_order(locked, state, now)
         rebuilt = before is None
         if before is None:
             before = _rebuild(locked, table)
@@ -319,37 +319,40 @@ class _Now(NamedTuple):
         return self.count == self.top == state.number
 
 
-def _deals_now(locked: Evening, request_key: str) -> _Now:
-    """What a new deal depends on, read once the evening is locked, in one query: its deals
-    counted, their highest number, the last two (the answer shows the row before the new one
-    again), and for a request key whether it is spent: the deal recorded with it, or a deletion
-    not undone that keeps it (a key stays spent after its deal is deleted; putting the deal back
-    gives the key back to it). An evening without deals asks for that deletion apart."""
-    rows = Deal.objects.filter(evening=locked).annotate(
-        count=Window(Count("pk")),
-        top=Window(Max("number")),
-        place=Window(RowNumber(), order_by=F("number").desc()),
-    )
+def _deals_now(locked: Evening, request_key: str, after: int) -> _Now:
+    """What a new deal depends on, read once the evening is locked, in one query: the deals from
+    the one before last on, where the stored state says the evening is (``after`` deals: the
+    answer shows the row before the new one again), and the deal recorded with the request key,
+    each row with the evening's deals counted, their highest number and whether a deletion not
+    undone keeps the key (a key stays spent after its deal is deleted; putting the deal back gives
+    the key back to it). When no row comes (no deal yet, or none where the state says), those
+    are asked apart. Scalar subqueries: one round trip, for about the processor time of three
+    plain queries (a window over the deals cost twice as much)."""
+    deals = Deal.objects.filter(evening=locked)
     kept = DealRevision.objects.filter(
         evening=locked, action=DealRevision.Action.DELETED, undone=False, request_key=request_key
     )
-    wanted = Q(place__lte=2)
+    counted = {
+        "count": Subquery(deals.order_by().values("evening").annotate(n=Count("pk")).values("n")),
+        "top": Subquery(deals.order_by("-number").values("number")[:1]),
+    }
+    wanted = Q(number__gte=after - 1)
     if request_key:
-        rows = rows.annotate(deleted_key=Exists(kept))
+        counted["deleted_key"] = Exists(kept)
         wanted |= Q(request_key=request_key)
-    found = list(rows.filter(wanted).only(*LINE_FIELDS, "request_key").order_by("number"))
-    if not found:
-        return _Now(0, 0, [], None, bool(request_key) and kept.exists())
-    same_key = next((row for row in found if request_key and row.request_key == request_key), None)
-    last = [row for row in found if row.place <= 2]
-    return _Now(found[0].count, found[0].top or 0, last, same_key, bool(request_key) and found[0].deleted_key)
+    rows = list(deals.filter(wanted).annotate(**counted).only(*LINE_FIELDS, "request_key").order_by("number"))
+    if not rows:
+        now = deals.aggregate(count=Count("pk"), top=Max("number"))
+        return _Now(now["count"], now["top"] or 0, [], None, bool(request_key) and kept.exists())
+    same_key = next((row for row in rows if request_key and row.request_key == request_key), None)
+    last = [row for row in rows if row.number >= after - 1][-2:]
+    return _Now(rows[0].count, rows[0].top, last, same_key, bool(request_key) and rows[0].deleted_key)
 
 
-def _stored_state(locked: Evening, table: EngineEvening, now: _Now) -> Scorer | None:
-    """The engine's state after the evening's last deal, as its row keeps it, when it agrees with
-    the deals (the version it was written at; ``now``: its deals numbered 1..n, n the state's);
-    None otherwise (the evening is to be rebuilt from its deals first)."""
-    state = state_of(locked, table)
+def _in_order(locked: Evening, state: Scorer | None, now: _Now) -> Scorer | None:
+    """The engine's state after the evening's last deal as its row keeps it (``state``), when it
+    agrees with the deals (``now``: numbered 1..n, n the state's) and the summary can take one more
+    deal; None otherwise (the evening is to be rebuilt from its deals first)."""
     if state is not None and summary.advances(locked.summary, locked) and now.in_order(state):
         return state
     return None
