@@ -10,6 +10,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.urls import reverse
 from django.utils.csp import CSP
 
+from scorebook.core import page_css
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -260,11 +262,13 @@ LOGGING = {
 }
 
 # --- security -------------------------------------------------------------------------
-# No inline scripts or styles anywhere: every script and stylesheet is a static file.
+# No inline scripts anywhere: every script is a static file. One inline style only: the site's
+# stylesheet written into the pages a phone opens first, allowed by the hash of its text
+# (scorebook/core/page_css.py, read from static/css/scorebook.css when the process starts).
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],
-    "style-src": [CSP.SELF],
+    "style-src": [CSP.SELF, page_css.HASH],
     "img-src": [CSP.SELF, "data:"],
     "connect-src": [CSP.SELF],
     "form-action": [CSP.SELF],
