@@ -20,6 +20,7 @@ undoes it, so that every change is the doing of one known phone.
 
 from __future__ import annotations
 
+import html.parser
 import io
 import json
 import random
@@ -53,15 +54,17 @@ class Phone:
         self.token = ""
         self.headers = None  # the last answer's
 
-    def open(self, url: str, data: dict | None = None, headers: dict | None = None, timeout: float = 30):
-        """(status, body); a form in ``data`` is posted with the CSRF token."""
+    def open(self, url: str, data: dict | list | None = None, headers: dict | None = None, timeout: float = 30):
+        """(status, body); a form in ``data`` is posted with the CSRF token (a list of pairs, a form
+        read from its page: as it is, its token in it)."""
         headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         body = None
         if data is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-            body = urllib.parse.urlencode(data | {"csrfmiddlewaretoken": self.token}, doseq=True).encode()
+            pairs = data if isinstance(data, list) else data | {"csrfmiddlewaretoken": self.token}
+            body = urllib.parse.urlencode(pairs, doseq=True).encode()
         try:
             response = self.opener.open(urllib.request.Request(url, body, headers), timeout=timeout)
         except urllib.error.HTTPError as answer:
@@ -83,6 +86,146 @@ class Phone:
         if match:
             self.token = match.group(1)
         return text
+
+
+class _RecordForm(html.parser.HTMLParser):
+    """The fields the record form (``form#record``) posts as a browser's FormData reads them: every
+    named control but the buttons, a radio button or checkbox only when checked, a select's chosen
+    option (else its first), in document order; and what the page shows besides (its board's
+    version, the players at the table, the rotation)."""
+
+    def __init__(self):
+        super().__init__()
+        self.pairs: list[tuple[str, str]] = []
+        self.names: list[str] = []  # every control's name, checked or not
+        self.players: list[str] = []
+        self.version = ""
+        self._inside = self._script = False
+        self._select: str | None = None
+        self._options: list[tuple[str, bool]] = []
+        self.rotation_text = ""
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id") == "board" and a.get("data-version"):
+            self.version = a["data-version"]
+        if tag == "script" and a.get("id") == "rotation":
+            self._script = True
+        if tag == "form" and a.get("id") == "record":
+            self._inside = True
+        if not self._inside or "disabled" in a:
+            return
+        name = a.get("name")
+        if tag == "input" and name:
+            kind = (a.get("type") or "text").lower()
+            if kind in ("submit", "button", "image", "reset"):
+                return
+            self.names.append(name)
+            if name == "declarers":
+                self.players.append(a.get("value", ""))
+            if kind in ("radio", "checkbox"):
+                if "checked" in a:
+                    self.pairs.append((name, a.get("value", "on")))
+            else:
+                self.pairs.append((name, a.get("value", "")))
+        elif tag == "select" and name:
+            self.names.append(name)
+            self._select, self._options = name, []
+        elif tag == "option" and self._select:
+            self._options.append((a.get("value", ""), "selected" in a))
+        elif tag == "textarea" and name:
+            self.names.append(name)
+            self.pairs.append((name, ""))
+
+    def handle_endtag(self, tag):
+        if tag == "form" and self._inside:
+            self._inside = False
+        if tag == "script":
+            self._script = False
+        if tag == "select" and self._select:
+            chosen = [v for v, selected in self._options if selected] or [v for v, _ in self._options[:1]]
+            self.pairs += [(self._select, v) for v in chosen]
+            self._select = None
+
+    def handle_data(self, data):
+        if self._script:
+            self.rotation_text += data
+
+
+OOB_KEY = re.compile(r'<input type="hidden" name="request_key" value="([^"]*)" id="id_request_key" hx-swap-oob')
+NEXT_VERSION = re.compile(r'<section class="next" id="next"[^>]*data-version="(\d+)"')
+ROTATION = re.compile(r'<script id="rotation" type="application/json">(.*?)</script>', re.S)
+
+
+class ScoringPage:
+    """The scoring page as a phone's browser holds it, and its record form posted as the page posts
+    it: the form's fields read from the page (its request key, the csrf token, the version of the
+    evening it was entered against, the deal's number and dealer), the deal tapped on top, and the
+    headers of htmx and of the page's script (``X-Board-Version``: the version the board shows).
+    After each answer the page is brought up to date as its script does: a small answer (swapped
+    out of band) gives the next request key, the version in ``#next`` and the rotation (the next
+    deal's number and dealer); any other answer with a board is read again."""
+
+    def __init__(self, url: str, html: str):
+        self.url = url
+        self.read(html)
+
+    def read(self, html: str) -> None:
+        form = _RecordForm()
+        form.feed(html)
+        if not form.names:
+            raise ValueError("the page shows no record form")
+        self.pairs, self.names, self.players = form.pairs, form.names, form.players
+        self.version = form.version
+        self.rotation = json.loads(form.rotation_text) if form.rotation_text else None
+
+    def _set(self, name: str, value: str) -> None:
+        self.pairs = [(n, value if n == name else v) for n, v in self.pairs]
+
+    @property
+    def fields(self) -> dict[str, str]:
+        return dict(self.pairs)
+
+    def playing(self) -> list[str]:
+        """Who plays the next deal, as the page shows it (the rotation's next dealer's table)."""
+        out = set(self.rotation["turns"][0]["out"]) if self.rotation and self.rotation["turns"] else set()
+        return [p for p in self.players if p not in out]
+
+    def post(self, deal: dict) -> tuple[list[tuple[str, str]], dict[str, str]]:
+        """What the page sends to record ``deal``: the form's fields with the deal tapped (a form
+        field the deal fills replaces the page's), and the headers."""
+        from bench import synthetic as syn
+
+        tapped = syn.form_data(deal, self.players, request_key=self.fields.get("request_key", ""))
+        tapped["evening_version"] = self.version  # the page's script: the board's version, at submit
+        filled = [(name, value) for name, value in self.pairs if name not in tapped]
+        for name, value in tapped.items():
+            filled += [(name, str(v)) for v in value] if isinstance(value, list) else [(name, str(value))]
+        headers = {
+            "HX-Request": "true",
+            "HX-Current-URL": self.url,
+            "HX-Target": "board",
+            "HX-Trigger": "record",
+            "X-Board-Version": self.version,
+            "Referer": self.url,
+        }
+        return filled, headers
+
+    def answered(self, status: int, html: str, headers) -> None:
+        """Bring the page up to date from an answer to its form."""
+        if headers.get("HX-Reswap") == "none" and status == 200:
+            key, version, rotation = OOB_KEY.search(html), NEXT_VERSION.search(html), ROTATION.search(html)
+            if key:
+                self._set("request_key", key.group(1))
+            if version:
+                self.version = version.group(1)
+            if rotation:
+                self.rotation = json.loads(rotation.group(1))
+                self._set("deal_number", str(self.rotation["number"]))
+                if self.rotation["turns"]:
+                    self._set("dealer", self.rotation["turns"][0]["dealer"])
+        elif status in (200, 409, 422) and 'id="board"' in html:
+            self.read(html)
 
 
 def percentile(values: list[float], p: float) -> float:
