@@ -15,12 +15,13 @@ whitenoise's compressed manifest storage, the pages gzipped), only on 127.0.0.1,
    round records the same deal on the same evening whatever the evening stores.
 2. What a phone downloads on its first visit to the scoring page, and Chromium's first contentful
    paint of it on an emulated slow 4G phone at 20 and 200 deals, served by gunicorn.
-3. Load tests against the README's own gunicorn command (read from README.md): 8 phones scoring
-   one evening, then 8 phones recording, correcting, deleting and undoing on one evening
-   (``bench/load.py``); on SQLite (one instance), then on PostgreSQL (two instances on one
-   database, and a write through one read at once through the other).
-4. The club night (``bench/night.py``): 40 tables and 200 followers of the live ranking on
-   PostgreSQL, at a real table's pace for a short window, then at a hundred times that pace.
+3. Load tests against the README's own gunicorn command (read from README.md), every phone posting
+   as the scoring page posts (``bench/load.py``): two phones at one table saving at the same moment
+   (conflicts, resolved as the page offers, the time until both deals are stored), then 8 phones
+   recording, correcting, deleting and undoing on one evening; on SQLite (one instance), then on
+   PostgreSQL (two instances on one database, and a write through one read at once through the other).
+4. The hall of a club night (``bench/night.py``): 40 tables, one phone each, a deal every 15 s down to
+   every 2 s, and 200 followers of the live ranking, on PostgreSQL then on SQLite.
 5. Seating plans: the clock time of drawing the plan of the biggest nights the new-night form
    allows (players x sessions up to ``seating.MAX_SEATS``), the slowest against its 2 s target;
    the plan is drawn before the night's transaction, so this is what the director waits.
@@ -78,9 +79,9 @@ TODAY = LAST_EVENING + timedelta(weeks=1)
 RECORD_SIZES = (20, DEALS, 400)  # recording a deal at each of these evening sizes
 PAGE_SIZES = (20, DEALS, 200)  # the scoring page at each of these
 
-# The load tests: 8 phones on one evening of four players (every deal is valid whoever deals).
+# The load tests: two phones at one table; 8 phones editing one evening of four players.
 PHONES = 8
-SCORER_DEALS = 40  # deals each phone records (one post in ten sent twice)
+PAIR_ROUNDS = 20  # two phones at one table: saves at the same moment
 EDIT_OPERATIONS = 30  # writes each phone makes in the second run
 LOAD_PRELOADED = 20
 LOAD_SECONDS = 90.0  # at most, each run (then "aborted: yes", a MISS)
@@ -113,8 +114,7 @@ TARGETS = {
 # The nights at the new-night form's limits (players x sessions <= seating.MAX_SEATS): the most
 # tables, the most sessions, the most tables of five, and the best-known plans of 32 and 64.
 SEATING_NIGHTS = ((160, 5), (400, 2), (40, 20), (38, 21), (27, 20), (57, 14), (99, 8), (32, 10), (64, 12))
-SCORER_TARGETS = {"p95_ms": 300, "max_ms": 1000, "errors": 0, "aborted": "no", "lost": 0, "doubled": 0}
-SCORER_TARGETS["summaries_not_equal_to_rebuild"] = 0
+PAIR_TARGETS = {"errors": 0, "lost": 0, "doubled": 0}
 EDIT_TARGETS = {"errors": 0, "aborted": "no", "lost": 0, "doubled": 0, "summaries_not_equal_to_rebuild": 0}
 
 
@@ -829,27 +829,53 @@ def load_evening(club, user, rng):
 
 
 def load_tests(prefix: str, servers: list[Server], user, club, seconds: float, scale: float = 1.0) -> None:
-    """8 phones scoring one evening, then 8 phones recording, correcting, deleting and undoing on
-    another, against ``servers`` (their requests going to each in turn)."""
+    """Two phones at one table saving at the same moment, then 8 phones recording, correcting,
+    deleting and undoing on one evening, against ``servers`` (their requests going to each in turn)."""
     from bench import load
     from bench import synthetic as syn
 
     rng = random.Random(prefix)
-    players = syn.PLAYERS[:4]
     bases = [s.base for s in servers]
-    runs = (
-        ("scorers", load.scorer, max(5, int(SCORER_DEALS * scale)), SCORER_TARGETS),
-        ("edits", load.editor, max(8, int(EDIT_OPERATIONS * scale)), EDIT_TARGETS),
+    evening, preloaded = load_evening(club, user, rng)
+    rounds = max(5, int(PAIR_ROUNDS * scale))
+    log(f"{prefix} pair: two phones at one table, {rounds} saves at the same moment, to {' and '.join(bases)}")
+    report = load.PairReport()
+    started = time.perf_counter()
+    from django.db import connections
+
+    connections.close_all()
+    load.two_phones(
+        bases, [new_session(user) for _ in range(2)], evening.pk, rounds, 7, time.monotonic() + seconds, report
     )
-    for name, phone, per_phone, targets in runs:
-        evening, preloaded = load_evening(club, user, rng)
-        sessions = [new_session(user) for _ in range(PHONES)]
-        log(f"{prefix} {name}: {PHONES} phones on one evening, {per_phone} writes each, to {' and '.join(bases)}")
-        run = load.run_phones(phone, bases, sessions, evening.pk, players, per_phone, 1000, seconds)
-        load.figures(figure, f"{prefix}_{name}", run, evening.pk, user, preloaded, targets)
-        if any(r.errors for r in run.reports):
-            for server in servers:
-                log(f"{server.log_path.name} ends with:\n{server.tail()}")
+    connections.close_all()
+    run = load.Run([report], time.perf_counter() - started, any(e.startswith("aborted") for e in report.errors))
+    books = load.accounting(evening.pk, run.reports, preloaded)
+
+    def pair(name, value, fmt="{:.1f}"):
+        figure(f"{prefix}_pair_{name}", value, fmt, target=PAIR_TARGETS.get(name))
+
+    pair("rounds", len(report.both_stored_ms))
+    pair("saves", len(report.latencies))
+    pair("conflicts", report.conflicts)
+    pair("resolved", report.resolved)
+    for p in (50, 95):
+        pair(f"both_stored_p{p}_ms", load.percentile(report.both_stored_ms, p))
+    pair("both_stored_max_ms", max(report.both_stored_ms, default=0.0))
+    pair("errors", len(report.errors))
+    for error in report.errors[:3]:
+        figure(f"{prefix}_pair_error_sample", error[:220])
+    pair("lost", books["lost"])
+    pair("doubled", books["doubled"])
+
+    evening, preloaded = load_evening(club, user, rng)
+    per_phone = max(8, int(EDIT_OPERATIONS * scale))
+    sessions = [new_session(user) for _ in range(PHONES)]
+    log(f"{prefix} edits: {PHONES} phones on one evening, {per_phone} writes each, to {' and '.join(bases)}")
+    run = load.run_phones(load.editor, bases, sessions, evening.pk, syn.PLAYERS[:4], per_phone, 1000, seconds)
+    load.figures(figure, f"{prefix}_edits", run, evening.pk, user, preloaded, EDIT_TARGETS)
+    if any(r.errors for r in run.reports):
+        for server in servers:
+            log(f"{server.log_path.name} ends with:\n{server.tail()}")
 
 
 def sqlite_load(tmp: Path, data: Data, seconds: float, scale: float) -> None:
@@ -999,12 +1025,9 @@ def postgres_child(tmp: Path, seconds: float, scale: float) -> int:
         connections.close_all()
         for k in range(READ_YOUR_WRITE_CHECKS):
             writer, reader = servers[k % 2].base, servers[(k + 1) % 2].base
-            phone.page(f"{writer}/e/{evening.pk}/")
-            deal = syn.random_deal(syn.PLAYERS[:4], rng, allow_pass=False)
+            page = load.ScoringPage(f"{writer}/e/{evening.pk}/", phone.page(f"{writer}/e/{evening.pk}/"))
             status, _body = phone.open(
-                f"{writer}/e/{evening.pk}/deals/",
-                syn.form_data(deal, syn.PLAYERS[:4], request_key=f"ryw-{k}-{rng.getrandbits(32):08x}"),
-                {"HX-Request": "true"},
+                f"{writer}/e/{evening.pk}/deals/", *page.post(syn.random_deal(page.playing(), rng, allow_pass=False))
             )
             number = Deal.objects.filter(evening=evening).count()
             page = phone.page(f"{reader}/e/{evening.pk}/")
@@ -1029,16 +1052,19 @@ def postgres_child(tmp: Path, seconds: float, scale: float) -> int:
 
 
 def club_night(quick: bool) -> None:
-    """``bench/night.py`` in a child process (its own PostgreSQL database), its figures relayed."""
-    args = [sys.executable, str(ROOT / "bench" / "night.py")]
-    if quick:
-        args += ["--tables", "10", "--followers", "50", "--sessions", "2", "--window", "20"]
-    try:
-        child = subprocess.run(args, stdout=subprocess.PIPE, text=True, timeout=15 * 60, check=False)
-    except subprocess.TimeoutExpired:
-        figure("night", "unavailable (bench/night.py took more than 15 minutes)", target="done")
-        return
-    relay(child.stdout)
+    """The hall (``bench/night.py``) in a child process, on PostgreSQL then on SQLite (each its own
+    database), its figures relayed."""
+    for database in ([], ["--sqlite"]):
+        args = [sys.executable, str(ROOT / "bench" / "night.py"), *database]
+        if quick:
+            args += ["--tables", "10", "--followers", "50", "--sessions", "2", "--window", "20"]
+        try:
+            child = subprocess.run(args, stdout=subprocess.PIPE, text=True, timeout=10 * 60, check=False)
+        except subprocess.TimeoutExpired:
+            took = f"bench/night.py {' '.join(database)} took more than 10 minutes"
+            figure("hall", f"unavailable ({took})", target="done")
+            continue
+        relay(child.stdout)
 
 
 def seating_plans() -> None:
