@@ -207,7 +207,7 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=5)
     parser.add_argument("--deals", type=int, default=8)
     parser.add_argument("--followers", type=int, default=200)
-    parser.add_argument("--window", type=float, default=40, help="seconds of each session at most")
+    parser.add_argument("--window", type=float, default=30, help="seconds of each session at most")
     parser.add_argument("--minutes", type=float, default=8)
     parser.add_argument("--sqlite", action="store_true", help="SQLite instead of a throwaway PostgreSQL database")
     args = parser.parse_args()
