@@ -357,17 +357,6 @@ def profile(name: str, request, *, after=None, reps: int = 5, top: int = 16) -> 
         print(f"  {tt:8.1f} ms own {nc:8.0f} calls  {where}")
 
 
-def next_playing(evening) -> tuple[str, ...]:
-    """Who plays the evening's next deal (the rotation the synthetic deals follow)."""
-    from bench import synthetic as syn
-
-    names = [s.name for s in evening.seats.order_by("position")]
-    table = syn.Table(names, evening.first_dealer)
-    for data in evening.deals.order_by("number").values_list("data", flat=True):
-        table.play(data)
-    return table.playing
-
-
 def _body(response) -> bytes:
     body = b"".join(response.streaming_content) if response.streaming else response.content
     return gzip.decompress(body) if response.get("Content-Encoding") == "gzip" else body
@@ -378,6 +367,7 @@ def measure_requests(data: Data, want_profile: bool, budget: float) -> dict[str,
     from django.test import Client, override_settings
     from django.urls import reverse
 
+    from bench import load
     from bench import synthetic as syn
     from scorebook.evenings.models import Deal
 
@@ -401,16 +391,19 @@ def measure_requests(data: Data, want_profile: bool, budget: float) -> dict[str,
 
     def record_at(size: int):
         evening = data.evenings[size]
-        deal = syn.random_deal(next_playing(evening), random.Random(size), allow_pass=False)
         url = reverse("deal_record", args=[evening.pk])
-        # as the scoring page posts: htmx, and the version of the evening the page shows (the
-        # page is up to date, so the answer is the small one: what changed, out of band)
-        headers = htmx | {"X-Board-Version": str(evening.version)}
+        # as the scoring page posts (bench/load.py ScoringPage): its record form read from the page,
+        # htmx's headers and the version of the evening the page shows (the page is up to date, so
+        # the answer is the small one: what changed, out of band); a new request key each time
+        page_url = reverse("evening", args=[evening.pk])
+        page = load.ScoringPage(page_url, _body(client.get(page_url)).decode())
+        pairs, headers = page.post(syn.random_deal(page.playing(), random.Random(size), allow_pass=False))
 
         def record():
-            post = syn.form_data(deal, request_key=f"bench-record-{next(keys)}")
+            key = f"bench-record-{next(keys)}"
+            post = [(name, key if name == "request_key" else value) for name, value in pairs]
             # encoded as htmx sends a form (the test client would send multipart)
-            response = client.post(url, urllib.parse.urlencode(post, doseq=True), FORM, headers=headers)
+            response = client.post(url, urllib.parse.urlencode(post), FORM, headers=headers)
             assert response.status_code == 200, (response.status_code, _body(response)[:300])
             return response
 
