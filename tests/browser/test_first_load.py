@@ -8,7 +8,9 @@ import pytest
 
 
 @pytest.mark.browser
-def test_it_loads_the_scoring_page_with_three_requests_its_stylesheet_in_it(deployed_phone, new_context, deployed_scorer, deployed_evening):
+def test_it_loads_the_scoring_page_with_three_requests_its_stylesheet_in_it(
+    deployed_phone, new_context, deployed_scorer, deployed_evening
+):
     evening = deployed_evening("kleurenwiezen", ["Anne", "Bert", "Carl", "Dina", "Eric"])
     p = deployed_phone(name="first-load")
     p.login(deployed_scorer.username)
