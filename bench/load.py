@@ -1,16 +1,19 @@
-"""The load tests of ``make bench``: phones (threads speaking HTTP to gunicorn on 127.0.0.1) on ONE
-evening, as at a table where several people hold the score.
+"""The load tests of ``make bench``: phones (threads speaking HTTP to gunicorn on 127.0.0.1) at one
+table, posting as the scoring page posts (``ScoringPage``: the record form read from the page, the
+version of the evening it shows). The hall of a club night (40 tables, one phone each, and the
+followers of the ranking) is ``bench/night.py``'s.
 
-- ``scorers``: 8 phones record deals on one evening at once (one post in ten sent twice, as a phone
-  that lost the answer would): deals per second, the latency of every post (p50, p95, max), errors,
-  deals lost (answered 200, not stored) and doubled (a request key stored twice).
+- ``pair``: two phones at one table tap Save at the same moment, round after round. The deal that
+  arrives second is told the evening moved (409, the conflict the page shows) and is recorded again
+  as the page offers, as the next deal: conflicts, their resolutions, the time until both deals are
+  stored (p50, p95, max), errors, deals lost (answered 200, not stored) and doubled.
 - ``edits``: 8 phones record, correct, delete and undo (an undo tapped twice at once) their own
-  deals on one evening at once. A refusal in words (the list changed, the deal changed, already
-  undone: 409, 404, or the board with the reason) is an answer, not an error; an error is a 5xx, a
-  failed connection or an answer that is neither. After the run every phone's view of its deals
-  (recorded, minus what it saw deleted, plus what it saw put back) is compared with the database:
-  lost, doubled (a request key twice, or a deleted deal back without its undo), and each evening's
-  stored figures against a rebuild (``rebuilt``).
+  deals on one evening at once. A refusal in words (the evening moved, the list changed, the deal
+  changed, already undone: 409, 404, or the board with the reason) is an answer, not an error; an
+  error is a 5xx, a failed connection or an answer that is neither. After the run every phone's view
+  of its deals (recorded, minus what it saw deleted, plus what it saw put back) is compared with the
+  database: lost, doubled (a request key twice, or a deleted deal back without its undo), and each
+  evening's stored figures against a rebuild (``rebuilt``).
 
 The phones only use what a browser has: pages, forms and answers. What a phone "sees" of its own
 deals after a write (is my deal still there, at which number) is read from the database, as its
@@ -20,6 +23,7 @@ undoes it, so that every change is the doing of one known phone.
 
 from __future__ import annotations
 
+import html.parser
 import io
 import json
 import random
@@ -53,15 +57,17 @@ class Phone:
         self.token = ""
         self.headers = None  # the last answer's
 
-    def open(self, url: str, data: dict | None = None, headers: dict | None = None, timeout: float = 30):
-        """(status, body); a form in ``data`` is posted with the CSRF token."""
+    def open(self, url: str, data: dict | list | None = None, headers: dict | None = None, timeout: float = 30):
+        """(status, body); a form in ``data`` is posted with the CSRF token (a list of pairs, a form
+        read from its page: as it is, its token in it)."""
         headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         body = None
         if data is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-            body = urllib.parse.urlencode(data | {"csrfmiddlewaretoken": self.token}, doseq=True).encode()
+            pairs = data if isinstance(data, list) else data | {"csrfmiddlewaretoken": self.token}
+            body = urllib.parse.urlencode(pairs, doseq=True).encode()
         try:
             response = self.opener.open(urllib.request.Request(url, body, headers), timeout=timeout)
         except urllib.error.HTTPError as answer:
@@ -85,6 +91,146 @@ class Phone:
         return text
 
 
+class _RecordForm(html.parser.HTMLParser):
+    """The fields the record form (``form#record``) posts as a browser's FormData reads them: every
+    named control but the buttons, a radio button or checkbox only when checked, a select's chosen
+    option (else its first), in document order; and what the page shows besides (its board's
+    version, the players at the table, the rotation)."""
+
+    def __init__(self):
+        super().__init__()
+        self.pairs: list[tuple[str, str]] = []
+        self.names: list[str] = []  # every control's name, checked or not
+        self.players: list[str] = []
+        self.version = ""
+        self._inside = self._script = False
+        self._select: str | None = None
+        self._options: list[tuple[str, bool]] = []
+        self.rotation_text = ""
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id") == "board" and a.get("data-version"):
+            self.version = a["data-version"]
+        if tag == "script" and a.get("id") == "rotation":
+            self._script = True
+        if tag == "form" and a.get("id") == "record":
+            self._inside = True
+        if not self._inside or "disabled" in a:
+            return
+        name = a.get("name")
+        if tag == "input" and name:
+            kind = (a.get("type") or "text").lower()
+            if kind in ("submit", "button", "image", "reset"):
+                return
+            self.names.append(name)
+            if name == "declarers":
+                self.players.append(a.get("value", ""))
+            if kind in ("radio", "checkbox"):
+                if "checked" in a:
+                    self.pairs.append((name, a.get("value", "on")))
+            else:
+                self.pairs.append((name, a.get("value", "")))
+        elif tag == "select" and name:
+            self.names.append(name)
+            self._select, self._options = name, []
+        elif tag == "option" and self._select:
+            self._options.append((a.get("value", ""), "selected" in a))
+        elif tag == "textarea" and name:
+            self.names.append(name)
+            self.pairs.append((name, ""))
+
+    def handle_endtag(self, tag):
+        if tag == "form" and self._inside:
+            self._inside = False
+        if tag == "script":
+            self._script = False
+        if tag == "select" and self._select:
+            chosen = [v for v, selected in self._options if selected] or [v for v, _ in self._options[:1]]
+            self.pairs += [(self._select, v) for v in chosen]
+            self._select = None
+
+    def handle_data(self, data):
+        if self._script:
+            self.rotation_text += data
+
+
+OOB_KEY = re.compile(r'<input type="hidden" name="request_key" value="([^"]*)" id="id_request_key" hx-swap-oob')
+NEXT_VERSION = re.compile(r'<section class="next" id="next"[^>]*data-version="(\d+)"')
+ROTATION = re.compile(r'<script id="rotation" type="application/json">(.*?)</script>', re.S)
+
+
+class ScoringPage:
+    """The scoring page as a phone's browser holds it, and its record form posted as the page posts
+    it: the form's fields read from the page (its request key, the csrf token, the version of the
+    evening it was entered against, the deal's number and dealer), the deal tapped on top, and the
+    headers of htmx and of the page's script (``X-Board-Version``: the version the board shows).
+    After each answer the page is brought up to date as its script does: a small answer (swapped
+    out of band) gives the next request key, the version in ``#next`` and the rotation (the next
+    deal's number and dealer); any other answer with a board is read again."""
+
+    def __init__(self, url: str, html: str):
+        self.url = url
+        self.read(html)
+
+    def read(self, html: str) -> None:
+        form = _RecordForm()
+        form.feed(html)
+        if not form.names:
+            raise ValueError("the page shows no record form")
+        self.pairs, self.names, self.players = form.pairs, form.names, form.players
+        self.version = form.version
+        self.rotation = json.loads(form.rotation_text) if form.rotation_text else None
+
+    def _set(self, name: str, value: str) -> None:
+        self.pairs = [(n, value if n == name else v) for n, v in self.pairs]
+
+    @property
+    def fields(self) -> dict[str, str]:
+        return dict(self.pairs)
+
+    def playing(self) -> list[str]:
+        """Who plays the next deal, as the page shows it (the rotation's next dealer's table)."""
+        out = set(self.rotation["turns"][0]["out"]) if self.rotation and self.rotation["turns"] else set()
+        return [p for p in self.players if p not in out]
+
+    def post(self, deal: dict) -> tuple[list[tuple[str, str]], dict[str, str]]:
+        """What the page sends to record ``deal``: the form's fields with the deal tapped (a form
+        field the deal fills replaces the page's), and the headers."""
+        from bench import synthetic as syn
+
+        tapped = syn.form_data(deal, self.players, request_key=self.fields.get("request_key", ""))
+        tapped["evening_version"] = self.version  # the page's script: the board's version, at submit
+        filled = [(name, value) for name, value in self.pairs if name not in tapped]
+        for name, value in tapped.items():
+            filled += [(name, str(v)) for v in value] if isinstance(value, list) else [(name, str(value))]
+        headers = {
+            "HX-Request": "true",
+            "HX-Current-URL": self.url,
+            "HX-Target": "board",
+            "HX-Trigger": "record",
+            "X-Board-Version": self.version,
+            "Referer": self.url,
+        }
+        return filled, headers
+
+    def answered(self, status: int, html: str, headers) -> None:
+        """Bring the page up to date from an answer to its form."""
+        if headers.get("HX-Reswap") == "none" and status == 200:
+            key, version, rotation = OOB_KEY.search(html), NEXT_VERSION.search(html), ROTATION.search(html)
+            if key:
+                self._set("request_key", key.group(1))
+            if version:
+                self.version = version.group(1)
+            if rotation:
+                self.rotation = json.loads(rotation.group(1))
+                self._set("deal_number", str(self.rotation["number"]))
+                if self.rotation["turns"]:
+                    self._set("dealer", self.rotation["turns"][0]["dealer"])
+        elif status in (200, 409, 422) and 'id="board"' in html:
+            self.read(html)
+
+
 def percentile(values: list[float], p: float) -> float:
     if not values:
         return 0.0
@@ -92,7 +238,7 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
-# --- 8 scorers recording on one evening ------------------------------------------------------
+# --- the phones' reports -------------------------------------------------------------------------
 
 
 @dataclass
@@ -102,26 +248,6 @@ class PhoneReport:
     errors: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)  # ms, every write
     counts: Counter = field(default_factory=Counter)
-
-
-def _record(phone, base, evening_pk, deal, key, report, players) -> int | None:
-    from bench import synthetic as syn
-
-    t = time.perf_counter()
-    try:
-        status, content = phone.open(
-            f"{base}/e/{evening_pk}/deals/",
-            syn.form_data(deal, players, request_key=key),
-            {"HX-Request": "true", "Referer": f"{base}/e/{evening_pk}/"},
-        )
-    except Exception as error:  # noqa: BLE001 - a failed connection is an error of the run
-        report.errors.append(f"record: {error!r}")
-        return None
-    report.latencies.append((time.perf_counter() - t) * 1000)
-    if status != 200:
-        report.errors.append(f"record: HTTP {status} {content[:160]!r}")
-        return None
-    return status
 
 
 def _opened(session, url: str, report: PhoneReport) -> Phone | None:
@@ -143,24 +269,79 @@ def _time_up(deadline: float, report: PhoneReport) -> bool:
     return False
 
 
-def scorer(bases, session, evening_pk, players, deals, seed, deadline, report: PhoneReport):
-    """One phone recording ``deals`` deals (every tenth post sent twice)."""
+# --- two phones at one table, saving at the same moment ----------------------------------------
+
+
+@dataclass
+class PairReport(PhoneReport):
+    conflicts: int = 0  # answers 409: the evening moved since the deal was entered
+    resolved: int = 0  # deals recorded again as the page offers, as the next deal
+    both_stored_ms: list[float] = field(default_factory=list)  # from the two taps to both deals stored
+
+
+def _save(phone: Phone, page: ScoringPage, base: str, evening_pk: int, deal: dict, report: PhoneReport):
+    """One tap of Save, as the page posts it; (status, the request key), the page brought up to date."""
+    pairs, headers = page.post(deal)
+    key = dict(pairs)["request_key"]
+    t = time.perf_counter()
+    try:
+        status, body = phone.open(f"{base}/e/{evening_pk}/deals/", pairs, headers)
+    except Exception as error:  # noqa: BLE001
+        report.errors.append(f"record: {error!r}")
+        return None, key
+    report.latencies.append((time.perf_counter() - t) * 1000)
+    page.answered(status, body.decode(errors="replace"), phone.headers)
+    if status == 200:
+        report.recorded.append(key)
+    elif status != 409:
+        report.errors.append(f"record: HTTP {status} {body[:160]!r}")
+    return status, key
+
+
+def two_phones(bases, sessions, evening_pk, rounds, seed, deadline, report: PairReport) -> None:
+    """Two phones at one table, each with the scoring page open, both tapping Save at the same moment,
+    round after round. The one whose deal arrives second is told the evening moved (409: the
+    conflict the page shows), and records it again as the page offers (as the next deal, entered
+    against the version now); a phone left behind by the other's deal meets the conflict at its next
+    save. ``both_stored_ms``: from the two taps until both deals are stored."""
     from bench import synthetic as syn
 
     rng = random.Random(seed)
-    phone = _opened(session, f"{bases[seed % len(bases)]}/e/{evening_pk}/", report)
-    if phone is None:
-        return
-    for i in range(deals):
+    phones, pages = [], []
+    for i, session in enumerate(sessions):
+        url = f"{bases[i % len(bases)]}/e/{evening_pk}/"
+        phone = _opened(session, url, report)
+        if phone is None:
+            return
+        phones.append(phone)
+        pages.append(ScoringPage(url, phone.page(url)))
+    for _round in range(rounds):
         if _time_up(deadline, report):
             return
-        deal = syn.random_deal(players, rng)
-        key = f"load-{evening_pk}-{seed}-{i}-{rng.getrandbits(32):08x}"
-        for attempt in range(2 if (i + 1) % REPLAY_EVERY == 0 else 1):
-            base = bases[(seed + i + attempt) % len(bases)]
-            if _record(phone, base, evening_pk, deal, key, report, players) and attempt == 0:
-                report.recorded.append(key)
-            report.counts["record" if attempt == 0 else "record_again"] += 1
+        deals = [syn.random_deal(page.playing(), rng, allow_pass=False) for page in pages]
+        start, answers = threading.Barrier(len(phones)), [None] * len(phones)
+        began = time.perf_counter()
+
+        def tap(i, start=start, answers=answers, deals=deals):
+            start.wait()
+            answers[i] = _save(phones[i], pages[i], bases[i % len(bases)], evening_pk, deals[i], report)
+
+        taps = [threading.Thread(target=tap, args=(i,)) for i in range(len(phones))]
+        for t in taps:
+            t.start()
+        for t in taps:
+            t.join()
+        final = []
+        for i, (status, _key) in enumerate(answers):
+            attempts = 0
+            while status == 409 and attempts < 3:  # the page's choice: record it as the next deal
+                report.conflicts += 1
+                attempts += 1
+                status, _key = _save(phones[i], pages[i], bases[i % len(bases)], evening_pk, deals[i], report)
+                report.resolved += status == 200
+            final.append(status)
+        if all(status == 200 for status in final):
+            report.both_stored_ms.append((time.perf_counter() - began) * 1000)
 
 
 # --- 8 phones correcting, deleting and undoing -----------------------------------------------
@@ -201,20 +382,26 @@ def editor(bases, session, evening_pk, players, operations, seed, deadline, repo
     from bench import synthetic as syn
 
     rng = random.Random(seed)
-    phone = _opened(session, f"{bases[0]}/e/{evening_pk}/", report)
+    url = f"{bases[0]}/e/{evening_pk}/"
+    phone = _opened(session, url, report)
     if phone is None:
         return
+    page = ScoringPage(url, phone.page(url))
     for i in range(operations):
         if _time_up(deadline, report):
             return
         base = bases[(seed + i) % len(bases)]
         live = [k for k in report.recorded if k not in report.deleted]
         roll = rng.random()
-        if roll < 0.45 or len(live) < 2:
-            key = f"load-{evening_pk}-{seed}-{i}-{rng.getrandbits(32):08x}"
-            if _record(phone, base, evening_pk, syn.random_deal(players, rng), key, report, players):
-                report.recorded.append(key)
+        if roll < 0.45 or len(live) < 2:  # as the page posts it: 409 when another phone wrote first
+            deal = syn.random_deal(page.playing(), rng)
+            status, _key = _save(phone, page, base, evening_pk, deal, report)
             report.counts["record"] += 1
+            for _again in range(2):  # the conflict resolved as the page offers: recorded as the next deal
+                if status != 409:
+                    break
+                report.counts["record_told_409"] += 1
+                status, _key = _save(phone, page, base, evening_pk, deal, report)
         elif roll < 0.7:  # correct one of its deals, from its edit page
             key = rng.choice(live[-6:])
             where = _mine(evening_pk, key)

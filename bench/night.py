@@ -6,18 +6,16 @@ through HTTP by its table's phone (a scoring link, no account) against the READM
 
 - The followers open the ranking page within the first 30 seconds (``night_page_burst_*``), then
   poll it every 4 s with the ETag they were given (304 while nothing changed), as the page does.
-- **Real pace** (``night_real_*``): session 1 is played as a hall plays it, a deal every 2 minutes a
-  table (each table's first deal at a random moment of the first 2 minutes, then every 90-150 s),
-  for a window of ``--window`` seconds (2 minutes: about one deal a table, one every 3 s in the
-  hall); the director then closes the session. The window is short to keep the benchmark bounded;
-  what it measures (the polls between deals, and a deal among them) does not change after it.
-- **A hundred times that pace** (``night_100x_*``): sessions 2 to 5 in full, a deal every 0.6-1.8 s
-  a table (1.2 s on average: 2 minutes / 100, some 33 deals a second in the hall), each session
-  closed when its tables are done.
+- **The hall**: each session at its pace, a deal every 15 s a table in session 1, then every 8, 4
+  and 2 s (``PACES``; uniform within 40 % of it), each for a window of at most ``--window`` seconds
+  (then the director closes the session); figures per pace (``hall_<db>_<pace>_*``) and over the
+  night: deals per second, a save's and a poll's p50, p95 and max. Every deal is posted as the
+  scoring page posts it (``ScoringPage``); a 409 (the evening moved meanwhile) is recorded again as
+  the page offers and counted (``conflicts``).
 
 One post in ten is sent twice, as a phone that lost the answer would. Prints the latency of a
-recorded deal and of a poll (p50, p95) at each pace, ``night_errors``, ``night_lost`` (a deal
-answered 200 and not stored), ``night_doubled`` (a deal stored twice), and how building the ranking
+recorded deal and of a poll at each pace, ``hall_<db>_errors``, ``hall_<db>_lost`` (a deal answered
+200 and not stored), ``hall_<db>_doubled`` (a deal stored twice), and how building the ranking
 grows from session 1 to the last (it reads the tables' stored summaries: it must not grow with the
 deals). Bounded: at most ``--minutes`` in all. PostgreSQL (a throwaway database on the local
 cluster, as the README deploys it), else SQLite.
@@ -41,35 +39,34 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.load import Phone, percentile  # noqa: E402
+from bench.load import Phone, ScoringPage, percentile  # noqa: E402
 from bench.report import figure, finish  # noqa: E402
 from bench.run import Server, configure, with_postgres  # noqa: E402
+from bench.synthetic import random_deal  # noqa: E402
 
 POLL_SECONDS = 4
 BURST_SECONDS = 30  # the followers open the page within this
 REPLAY_EVERY = 10
-REAL_THINK = (90.0, 150.0)  # seconds between two deals of a table at a real pace (2 minutes on average)
-FAST_THINK = (0.6, 1.8)  # a hundred times faster (1.2 s on average)
-TARGETS = {
-    "night_errors": 0,
-    "night_lost": 0,
-    "night_doubled": 0,
-    "night_100x_poll_p95_ms": 1000,
-}
+PACES = (15.0, 8.0, 4.0, 2.0)  # seconds between two deals of a table, session by session (the last pace after)
+TARGETS = {"errors": 0, "lost": 0, "doubled": 0, "save_p95_ms": 300, "poll_p95_ms": 150}
+PREFIX = "hall"
 
 
 def out(name, value, fmt="{:.0f}"):
-    figure(name, value, fmt, target=TARGETS.get(name))
+    """A figure ``hall_<database>_<name>``, with its target."""
+    figure(f"{PREFIX}_{name}", value, fmt, target=TARGETS.get(name))
 
 
 @dataclass
 class Stats:
-    phase: str = "real"
+    phase: str = "15s"
     errors: list[str] = field(default_factory=list)
     deal_ms: dict[str, list[float]] = field(default_factory=dict)
     poll_ms: dict[str, list[float]] = field(default_factory=dict)
     not_modified: dict[str, int] = field(default_factory=dict)
     page_ms: list[float] = field(default_factory=list)
+    conflicts: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)  # each pace's time
     accepted: dict[int, set[str]] = field(default_factory=dict)  # evening pk -> request keys answered 200
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -84,34 +81,44 @@ class Stats:
 
 def table_phone(base, token, evening_pk, players, deals, think, first_wait, until, seed, stats: Stats):
     """One table's phone: opens its card's link, then records up to ``deals`` deals, ``think``
-    seconds apart (the first after ``first_wait``), none after ``until`` (a monotonic time)."""
+    seconds apart (the first after ``first_wait``), none after ``until`` (a monotonic time), each
+    posted as the scoring page posts it (``ScoringPage``: the form read from the page, the version
+    it shows). A deal refused because the evening moved meanwhile (409: its director or a repeated
+    post) is recorded again as the page offers, as the next deal."""
     rng = random.Random(seed)
     phone = Phone()
+    url = f"{base}/e/{evening_pk}/"
     try:
         status, _ = phone.open(f"{base}/t/{token}/")
         if status != 302:
             raise RuntimeError(f"the link answered {status}")
-        phone.page(f"{base}/e/{evening_pk}/")
+        page = ScoringPage(url, phone.page(url))
     except Exception as error:  # noqa: BLE001
         stats.error(f"table {evening_pk}: open: {error!r}")
         return
     wait = first_wait
-    for sent in range(deals):
+    for _sent in range(deals):
         if time.monotonic() + wait > until:
             return
         time.sleep(wait)
         wait = rng.uniform(*think)
-        a, b = rng.sample(players, 2)
-        key = f"night-{evening_pk}-{sent}-{rng.getrandbits(32):08x}"
-        data = {"contract": "samen-8", "declarers": [a, b], "tricks": str(rng.randint(5, 13)), "request_key": key}
-        for _attempt in range(2 if rng.randrange(REPLAY_EVERY) == 0 else 1):
+        deal = random_deal(page.playing(), rng, allow_pass=False)
+        for attempt in range(2 if rng.randrange(REPLAY_EVERY) == 0 else 1):
+            pairs, headers = page.post(deal)
+            key = dict(pairs)["request_key"]
             t = time.perf_counter()
             try:
-                status, _ = phone.open(f"{base}/e/{evening_pk}/deals/", data, {"HX-Request": "true"})
+                status, body = phone.open(f"{base}/e/{evening_pk}/deals/", pairs, headers)
             except Exception as error:  # noqa: BLE001
                 stats.error(f"table {evening_pk}: post: {error!r}")
                 continue
             stats.add(stats.deal_ms, (time.perf_counter() - t) * 1000)
+            if attempt == 0:
+                page.answered(status, body.decode(errors="replace"), phone.headers)
+            if status == 409:  # the evening moved: the deal again, as the next one (the page's choice)
+                with stats.lock:
+                    stats.conflicts += 1
+                continue
             if status != 200:
                 stats.error(f"table {evening_pk}: post answered {status}")
                 continue
@@ -200,20 +207,23 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=5)
     parser.add_argument("--deals", type=int, default=8)
     parser.add_argument("--followers", type=int, default=200)
-    parser.add_argument("--window", type=float, default=120, help="seconds of session 1 at a real pace")
+    parser.add_argument("--window", type=float, default=30, help="seconds of each session at most")
     parser.add_argument("--minutes", type=float, default=8)
     parser.add_argument("--sqlite", action="store_true", help="SQLite instead of a throwaway PostgreSQL database")
     args = parser.parse_args()
     started = time.monotonic()
     deadline = started + args.minutes * 60
     tmp = Path(tempfile.mkdtemp(prefix="scorebook-night-"))
+    global PREFIX
     try:
         with with_postgres("night") as (url, problem):
             if args.sqlite or url is None:
                 url = None
-                out("night_database", f"SQLite{f' ({problem})' if problem else ''}")
+                PREFIX = "hall_sqlite"
+                out("database", f"SQLite{f' ({problem})' if problem else ''}")
             else:
-                out("night_database", "PostgreSQL")
+                PREFIX = "hall_postgres"
+                out("database", "PostgreSQL")
             return night(args, tmp, url, started, deadline)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -253,8 +263,8 @@ def night(args, tmp, database_url, started, deadline) -> int:
         players=names,
         seed=12,
     )
-    out("night_created_s", time.perf_counter() - t, "{:.1f}")
-    out("night_tables", f"{args.tables} x {args.sessions} sessions x {args.deals} deals, {args.followers} followers")
+    out("created_s", time.perf_counter() - t, "{:.1f}")
+    out("night", f"{args.tables} x {args.sessions} sessions x {args.deals} deals, {args.followers} followers")
     tokens = services.table_links(night)
     tables = {
         s.number: [(t.evening_id, [seat.name for seat in t.evening.seats.all()]) for t in s.tables.order_by("number")]
@@ -262,11 +272,11 @@ def night(args, tmp, database_url, started, deadline) -> int:
     }
     connections.close_all()
     server = Server(tmp, "gunicorn-night")
-    out("night_deployment", server.described)
+    out("deployment", server.described)
     stats = Stats()
     stop = threading.Event()
     growth = {}
-    fast_started = fast_ended = None
+    hall_seconds = 0.0
     try:
         server.start()
         base = server.base
@@ -276,38 +286,32 @@ def night(args, tmp, database_url, started, deadline) -> int:
         ]
         for f in followers:
             f.start()
-        # session 1 at a real pace, for a window
         rng = random.Random(5)
-        window = min(args.window, max(10.0, deadline - time.monotonic() - 60))
-        play_session(
-            base,
-            tokens,
-            tables,
-            1,
-            args.deals,
-            REAL_THINK,
-            lambda: rng.uniform(0, 120),  # each table's first deal somewhere in the first 2 minutes
-            time.monotonic() + window,
-            stats,
-        )
-        growth[1] = build_ms(night)
-        services.close_session(night, 1, director)
-        out("night_session_1_done_s", time.monotonic() - started)
-        # the other sessions at a hundred times that pace
-        stats.phase = "100x"
-        fast_started = time.monotonic()
-        for number in range(2, args.sessions + 1):
+        hall_started = time.monotonic()
+        for number in range(1, args.sessions + 1):
             if time.monotonic() > deadline:
                 stats.error(f"session {number}: the benchmark's time is up")
                 break
+            pace = PACES[min(number, len(PACES)) - 1]
+            stats.phase = f"{pace:.0f}s"
+            began = time.monotonic()
             play_session(
-                base, tokens, tables, number, args.deals, FAST_THINK, lambda: rng.uniform(0, 1.2), deadline, stats
+                base,
+                tokens,
+                tables,
+                number,
+                args.deals,
+                (pace * 0.6, pace * 1.4),
+                lambda pace=pace: rng.uniform(0, pace),  # each table's first deal within one pace
+                min(deadline, began + args.window),
+                stats,
             )
-            if number == args.sessions:
+            stats.seconds[stats.phase] = stats.seconds.get(stats.phase, 0.0) + time.monotonic() - began
+            if number in (1, args.sessions):
                 growth[number] = build_ms(night)
             services.close_session(night, number, director)
-            out(f"night_session_{number}_done_s", time.monotonic() - started)
-        fast_ended = time.monotonic()
+            out(f"session_{number}_done_s", time.monotonic() - started)
+        hall_seconds = time.monotonic() - hall_started
         stop.wait(POLL_SECONDS + 1)  # the followers see the final ranking
         stop.set()
         for f in followers:
@@ -322,33 +326,42 @@ def night(args, tmp, database_url, started, deadline) -> int:
         stored.setdefault(pk, []).append(key)
     lost = sum(len(keys - set(stored.get(pk, []))) for pk, keys in stats.accepted.items())
     doubled = sum(len(keys) - len(set(keys)) for keys in stored.values())
-    by_phase = {"real": 0, "100x": 0}
     session_of = {pk: number for number, rows in tables.items() for pk, _ in rows}
+    paces = [f"{PACES[min(n, len(PACES)) - 1]:.0f}s" for n in range(1, args.sessions + 1)]
+    by_phase = dict.fromkeys(paces, 0)
     for pk, keys in stored.items():
-        by_phase["real" if session_of[pk] == 1 else "100x"] += len(keys)
-    out("night_real_deals", by_phase["real"])
-    out("night_100x_deals", by_phase["100x"])
-    if fast_started and fast_ended:
-        out("night_100x_deals_per_s", by_phase["100x"] / max(0.001, fast_ended - fast_started), "{:.1f}")
-    for phase in ("real", "100x"):
+        by_phase[paces[session_of[pk] - 1]] += len(keys)
+    for phase in dict.fromkeys(paces):
         deals, polls = stats.deal_ms.get(phase, []), stats.poll_ms.get(phase, [])
-        for what, values in (("deal", deals), ("poll", polls)):
-            out(f"night_{phase}_{what}_p50_ms", percentile(values, 50) if values else "unavailable (none)")
-            out(f"night_{phase}_{what}_p95_ms", percentile(values, 95) if values else "unavailable (none)")
-        out(f"night_{phase}_polls", len(polls))
-        out(f"night_{phase}_polls_not_modified", stats.not_modified.get(phase, 0))
-    out("night_page_burst_p50_ms", percentile(stats.page_ms, 50) if stats.page_ms else "unavailable (none)")
-    out("night_page_burst_p95_ms", percentile(stats.page_ms, 95) if stats.page_ms else "unavailable (none)")
-    out("night_page_burst_pages", len(stats.page_ms))
-    out("night_errors", len(stats.errors))
+        out(f"{phase}_deals", by_phase[phase])
+        out(f"{phase}_deals_per_s", by_phase[phase] / max(0.001, stats.seconds.get(phase, 0.0)), "{:.1f}")
+        for what, values in (("save", deals), ("poll", polls)):
+            for p in (50, 95):
+                out(f"{phase}_{what}_p{p}_ms", percentile(values, p) if values else "unavailable (none)")
+            out(f"{phase}_{what}_max_ms", max(values) if values else "unavailable (none)")
+    saves = [x for values in stats.deal_ms.values() for x in values]
+    polls = [x for values in stats.poll_ms.values() for x in values]
+    out("deals", sum(by_phase.values()))
+    out("deals_per_s", sum(by_phase.values()) / max(0.001, hall_seconds), "{:.1f}")
+    for what, values in (("save", saves), ("poll", polls)):
+        for p in (50, 95):
+            out(f"{what}_p{p}_ms", percentile(values, p) if values else "unavailable (none)")
+        out(f"{what}_max_ms", max(values) if values else "unavailable (none)")
+    out("polls", len(polls))
+    out("polls_not_modified", sum(stats.not_modified.values()))
+    out("conflicts", stats.conflicts)
+    out("page_burst_p50_ms", percentile(stats.page_ms, 50) if stats.page_ms else "unavailable (none)")
+    out("page_burst_p95_ms", percentile(stats.page_ms, 95) if stats.page_ms else "unavailable (none)")
+    out("page_burst_pages", len(stats.page_ms))
+    out("errors", len(stats.errors))
     for e in stats.errors[:8]:
-        out("night_error_sample", e[:200])
-    out("night_lost", lost)
-    out("night_doubled", doubled)
+        out("error_sample", e[:200])
+    out("lost", lost)
+    out("doubled", doubled)
     first, last = growth.get(1), growth.get(args.sessions)
-    out("night_ranking_build_ms", f"after session 1 {first or 0:.1f}, after session {args.sessions} {last or 0:.1f}")
-    out("night_ranking_growth", last / first if first and last else None, "{:.2f}")
-    out("night_seconds", time.monotonic() - started)
+    out("ranking_build_ms", f"after session 1 {first or 0:.1f}, after session {args.sessions} {last or 0:.1f}")
+    out("ranking_growth", last / first if first and last else None, "{:.2f}")
+    out("seconds", time.monotonic() - started)
     connections.close_all()
     return finish()
 

@@ -10,6 +10,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.urls import reverse
 from django.utils.csp import CSP
 
+from scorebook.core import page_css
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -86,13 +88,15 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scorebook.accounts.sessions.AuthenticationMiddleware",  # Django's, given the user read with the session
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # login limits (scorebook.accounts.limits): last, it answers a lockout
     "scorebook.clubs.middleware.FormerAddressMiddleware",  # a renamed club's old addresses redirect
 ]
+# A session is read with its user in one query (scorebook/accounts/sessions.py).
+SESSION_ENGINE = "scorebook.accounts.sessions"
 CSRF_FAILURE_VIEW = "scorebook.core.views.csrf_failure"  # a translated page, or the reason in an htmx page's notices
 
 # Every form field is drawn by templates/core/field.html: {{ form.name.as_field_group }}.
@@ -262,11 +266,13 @@ LOGGING = {
 }
 
 # --- security -------------------------------------------------------------------------
-# No inline scripts or styles anywhere: every script and stylesheet is a static file.
+# No inline scripts anywhere: every script is a static file. One inline style only: the site's
+# stylesheet written into the pages a phone opens first, allowed by the hash of its text
+# (scorebook/core/page_css.py, read from static/css/scorebook.css when the process starts).
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],
-    "style-src": [CSP.SELF],
+    "style-src": [CSP.SELF, page_css.HASH],
     "img-src": [CSP.SELF, "data:"],
     "connect-src": [CSP.SELF],
     "form-action": [CSP.SELF],

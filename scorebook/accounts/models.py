@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.contrib.sessions.base_session import AbstractBaseSession, BaseSessionManager
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -19,3 +20,31 @@ def display_name(user) -> str:
         return ""
     profile = getattr(user, "profile", None)  # a missing profile raises a subclass of AttributeError
     return (profile.display_name if profile else "") or user.first_name or user.username
+
+
+class SessionManager(BaseSessionManager):
+    def get_queryset(self):
+        return super().get_queryset().select_related("user")
+
+
+class Session(AbstractBaseSession):
+    """A browser's session, with the account it is logged in to (``user``, kept from the session's
+    data when it is saved): reading a session reads its user in the same query
+    (``scorebook.accounts.sessions``). Deleting an account deletes its sessions. No database
+    constraint on ``user``: a session saved by a request that began before its account was deleted
+    finds no user, and is anonymous."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, db_constraint=False, related_name="+"
+    )
+
+    objects = SessionManager()
+
+    class Meta(AbstractBaseSession.Meta):
+        db_table = "accounts_session"
+
+    @classmethod
+    def get_session_store_class(cls):
+        from .sessions import SessionStore
+
+        return SessionStore

@@ -16,7 +16,7 @@ from django.http import Http404
 from scorebook.clubs.models import Membership, Role
 from scorebook.clubs.models.club import SCORING_ROLES
 
-from . import links
+from . import links, services
 from .models import Evening, link_token_hash
 
 # Ids beyond a 64-bit integer are no evening's (and SQLite would fail on them).
@@ -54,16 +54,20 @@ def evening_admin(user, evening: Evening) -> bool:
     return evening.my_role == Role.ADMIN
 
 
-def evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
+def evening_for_user(request, pk: int, *, write: bool = False, locked: bool = False) -> Evening:
     """The evening if this user may see it (and score it when ``write``); otherwise 404 or 403.
-    Two queries: the evening with its club and the user's role in it, and its seats.
+    Two queries: the evening with its club and the user's role in it, and its seats; ``locked``
+    (in a transaction): the evening read under its lock (``services.lock``), so that the write
+    that follows in the transaction does not read it again.
     ``evening.may_score`` says whether this user may record its deals, ``evening.as_admin`` whether
     he is an admin of its club, ``evening.may_reopen`` whether he may reopen it (closed)."""
     if not 0 < pk <= MAX_ID:
         raise Http404("No such evening")
-    evening = (
-        with_role(Evening.objects.select_related("club").prefetch_related("seats"), request.user).filter(pk=pk).first()
-    )
+    evenings = with_role(Evening.objects.select_related("club"), request.user)
+    if locked:
+        evening = services.lock(evenings, pk)
+    else:
+        evening = evenings.prefetch_related("seats").filter(pk=pk).first()
     if evening is None or not evening.seats.all():  # no seats: deleted between the two queries
         raise Http404("No such evening")
     may_view, may_score = evening_rights(request.user, evening)

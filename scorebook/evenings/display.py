@@ -188,10 +188,8 @@ def rotation(state: Scorer) -> dict:
     if nxt.robre is not None:  # classic: the players of the robre deal in turn
         data["turns"] = [{"dealer": p, "out": list(nxt.sitting_out)} for p in order if p in nxt.playing]
         return data
-    for name in order:
-        after = state.then(Pass(dealer=name)).next_deal()
-        data["turns"].append({"dealer": name, "out": list(after.sitting_out)})
-    after_pass = state.then(Pass()).next_deal()
+    data["turns"] = [{"dealer": name, "out": list(state.next_deal_dealt_by(name).sitting_out)} for name in order]
+    after_pass = state.next_deal_after_all_pass()
     data["redeal"] = after_pass.dealer == nxt.dealer
     data["pass_multiplier"] = after_pass.multiplier
     return data

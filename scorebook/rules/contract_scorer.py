@@ -68,6 +68,18 @@ class ContractScorer(Scorer):
         multiplier = self.rules.all_pass_multiplier if self.double_pending else 1
         return NextDeal(self.players[self.dealer_seat], playing, self.out(playing), multiplier)
 
+    def next_deal_dealt_by(self, dealer: str) -> NextDeal:
+        """The next deal, were it dealt by ``dealer``: who plays it and who sits out (no deal is
+        played to know it)."""
+        playing = self.default_playing(self.seat(self.known(dealer, "dealer")))
+        return replace(self.next_deal(), dealer=dealer, playing=playing, sitting_out=self.out(playing))
+
+    def next_deal_after_all_pass(self) -> NextDeal:
+        """The deal after an all pass of the next one: dealt again by the same dealer, counted
+        ``all_pass_multiplier`` times when the rules multiply after an all pass."""
+        pending = self.double_pending or self.rules.all_pass_multiplier > 1
+        return replace(self.next_deal(), multiplier=self.rules.all_pass_multiplier if pending else 1)
+
     def standing(self) -> Standing:
         end = self.rules.bete.end if self.rules.bete else BeteEnd.SHARE
         return replace(super().standing(), pot=self.pot, bete_end=end)

@@ -95,3 +95,24 @@ def test_it_leaves_the_deals_as_they_were_when_a_correction_fails_halfway(scorer
         services.delete_deal(evening, 1, scorer)
     assert list(Deal.objects.filter(evening=evening).order_by("number").values("number", "data", "version")) == rows
     assert not evening.revisions.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_reads_again_an_evening_locked_in_an_earlier_transaction(make_evening, scorer):
+    """The service decides on the evening its caller read under the lock only within that very
+    transaction (the scoring view's): given one locked in an earlier transaction, it reads it again."""
+    from django.db import transaction
+
+    deal = PAIR | {"tricks": 8}
+    evening = make_evening("kleurenwiezen", deals=[deal])
+    with transaction.atomic():
+        locked = services.lock(Evening.objects.all(), evening.pk)
+    Evening.objects.filter(pk=evening.pk).update(status=Evening.Status.CLOSED)  # meanwhile, elsewhere
+    with pytest.raises(services.EveningClosed):
+        services.record_deal(locked, deal, scorer)
+    with transaction.atomic():
+        locked = services.lock(Evening.objects.all(), evening.pk)
+        Evening.objects.filter(pk=evening.pk).update(status=Evening.Status.OPEN)
+        with pytest.raises(services.EveningClosed):  # the read it was given, in its transaction
+            services.record_deal(locked, deal, scorer)
+    assert Deal.objects.filter(evening=evening).count() == 1

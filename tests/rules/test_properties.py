@@ -751,6 +751,20 @@ def test_it_multiplies_the_contract_after_an_all_pass_exactly_once(evening: Even
     assert result.next.multiplier == (factor if pending else 1)
 
 
+@PROPERTY
+@given(evening=evenings(CONTRACT_PRESETS, zero_sum=False, house=True))
+def test_it_tells_who_sits_out_for_any_dealer_and_after_an_all_pass_as_playing_the_pass_would(
+    evening: Evening,
+) -> None:
+    # what the scoring page tells a phone without playing a deal: the next deal dealt by each
+    # player in turn, and the deal after an all pass, as the engine says once the pass is played
+    state = scorer(evening)
+    for name in evening.players:
+        told, played = state.next_deal_dealt_by(name), state.then(Pass(dealer=name)).next_deal()
+        assert (told.dealer, told.playing, told.sitting_out) == (played.dealer, played.playing, played.sitting_out)
+    assert state.next_deal_after_all_pass() == state.then(Pass()).next_deal()
+
+
 # --- encheres: the bête deal by deal -----------------------------------------------------------
 
 # docs/rules/encheres.md, copied from the reference: declarers, needs, value, per extra trick

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.forms import Form
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -256,24 +257,34 @@ def _after_write(request, evening):
 
 def _record(request, pk, build_form):
     """Record one line from a posted form (``build_form``: the deal form, an adjustment, or a new
-    robre). The form is checked against the table; the service scores the deal from the state after
-    the evening's last deal."""
-    evening = evening_for_user(request, pk, write=True)
-    if not evening.is_open:
-        return _refused(request, evening, services.EveningClosed())
-    table = stored.table_of(evening)
-    form = build_form(table, request.POST)
-    if form.is_valid():
-        try:
-            key = form.cleaned_data.get("request_key") or ""
-            recorded = services.record_deal(evening, form.deal_data(), request.user, key, _entered_of(form))
-        except (DealError, FileError) as error:
-            form.add_engine_error(error)
-        except services.EveningMoved as moved:
-            return _moved(request, evening, table, moved)
-        except services.Refused as refusal:
-            return _refused(request, evening, refusal)
-        else:
+    robre). In the write's transaction, the evening is read once, under its lock: the user's rights
+    are checked on it, the form is checked against its table, and the service scores the deal from
+    the state after the evening's last deal (``services.record_deal``, given both). The answer is
+    drawn once the transaction is over."""
+    evening = form = table = None
+    try:
+        with transaction.atomic():
+            evening = evening_for_user(request, pk, write=True, locked=True)
+            if not evening.is_open:
+                raise services.EveningClosed()
+            table = stored.table_of(evening)
+            form = build_form(table, request.POST)
+            recorded = None
+            if form.is_valid():
+                key = form.cleaned_data.get("request_key") or ""
+                recorded = services.record_deal(
+                    evening, form.deal_data(), request.user, key, _entered_of(form), table=table
+                )
+    except (DealError, FileError) as error:
+        if form is None:  # the evening's own table cannot be read: not the form's fault
+            raise
+        form.add_engine_error(error)
+    except services.EveningMoved as moved:
+        return _moved(request, evening, table, moved)
+    except services.Refused as refusal:
+        return _refused(request, evening, refusal)
+    else:
+        if recorded is not None:
             return _with_version(_recorded(request, evening, recorded), evening.version)
     return _board(request, evening, status=INVALID, forms=Forms.refused(form))
 
@@ -325,7 +336,9 @@ def _recorded(request, evening, recorded: services.Recorded):
     shown = request.headers.get("X-Board-Version", "")
     all_deals = "deals=all" in (request.htmx.current_url or "")
     if shown == str(evening.version - 1) and not all_deals and _forms_kept(evening, recorded):
-        return _answer(request, evening)
+        answer = _answer(request, evening, recorded)
+        if answer is not None:
+            return answer
     return _board(request, evening)
 
 
@@ -345,15 +358,24 @@ def _forms_kept(evening, recorded: services.Recorded) -> bool:
     return True
 
 
-def _answer(request, evening):
+def _answer(request, evening, recorded: services.Recorded):
     """The small answer to a recorded line, swapped out of band into the page that posted it (the
     form stays where it is, reset by the page): the new row (and the one before it, whose delete
     warning may change), the totals, the robre, who deals next and sits out, the notices, the next
     request keys and the rotation; the oldest row leaves when more than ``RECENT`` are shown. Only
-    what these parts show is worked out (no forms, no contract buttons, no rules summary)."""
-    sheet = stored.read_sheet(evening, 2)
-    standing, rules, players = sheet.standing, sheet.table.rules, sheet.table.players
-    rows = display.rows_of(sheet.lines, players, rules, sheet.deals, sheet.before)[::-1]
+    what these parts show is worked out (no forms, no contract buttons, no rules summary), from what
+    the service gave back: nothing is read again. None when what it gave does not make the rows (the
+    evening was rebuilt first, a stored result does not fit): the whole board then."""
+    after, deal = recorded.after, recorded.deal
+    if recorded.previous is None:
+        return None
+    earlier = [stored.result_of(row, after.evening) for row in recorded.previous]
+    if None in earlier:
+        return None
+    standing, rules, players = after.standing(), after.rules, after.players
+    lines, deals = earlier[-1:] + [after.results[-1]], recorded.previous[-1:] + [deal]
+    before = earlier[-2] if len(earlier) == 2 else None
+    rows = display.rows_of(lines, players, rules, deals, before)[::-1]
     number = standing.number
     context = {
         "oob": True,
@@ -373,7 +395,7 @@ def _answer(request, evening):
         "gone_row": number - RECENT if number > RECENT else None,
         "hidden_deals": max(number - RECENT, 0),
         "keys": [RecordForm()["request_key"], RecordForm(prefix=ADJUSTMENT)["request_key"]],
-        "rotation": display.rotation(sheet.state),
+        "rotation": display.rotation(after),
     }
     return reswap(render(request, f"{TEMPLATE}#recorded", context), "none")
 
