@@ -112,7 +112,8 @@ def change_role(membership: Membership, role: Role) -> Membership:
 
 
 def remove_member(membership: Membership) -> None:
-    """The member leaves the club; a player linked to his account stays in the roster, unlinked."""
+    """The member leaves the club; a player linked to his account stays in the roster, unlinked, and
+    his pending claim is withdrawn."""
     with transaction.atomic():
         lock_club(membership.club_id)
         admins = _admins_locked(membership.club)
@@ -122,6 +123,8 @@ def remove_member(membership: Membership) -> None:
         if admins == [membership.pk]:
             raise Refused(_("The club needs an admin: make someone else admin first."))
         Player.objects.filter(club_id=membership.club_id, user=membership.user_id).update(user=None)
+        # his "this is me" waiting for an admin goes with him: no admin could answer it any more
+        PlayerClaim.objects.filter(player__club_id=membership.club_id, user=membership.user_id).delete()
         _revoke_links_of(membership)
         membership.delete()
 
