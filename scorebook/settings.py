@@ -87,6 +87,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scorebook.core.middleware.PrivatePagesMiddleware",  # a logged-in visitor's pages: private, no-cache
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -235,6 +236,7 @@ LOGGING = {
     "filters": {
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         "no_links": {"()": "scorebook.core.logs.RedactLinks"},  # no secret link in a log line
+        "one_line_refusals": {"()": "scorebook.core.logs.OneLineRefusals"},  # a 403: who, what, why
     },
     "formatters": {"plain": {"format": "{asctime} {levelname} {name} {message}", "style": "{"}},
     "handlers": {
@@ -242,12 +244,12 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stderr",
             "formatter": "plain",
-            "filters": ["no_links"],
+            "filters": ["one_line_refusals", "no_links"],
         },
         "mail_admins": {
             "class": "django.utils.log.AdminEmailHandler",
             "level": "ERROR",
-            "filters": ["require_debug_false", "no_links"],
+            "filters": ["require_debug_false", "one_line_refusals", "no_links"],
         },
     },
     "root": {"handlers": ["stderr"], "level": env_str("LOG_LEVEL", "INFO")},
