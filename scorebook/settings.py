@@ -93,6 +93,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # login limits (scorebook.accounts.limits): last, it answers a lockout
     "scorebook.clubs.middleware.FormerAddressMiddleware",  # a renamed club's old addresses redirect
+    "scorebook.core.races.RetryLostRaces",  # a write that lost a deadlock runs again once, or answers 409
 ]
 CSRF_FAILURE_VIEW = "scorebook.core.views.csrf_failure"  # a translated page, or the reason in an htmx page's notices
 
