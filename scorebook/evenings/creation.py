@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from scorebook.clubs.models import Player
 from scorebook.clubs.services import lock_club
+from scorebook.core import cleaning
 from scorebook.rules import evening_file, registry
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import ContractRules, to_dict
@@ -27,12 +28,17 @@ from .stored import engine_evening
 
 
 def player_named(name: str, user, club=None) -> Player:
-    """The roster player of that name (the club's, or the user's private book), created if new."""
+    """The roster player of that name (the club's, or the user's private book), created if new. A
+    name a reader would take for a roster name (other capitals, a look-alike: ``aIice`` for
+    ``Alice``) is that player: the roster never gets a second one that reads the same."""
     if club is not None:
         players = Player.objects.filter(club=club)
     else:
         players = Player.objects.filter(club__isnull=True, created_by=services.author(user))
     existing = players.filter(name__iexact=name).order_by("pk").first()
+    if existing is None:
+        same = cleaning.looks_like(name, players.order_by("pk").values_list("name", flat=True).iterator())
+        existing = players.filter(name=same).order_by("pk").first() if same is not None else None
     return existing or Player.objects.create(name=name, club=club, created_by=services.author(user))
 
 
