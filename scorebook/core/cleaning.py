@@ -15,7 +15,7 @@ one would be confused with, ``Names`` holds the names already taken.
 **Free text** (a note, a reason, a name) goes through ``clean_text``: control characters other
 than line breaks, and the bidi controls (embeddings, overrides, isolates and the marks LRM, RLM,
 ALM: they turn the rest of a line around), are refused. A zero-width joiner stays (an emoji is
-written with one). ``TextField`` is a form field that does it.
+written with one).
 
 **Numbers** are written with the digits 0 to 9 only: Python's ``int`` also reads ``١٢`` and
 ``１２`` (and ``str.isdigit`` says yes to ``²``, which ``int`` then refuses with an exception).
@@ -237,20 +237,6 @@ class NameField(forms.CharField):
         if value in self.empty_values:
             return value
         return clean_name(value, max_length=self.name_length)
-
-
-class TextField(forms.CharField):
-    """Free text (a note, a reason), cleaned by ``clean_text`` (one line unless ``multiline``)."""
-
-    def __init__(self, *, multiline: bool = False, **kwargs):
-        super().__init__(**kwargs)
-        self.multiline = multiline
-
-    def to_python(self, value):
-        value = super().to_python(value)
-        if value in self.empty_values:
-            return value
-        return clean_text(value, multiline=self.multiline)
 
 
 class IntegerField(forms.IntegerField):
