@@ -54,19 +54,16 @@ def read_money(text: str) -> str:
             raise _badly_written()
         return f"{sign}{whole.replace(',', '').replace('.', '')}.{fraction}"
     if len(fraction) == 3 and whole[:1] not in ("", "0") and _DIGITS.match(whole) and len(whole) <= 3:
-        small = f"{Decimal(f'{whole}.{fraction}').normalize():f}"
-        small = small + "0" if len(small.partition(".")[2]) == 3 else small  # 1.125 would be as ambiguous
+        small = Decimal(f"{whole}.{fraction}").normalize()
+        places = max(2, -small.as_tuple().exponent)  # type: ignore[operator]
+        small_text = f"{small:.{places + (places == 3)}f}"  # 1.125 would be as ambiguous: 1.1250
         raise ValidationError(
-            _(
-                "“%(typed)s” could be %(big)s or %(small)s: type the one you mean (with a thousands "
-                "separator, type the decimals too, as in %(example)s)."
-            ),
+            _("“%(typed)s”: %(big)s or %(small)s? Type %(big)s, or %(small)s."),
             code="ambiguous",
             params={
                 "typed": text.strip(),
                 "big": sign + whole + fraction,
-                "small": sign + small.replace(".", decimal),
-                "example": example(),
+                "small": sign + small_text.replace(".", decimal),
             },
         )
     return f"{sign}{whole}.{fraction}"
