@@ -20,8 +20,6 @@ import pytest
 
 from bench import readme
 
-pytestmark = pytest.mark.slow  # nginx and gunicorn processes
-
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "Zq" + secrets.token_urlsafe(24)  # as the site makes them: url-safe, 32+ characters
 
@@ -56,6 +54,7 @@ def visit(port: int) -> list[int]:
     return statuses
 
 
+@pytest.mark.slow  # nginx and gunicorn processes
 def test_no_log_of_the_readme_deployment_holds_a_token(tmp_path):
     port, upstream = free_port(), free_port()
     (tmp_path / "nginx.conf").write_text(readme.nginx_config(port, upstream, tmp_path, connections=64))
@@ -109,3 +108,26 @@ def test_no_log_of_the_readme_deployment_holds_a_token(tmp_path):
     for log in [*nginx_logs, tmp_path / "gunicorn.log"]:
         text = log.read_text()
         assert TOKEN not in text, f"{log.name}: " + next(line for line in text.splitlines() if TOKEN in line)
+
+
+@pytest.mark.parametrize("address", ADDRESSES)
+def test_gunicorns_own_lines_hide_the_token(tmp_path, address):
+    """gunicorn writes the address of a request it could not finish ("Error handling request GET
+    /t/<token>/" after a worker's timeout): the checkout's gunicorn.conf.py, which gunicorn reads by
+    default where the README starts it, gives its logs the site's filter."""
+    import importlib.util
+
+    from gunicorn.config import Config
+
+    spec = importlib.util.spec_from_file_location("gunicorn_conf", ROOT / "gunicorn.conf.py")
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    cfg = Config()
+    assert cfg.settings["config"].default == "./gunicorn.conf.py"  # read from the checkout it runs in
+    cfg.set("logger_class", conf.logger_class)
+    cfg.set("errorlog", str(tmp_path / "error.log"))
+    log = cfg.logger_class(cfg)
+    log.error("Error handling request %s %s", "GET", address)
+    log.error(f"Error handling request GET {address}")
+    written = (tmp_path / "error.log").read_text()
+    assert "Error handling request GET /" in written and TOKEN not in written, written
