@@ -21,7 +21,7 @@ import pytest
 from bench import readme
 
 ROOT = Path(__file__).resolve().parent.parent
-TOKEN = "Zq" + secrets.token_urlsafe(24)  # as the site makes them: url-safe, 32+ characters
+TOKEN = "Zq7d-Kard_t0ken9VbXQeLrWm3sPfYu2nHc"  # as the site makes them: url-safe, 32+ characters (fixed: xdist)
 
 
 def free_port() -> int:
