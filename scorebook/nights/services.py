@@ -83,7 +83,7 @@ def create_night(
             date=date,
             user=user,
             club=club,
-            managed=True,  # the table is run from the night (rules.md 6): closed, reopened, deleted only through it
+            managed=True,  # the table is run from the night: closed, reopened, deleted only through it
             deal_limit=deals_per_session,
         )
         with transaction.atomic():
