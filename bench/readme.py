@@ -34,11 +34,13 @@ def gunicorn_command(port: int, gunicorn: str | Path) -> list[str]:
 
 def nginx_config(port: int, upstream: int, folder: Path, *, connections: int = 4096, backlog: int | None = None) -> str:
     """The README's nginx server block listening on 127.0.0.1:``port`` without TLS, proxying to
-    ``upstream``, in a configuration of its own (temporary files, logs and pid in ``folder``)."""
+    ``upstream``, in a configuration of its own (temporary files, logs and pid in ``folder``: the
+    block's error log too, at the level it names)."""
     block = next(b for b in _deployment().split("```") if b.strip().startswith("server {"))
     listen = f"127.0.0.1:{port}" + (f" backlog={backlog}" if backlog else "")
     block = block.replace("listen 443 ssl;", f"listen {listen};")
     block = block.replace("proxy_pass http://127.0.0.1:8000;", f"proxy_pass http://127.0.0.1:{upstream};")
+    block = re.sub(r"error_log \S+", f"error_log {folder / 'error.log'}", block)  # its level as written
     kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     temp = " ".join(f"{kind}_temp_path {folder / kind};" for kind in kinds)
     user = "user root;" if os.geteuid() == 0 else ""  # its workers write the temporary folder made here

@@ -89,11 +89,13 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "scorebook.accounts.sessions.AuthenticationMiddleware",  # Django's, given the user read with the session
+    "scorebook.core.middleware.PrivatePagesMiddleware",  # a logged-in visitor's pages: private, no-cache
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # login limits (scorebook.accounts.limits): last, it answers a lockout
     "scorebook.clubs.middleware.FormerAddressMiddleware",  # a renamed club's old addresses redirect
+    "scorebook.core.races.RetryLostRaces",  # a write that lost a deadlock runs again once, or answers 409
 ]
 # A session is read with its user in one query (scorebook/accounts/sessions.py).
 SESSION_ENGINE = "scorebook.accounts.sessions"
@@ -243,6 +245,7 @@ LOGGING = {
     "filters": {
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         "no_links": {"()": "scorebook.core.logs.RedactLinks"},  # no secret link in a log line
+        "one_line_refusals": {"()": "scorebook.core.logs.OneLineRefusals"},  # a 403: who, what, why
     },
     "formatters": {"plain": {"format": "{asctime} {levelname} {name} {message}", "style": "{"}},
     "handlers": {
@@ -250,12 +253,12 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stderr",
             "formatter": "plain",
-            "filters": ["no_links"],
+            "filters": ["one_line_refusals", "no_links"],
         },
         "mail_admins": {
             "class": "django.utils.log.AdminEmailHandler",
             "level": "ERROR",
-            "filters": ["require_debug_false", "no_links"],
+            "filters": ["require_debug_false", "one_line_refusals", "no_links"],
         },
     },
     "root": {"handlers": ["stderr"], "level": env_str("LOG_LEVEL", "INFO")},

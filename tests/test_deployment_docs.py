@@ -59,3 +59,12 @@ def test_postgresql_keeps_its_connections_by_default_and_checks_them_before_reus
     refused = settings_with(DATABASE_URL=postgres, DB_CONN_MAX_AGE="a minute")
     assert refused.returncode != 0 and "DB_CONN_MAX_AGE" in refused.stderr
     assert "CONN_MAX_AGE" in DEPLOYMENT and "CONN_HEALTH_CHECKS" in DEPLOYMENT
+
+
+def test_the_proxy_writes_no_line_that_repeats_an_address():
+    """Addresses hold tokens (a table card's): nginx's access log is off and its error log keeps the
+    critical lines only (tests/test_no_token_in_logs.py runs the block and reads the logs)."""
+    block = next(b for b in DEPLOYMENT.split("```") if b.strip().startswith("server {"))
+    assert re.search(r"^\s*access_log off;", block, re.M)
+    assert re.search(r"^\s*error_log \S+ crit;", block, re.M)
+    assert "No token in a log" in DEPLOYMENT

@@ -292,3 +292,35 @@ def test_it_takes_look_alikes_for_one_name():
     assert cleaning.looks_like("Ａｎｎｅ", ["Bert", "anne"]) == "anne"
     assert cleaning.looks_like("\u0410nne", ["Anne"]) == "Anne"
     assert cleaning.looks_like("Annie", ["Anne"]) is None
+
+
+# issue 32, item 5: a capital I passes for a small l; every bidi control refused in free text
+
+
+def test_it_refuses_a_roster_name_whose_capital_i_passes_for_an_l(marie_client, club):
+    Player.objects.create(club=club, name="Alice")
+    refused(marie_client.post(reverse("club_players", args=[club.slug]), {"name": "aIice"}), "already in the roster")
+    assert list(club.players.values_list("name", flat=True)) == ["Alice"]
+
+
+def test_it_refuses_two_seats_whose_names_pass_for_one_in_a_new_evening(marie_client):
+    data = {"ruleset": "kleurenwiezen", "first_dealer": "0", "currency": "EUR", "date": "2026-11-20"}
+    data |= {"player_0": "Alice", "player_1": "AIice", "player_2": "Carl", "player_3": "Dina"}
+    refused(marie_client.post(reverse("evening_new"), data), "same name")
+
+
+def test_it_keeps_names_apart_that_differ_by_more_than_a_look():
+    assert cleaning.alike("Ivan", "ivan") and cleaning.alike("Ivan", "lvan")  # capitals; I and l
+    assert not cleaning.alike("Ivan", "Iwan") and not cleaning.alike("Eli", "Ell")
+
+
+@pytest.mark.parametrize("mark", ["\u200e", "\u200f", "\u061c", "\u202a", "\u2066"])  # LRM, RLM, ALM, LRE, LRI
+def test_it_refuses_every_bidi_control_in_a_note(marie_client, make_evening, mark):
+    evening = make_evening()
+    note = {"adj-points_0": "3", "adj-note": f"x{mark}"}
+    response = marie_client.post(reverse("adjustment", args=[evening.pk]), note)
+    refused(response, "direction marks")
+
+
+def test_it_keeps_an_emoji_written_with_a_joiner_in_a_note():
+    assert cleaning.clean_text("Anne 👩\u200d👩\u200d👧 ") == "Anne 👩\u200d👩\u200d👧"

@@ -85,3 +85,23 @@ def test_it_keeps_every_old_payment_and_gives_it_its_club_and_players(make_user)
     )
     assert (old.amount, old.marked_by, old.kind, old.cancelled) == (Decimal("1.40"), marie, Payment.Kind.FULL, False)
     assert Payment.objects.active().count() == 1
+
+
+@pytest.mark.django_db
+def test_it_withdraws_the_claims_that_removed_members_left_behind(make_user):
+    """clubs.0002: a claim of a member who left the club goes; a member's claim stays."""
+    import importlib
+
+    from django.apps import apps
+
+    from scorebook.clubs.models import Club, Membership, Player, PlayerClaim, Role
+
+    migration = importlib.import_module("scorebook.clubs.migrations.0002_claims_of_former_members_withdrawn")
+    club = Club.objects.create(name="De Troef", slug="de-troef")
+    member, former = make_user("mia"), make_user("fien")
+    Membership.objects.create(club=club, user=member, role=Role.MEMBER)
+    anne, bert = Player.objects.create(club=club, name="Anne"), Player.objects.create(club=club, name="Bert")
+    kept = PlayerClaim.objects.create(player=anne, user=member)
+    PlayerClaim.objects.create(player=bert, user=former)
+    migration.withdraw(apps, None)
+    assert list(PlayerClaim.objects.all()) == [kept]

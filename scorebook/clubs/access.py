@@ -35,13 +35,23 @@ def club_for_user(request, slug: str, *roles: Role) -> tuple[Club, Role]:
     club = Club.objects.filter(slug=slug).first()
     if club is None:
         moved = FormerSlug.objects.filter(slug=slug).select_related("club").first()
-        if moved is not None:
+        # the new address is the club's to tell its members: to anyone else an old address is unknown
+        if moved is not None and _sees(request.user, moved.club):
             raise ClubMoved(slug, moved.club.slug)
         raise Http404("No such club")
     role = role_in(request.user, club)
-    if role is None and not (request.user.is_authenticated and request.user.is_staff):
+    if role is None and not _is_staff(request.user):
         raise Http404("No such club")
     role = role or Role.ADMIN
     if roles and role not in roles:
         raise PermissionDenied("Your role in this club does not allow this")
     return club, role
+
+
+def _is_staff(user) -> bool:
+    return user.is_authenticated and user.is_staff
+
+
+def _sees(user, club) -> bool:
+    """Whether the user may know the club exists: its members and staff."""
+    return _is_staff(user) or role_in(user, club) is not None

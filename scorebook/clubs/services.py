@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scorebook.core.cleaning import clean_name, looks_like, shown, skeleton
+from scorebook.core.cleaning import Names, clean_name, looks_like, shown, skeleton
 from scorebook.rules.scoring import BETE
 
 from .models import Club, FormerSlug, Invitation, Membership, Player, PlayerClaim, Role, Season
@@ -112,7 +112,8 @@ def change_role(membership: Membership, role: Role) -> Membership:
 
 
 def remove_member(membership: Membership) -> None:
-    """The member leaves the club; a player linked to his account stays in the roster, unlinked."""
+    """The member leaves the club; a player linked to his account stays in the roster, unlinked, and
+    his pending claim is withdrawn."""
     with transaction.atomic():
         lock_club(membership.club_id)
         admins = _admins_locked(membership.club)
@@ -122,6 +123,8 @@ def remove_member(membership: Membership) -> None:
         if admins == [membership.pk]:
             raise Refused(_("The club needs an admin: make someone else admin first."))
         Player.objects.filter(club_id=membership.club_id, user=membership.user_id).update(user=None)
+        # his "this is me" waiting for an admin goes with him: no admin could answer it any more
+        PlayerClaim.objects.filter(player__club_id=membership.club_id, user=membership.user_id).delete()
         _revoke_links_of(membership)
         membership.delete()
 
@@ -270,9 +273,9 @@ def check_names(club: Club, typed: list[str]) -> list[PastedName]:
     already in the roster (or a look-alike of one) or listed twice is not added again; one that
     differs only by accents or capitals from another is added only when confirmed."""
     roster = list(Player.objects.filter(club=club).values_list("name", flat=True))
-    exact = {skeleton(n): n for n in roster}
+    exact = Names(roster)
     loose = {_loose(n): n for n in roster}
-    seen: dict[str, str] = {}
+    seen = Names()
     seen_loose: dict[str, str] = {}
     out = []
     for raw in typed:
@@ -286,14 +289,14 @@ def check_names(club: Club, typed: list[str]) -> list[PastedName]:
         if line.name == BETE:
             line.status, line.reason = "invalid", _("%(name)s is the name of the pot.") % {"name": BETE}
             continue
-        key, loose_key = skeleton(line.name), _loose(line.name)
-        if key in exact:
-            line.status, line.like = "known", exact[key]
-        elif key in seen:
-            line.status, line.like = "twice", seen[key]
+        loose_key = _loose(line.name)
+        if known := exact.like(line.name):
+            line.status, line.like = "known", known
+        elif earlier := seen.like(line.name):
+            line.status, line.like = "twice", earlier
         elif loose_key in loose or loose_key in seen_loose:
             line.status, line.like = "similar", loose.get(loose_key) or seen_loose[loose_key]
-        seen.setdefault(key, line.name)
+        seen.add(line.name)
         seen_loose.setdefault(loose_key, line.name)
     return out
 
@@ -304,7 +307,7 @@ def add_players(club: Club, names: list[str], user) -> tuple[list[Player], list[
     Returns the players added and the names skipped."""
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=club.pk).first()  # one roster change at a time
-        taken = {skeleton(n) for n in Player.objects.filter(club=club).values_list("name", flat=True)}
+        taken = Names(Player.objects.filter(club=club).values_list("name", flat=True))
         new, skipped = [], []
         for typed in names[:MAX_PASTED]:
             try:
@@ -312,10 +315,10 @@ def add_players(club: Club, names: list[str], user) -> tuple[list[Player], list[
             except ValidationError:
                 skipped.append(typed)
                 continue
-            if skeleton(name) in taken or name == BETE:
+            if name in taken or name == BETE:
                 skipped.append(name)
                 continue
-            taken.add(skeleton(name))
+            taken.add(name)
             new.append(Player(club=club, name=name, created_by=user if user.is_authenticated else None))
         added = Player.objects.bulk_create(new)
     return added, skipped

@@ -6,11 +6,16 @@
 invisible characters and direction marks (a right-to-left override turns ``ennA`` into
 what reads as ``Anne``; zero-width spaces hide a difference) are refused, and so is a word that
 mixes look-alike letters of two alphabets (a Cyrillic ``А`` in ``Аnne``). Two names are the
-same person's when their ``skeleton`` is (case, width and look-alike letters folded):
-``looks_like`` finds the name a new one would be confused with.
+same person's to a reader when they share one of their ``skeletons``: the name folded (case, width
+and look-alike letters: ``Anne``, ``ANNE``, ``Ａｎｎｅ``), or read as written before its case is
+folded (a capital ``I`` is a small ``l`` to the eye, so ``aIice`` is ``Alice``; ``rn`` is ``m``),
+each character by its prototype in the Unicode confusables. ``looks_like`` finds the name a new
+one would be confused with, ``Names`` holds the names already taken.
 
-**Free text** (a note, a reason) goes through ``clean_text``: control characters other than line
-breaks, and direction overrides, are refused.
+**Free text** (a note, a reason, a name) goes through ``clean_text``: control characters other
+than line breaks, and the bidi controls (embeddings, overrides, isolates and the marks LRM, RLM,
+ALM: they turn the rest of a line around), are refused. A zero-width joiner stays (an emoji is
+written with one).
 
 **Numbers** are written with the digits 0 to 9 only: Python's ``int`` also reads ``١٢`` and
 ``１２`` (and ``str.isdigit`` says yes to ``²``, which ``int`` then refuses with an exception).
@@ -35,9 +40,15 @@ from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
 LINE_BREAKS = "\n\r"
-# explicit direction formatting: embeddings, overrides, isolates (the marks LRM/RLM are Cf too)
-DIRECTION = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Unicode's Bidi_Control characters: the marks ALM, LRM, RLM; embeddings, overrides, isolates
+DIRECTION = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _DIGITS_TO_LETTERS = str.maketrans({"0": "o", "1": "l", "|": "l"})
+# the plain characters the confusables table reads as others: I and 1 as l, 0 as O, m as rn...
+_ASCII_LOOKALIKES = {
+    c: glyphs[0]["c"]
+    for c in map(chr, range(0x21, 0x7F))
+    if len(glyphs := confusables_data.get(c, ())) == 1 and glyphs[0]["c"].isascii()
+}
 _WHOLE = re.compile(r"[+-]?[0-9]+\Z")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
 
@@ -81,7 +92,7 @@ def shown(text: str) -> str:
 
 def clean_text(value: str, *, multiline: bool = False) -> str:
     """Free text (a note, a reason): no control characters (line breaks when ``multiline``), no
-    direction overrides; stripped."""
+    bidi controls; stripped."""
     if _has_control(value, allowed=("\t" + LINE_BREAKS) if multiline else "\t") or DIRECTION & set(value):
         raise ValidationError(_("This text cannot hold control characters or direction marks."), code="control")
     return value.strip()
@@ -108,11 +119,50 @@ def skeleton(name: str) -> str:
     return " ".join("".join(_plain(c) for c in folded).translate(_DIGITS_TO_LETTERS).split())
 
 
+def _as_written(name: str) -> str:
+    """The skeleton of the name as written: each character by its look-alike before the case is
+    folded (``aIice``: ``alice``), so a capital that passes for a small letter is read as one."""
+    plain = "".join(_ASCII_LOOKALIKES.get(c) or _plain(c) for c in unicodedata.normalize("NFKC", name))
+    folded = unicodedata.normalize("NFKC", plain).casefold()
+    return " ".join("".join(_plain(c) for c in folded).translate(_DIGITS_TO_LETTERS).split())
+
+
+def skeletons(name: str) -> frozenset[str]:
+    """Every way a reader may see the name: folded (``skeleton``) and as written (a capital I read as
+    a small l). Two names look alike when they share one."""
+    return frozenset((skeleton(name), _as_written(name)))
+
+
+def alike(name: str, other: str) -> bool:
+    """A reader would take one name for the other."""
+    return not skeletons(name).isdisjoint(skeletons(other))
+
+
 def looks_like(name: str, others) -> str | None:
     """The first of ``others`` a reader would take for ``name`` (itself, in other capitals, or a
     look-alike), or None."""
-    wanted = skeleton(name)
-    return next((other for other in others if skeleton(other) == wanted), None)
+    wanted = skeletons(name)
+    return next((other for other in others if not wanted.isdisjoint(skeletons(other))), None)
+
+
+class Names:
+    """Names already taken (a roster, a list being typed), found by any of their skeletons:
+    ``names.like(name)`` is the one taken that ``name`` would be read as, or None."""
+
+    def __init__(self, names=()):
+        self._by_skeleton: dict[str, str] = {}
+        for name in names:
+            self.add(name)
+
+    def add(self, name: str) -> None:
+        for key in skeletons(name):
+            self._by_skeleton.setdefault(key, name)
+
+    def like(self, name: str) -> str | None:
+        return next((self._by_skeleton[k] for k in sorted(skeletons(name)) if k in self._by_skeleton), None)
+
+    def __contains__(self, name: str) -> bool:
+        return self.like(name) is not None
 
 
 HEADERS = {

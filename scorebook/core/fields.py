@@ -1,27 +1,97 @@
-"""Form fields that mean the same on every form: the stake of a game and its currency (an evening's,
-a club night's)."""
+"""Form fields that mean the same on every form: money as people type it (``read_money``), the stake of
+a game and its currency (an evening's, a club night's)."""
 
+import re
 from decimal import Decimal
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
 from .cleaning import DecimalField
 
+_SPACES = str.maketrans("", "", " \u00a0\u202f\u2009€")  # spaces as thousands separators, the euro sign
+_DIGITS = re.compile(r"[0-9]+\Z")
+_GROUPED = re.compile(r"[1-9][0-9]{0,2}(?:[.,][0-9]{3})+\Z")  # 1.000 / 12,345,678: groups of three
+
+
+def separators() -> tuple[str, str]:
+    """The page's language's decimal mark and thousands separator: "," and "." in French and Dutch
+    (1.000,50), "." and "," in English (1,000.50)."""
+    decimal = formats.get_format("DECIMAL_SEPARATOR")
+    return (",", ".") if decimal == "," else (".", ",")
+
+
+def example() -> str:
+    """A thousand and a half as the page's language writes it, to show in a sentence."""
+    decimal, thousands = separators()
+    return f"1{thousands}000{decimal}50"
+
+
+def read_money(text: str) -> str:
+    """An amount typed as people type it, as a plain decimal ("1000.50"), or a ValidationError that
+    shows how to write it. A decimal comma or point alike ("0,10", "0.10"); spaces and the euro sign
+    left out; thousands separated as the page's language does, or as the other one does where the
+    decimal mark follows ("1.000,50" and "1,000.50" alike; "1.000.000"). One mark followed by three
+    digits ("1.000", "2,500") could be a thousand or one with three decimals: refused with the two
+    ways to write what was meant. Anything else is left to the number field's own check."""
+    value = text.strip().translate(_SPACES)
+    sign = value[:1] if value[:1] in ("+", "-") else ""
+    digits = value[len(sign) :]
+    marks = [c for c in digits if c in ".,"]
+    if not marks:
+        return value
+    decimal, _thousands = separators()
+    last = max(digits.rfind("."), digits.rfind(","))
+    whole, fraction = digits[:last], digits[last + 1 :]
+    if len(set(marks)) == 1 and len(marks) > 1:  # 1.000.000: thousands only
+        if _GROUPED.match(digits):
+            return sign + digits.replace(marks[0], "")
+        raise _badly_written()
+    if len(set(marks)) == 2:  # 1.000,50: the last mark is the decimal one, the others group thousands
+        if digits[last] in whole or not _GROUPED.match(whole) or not _DIGITS.match(fraction):
+            raise _badly_written()
+        return f"{sign}{whole.replace(',', '').replace('.', '')}.{fraction}"
+    if len(fraction) == 3 and whole[:1] not in ("", "0") and _DIGITS.match(whole) and len(whole) <= 3:
+        small = Decimal(f"{whole}.{fraction}").normalize()
+        places = max(2, -small.as_tuple().exponent)  # type: ignore[operator]
+        small_text = f"{small:.{places + (places == 3)}f}"  # 1.125 would be as ambiguous: 1.1250
+        raise ValidationError(
+            _("“%(typed)s”: %(big)s or %(small)s? Type %(big)s, or %(small)s."),
+            code="ambiguous",
+            params={
+                "typed": text.strip(),
+                "big": sign + whole + fraction,
+                "small": sign + small_text.replace(".", decimal),
+            },
+        )
+    return f"{sign}{whole}.{fraction}"
+
+
+def _badly_written() -> ValidationError:
+    return ValidationError(
+        _("Write an amount with its decimals after a comma or a point, such as %(example)s or %(plain)s."),
+        code="invalid",
+        params={"example": example(), "plain": example().replace(separators()[1], "")},
+    )
+
 
 class MoneyField(DecimalField):
-    """Money as people type it: "0,10" and "0.10" alike (a decimal comma is the usual one in French
-    and Dutch), spaces and a currency sign left out. A text input with the phone's decimal keyboard
+    """Money as people type it (``read_money``): "0,10" and "0.10" alike (a decimal comma is the usual
+    one in French and Dutch), thousands as the page's language writes them ("1.000,50", "1,000.50"),
+    spaces and a currency sign left out. A text input with the phone's decimal keyboard
     (``inputmode="decimal"``): a number input lets a browser drop the comma ("0,10" became "010")."""
 
     widget = forms.TextInput
 
     def to_python(self, value):
-        if isinstance(value, str):
-            value = value.strip().replace("\u00a0", "").replace("\u202f", "").replace(" ", "").replace("€", "")
-            if value.count(",") == 1 and "." not in value:
-                value = value.replace(",", ".")
-        return super().to_python(value)
+        if isinstance(value, str) and value.strip():
+            value = read_money(value)
+        try:
+            return super().to_python(value)
+        except ValidationError as error:
+            raise _badly_written() if error.code == "invalid" else error from None
 
     def widget_attrs(self, widget):
         attrs = super().widget_attrs(widget)

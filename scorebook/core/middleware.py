@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpResponse
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 
 
@@ -31,3 +32,26 @@ class RequestSizeLimitMiddleware:
             response["Connection"] = "close"
             return response
         return self.get_response(request)
+
+
+class PrivatePagesMiddleware:
+    """A page made for one visitor (a logged-in user, or a table's phone whose link is kept in its
+    session) is his: no shared cache may keep it, and a browser asks again before it shows a kept
+    copy: ``Cache-Control: private, no-cache``. A kept copy stays usable where the site wants one
+    (the service worker keeps pages for the table that loses its network: it stores anything but
+    ``no-store``; a 304 answers a page that did not change). A response that says its own
+    ``Cache-Control`` keeps it: ``no-store`` where a page shows a secret (a new link), the worker's
+    own files."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.has_header("Cache-Control"):
+            return response
+        user = getattr(request, "user", None)
+        session = getattr(request, "session", None)
+        if (user is not None and user.is_authenticated) or (session is not None and session.keys()):
+            patch_cache_control(response, private=True, no_cache=True)
+        return response

@@ -8,6 +8,7 @@ before anything is written, then scored and stored as every write stores them (`
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from datetime import date as date_cls
 from decimal import Decimal
 
@@ -16,6 +17,7 @@ from django.utils import timezone
 
 from scorebook.clubs.models import Player
 from scorebook.clubs.services import lock_club
+from scorebook.core import cleaning
 from scorebook.rules import evening_file, registry
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import ContractRules, to_dict
@@ -27,13 +29,101 @@ from .stored import engine_evening
 
 
 def player_named(name: str, user, club=None) -> Player:
-    """The roster player of that name (the club's, or the user's private book), created if new."""
+    """The roster player of that name (the club's, or the user's private book), created if new. A
+    name a reader would take for a roster name (other capitals, a look-alike: ``aIice`` for
+    ``Alice``) is that player: the roster never gets a second one that reads the same."""
     if club is not None:
         players = Player.objects.filter(club=club)
     else:
         players = Player.objects.filter(club__isnull=True, created_by=services.author(user))
     existing = players.filter(name__iexact=name).order_by("pk").first()
+    if existing is None:
+        same = cleaning.looks_like(name, players.order_by("pk").values_list("name", flat=True).iterator())
+        existing = players.filter(name=same).order_by("pk").first() if same is not None else None
     return existing or Player.objects.create(name=name, club=club, created_by=services.author(user))
+
+
+def players_named(names: list[str], user, club=None) -> list[Player]:
+    """``player_named`` for many names at once (a club night's participants): the roster read once,
+    the new names added in one insert. Inside the caller's transaction, the club locked."""
+    if club is not None:
+        players = Player.objects.filter(club=club)
+    else:
+        players = Player.objects.filter(club__isnull=True, created_by=services.author(user))
+    roster = list(players.order_by("pk"))
+    by_name = {}
+    for player in roster:
+        by_name.setdefault(player.name.casefold(), player)
+    known = cleaning.Names(p.name for p in roster)
+    found: dict[str, Player] = {}
+    new: dict[str, Player] = {}
+    for name in names:
+        like = known.like(name)
+        player = by_name.get(name.casefold()) or (by_name.get(like.casefold()) if like is not None else None)
+        if player is None:
+            player = new.setdefault(name, Player(name=name, club=club, created_by=services.author(user)))
+        found[name] = player
+    Player.objects.bulk_create(new.values())
+    return [found[name] for name in names]
+
+
+@dataclass
+class NewEvening:
+    """An evening prepared in memory (``prepare_evenings``), written by ``insert_evenings``."""
+
+    evening: Evening
+    seats: list[Seat]
+
+
+def prepare_evenings(
+    tables: list[list[Player]],
+    *,
+    ruleset: str,
+    rules: dict,
+    stake: Decimal | None,
+    currency: str,
+    date: date_cls,
+    user,
+    club,
+    managed: bool = False,
+    deal_limit: int | None = None,
+) -> list[NewEvening]:
+    """New evenings without deals, one per table of players (the first one deals), built and scored
+    in memory as ``create_evening`` would write them (their rules copy ``rules``, their quick
+    buttons, state, summary and seats' figures): a club night's tables, prepared before its short
+    transaction. Only reads (the quick buttons look at the club's last evenings)."""
+    resolved = registry.resolve(ruleset, rules)
+    by = services.author(user)
+    fields = {
+        "ruleset": ruleset,
+        "rules": to_dict(resolved),
+        "date": date,
+        "stake": stake,
+        "currency": currency,
+        "first_dealer": 0,
+        "owner": by,
+        "club": club,
+        "managed": managed,
+        "deal_limit": deal_limit,
+    }
+    quick = quick_contracts(Evening(**fields), resolved)
+    prepared = []
+    for players in tables:
+        evening = Evening(**fields, quick_contracts=quick)
+        seats = [
+            Seat(evening=evening, player=player, position=position, name=player.name)
+            for position, player in enumerate(players)
+        ]
+        services.prepare_new(evening, seats)
+        prepared.append(NewEvening(evening, seats))
+    return prepared
+
+
+def insert_evenings(prepared: list[NewEvening]) -> list[Evening]:
+    """Write prepared evenings and their seats: two inserts (in the caller's transaction)."""
+    evenings = Evening.objects.bulk_create([p.evening for p in prepared])
+    Seat.objects.bulk_create([seat for p in prepared for seat in p.seats])
+    return evenings
 
 
 def create_evening(

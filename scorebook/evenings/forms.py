@@ -397,7 +397,7 @@ class NewEveningForm(forms.Form):
         players = [names[seat] for seat in seats]
         if BETE in players:
             self.add_error("player_0", _("%(name)s is the name of the pot.") % {"name": BETE})
-        if len({cleaning.skeleton(n) for n in players}) != len(players):  # Anne, ANNE, Ａｎｎｅ are one name
+        if any(cleaning.looks_like(n, players[:i]) for i, n in enumerate(players)):  # Anne, ANNE, Ａｎｎｅ, ΑΝΝΕ
             self.add_error("player_0", _("Two players have the same name."))
         key = cleaned.get("ruleset")
         if key:

@@ -47,8 +47,8 @@ from scorebook.rules.messages import gettext_noop
 from scorebook.rules.scoring import DealError, DealResult, Scorer, SnapshotError, Standing, restore, scorer
 
 from . import summary
-from .models import Deal, DealRevision, Evening, link_token_hash, new_link_token
-from .stored import LINE_FIELDS, result_of, state_of, table_of
+from .models import Deal, DealRevision, Evening, Seat, link_token_hash, new_link_token
+from .stored import LINE_FIELDS, file_dict, result_of, state_of, table_of
 
 # --- refusals: a request that cannot be done as asked, in words -------------------------------
 
@@ -633,6 +633,47 @@ def store_new(evening: Evening) -> None:
     _write(evening, _rescore(evening, rows, 0), new_version=False)
 
 
+def prepare_new(evening: Evening, seats: list[Seat]) -> None:
+    """What ``store_new`` would store for a new evening without deals, set on its row and its seats'
+    before either is written (``creation.prepare_evenings``): its state, summary and seat figures."""
+    table = evening_file.from_dict(file_dict(evening, [], players=[seat.name for seat in seats]))
+    state = scorer(table)
+    evening.state = {"version": evening.version, "engine": state.snapshot()}
+    evening.summary = summary.summarize(evening, state.standing(), [], seats)
+    summary.seat_figures(evening.summary, seats, [])
+
+
+def seats_again(evening: Evening, players: list) -> list[Seat]:
+    """An evening without a deal seated again (a club night's table redrawn), prepared in memory:
+    its new seats (the roster ``players``, the first one deals), and on the evening its state,
+    summary and first dealer as a new evening's; ``write_seats_again`` writes them."""
+    seats = [Seat(evening=evening, player=p, position=i, name=p.name) for i, p in enumerate(players)]
+    evening.first_dealer = 0
+    prepare_new(evening, seats)
+    return seats
+
+
+def write_seats_again(tables: list[tuple[Evening, list[Seat]]]) -> None:
+    """Write what ``seats_again`` prepared: each evening's seats replaced, its state, summary and
+    seats' figures stored as a new evening's (the version stays, as in a rebuild: no deal changed).
+    In the caller's transaction, which locked the evenings and checked that they have no deal."""
+    now = timezone.now()
+    Seat.objects.filter(evening__in=[evening.pk for evening, _seats in tables]).delete()
+    Seat.objects.bulk_create([seat for _evening, seats in tables for seat in seats])
+    for evening, _seats in tables:  # one plain UPDATE each: bulk_update's CASE over JSON costs more
+        evening.updated_at = now
+        Evening.objects.filter(pk=evening.pk).update(
+            first_dealer=0, state=evening.state, summary=evening.summary, updated_at=now
+        )
+
+
+def delete_evenings(evenings: list[Evening]) -> None:
+    """Delete evenings of a club night that have no deal, with their seats and links, in a few
+    queries (``delete_evening`` one by one took seconds for a big night). In the caller's
+    transaction, which locked them and checked that none has a deal."""
+    Evening.objects.filter(pk__in=[e.pk for e in evenings], managed=True).only("pk").delete()
+
+
 # --- the evening itself ---------------------------------------------------------------------------
 
 
@@ -670,6 +711,33 @@ def set_status(evening: Evening, status: str, user=None, *, admin: bool = False,
     for field in ("status", "closed_at", "closed_by_id", "admin_reopens"):
         setattr(evening, field, getattr(locked, field))
     _sync(evening, locked)
+
+
+def set_status_of_tables(evening_ids: list[int], status: str, user=None) -> None:
+    """``set_status`` for a club night's tables at once (a session closed or reopened through the
+    night): each one that is not so already gets its next version, with what was stored for the
+    version before. The evenings locked in order, then one UPDATE each; their rules (a copy of
+    kilobytes on every table) are never read."""
+    closing = status == Evening.Status.CLOSED
+    now = timezone.now()
+    fields = ("pk", "status", "version", "state", "summary")
+    for locked in Evening.objects.select_for_update().filter(pk__in=evening_ids).order_by("pk").only(*fields):
+        if locked.status == status:
+            continue
+        was, version = locked.version, locked.version + 1
+        changes = {
+            "status": status,
+            "closed_at": now if closing else None,
+            "closed_by": author(user) if closing else None,
+            "admin_reopens": False,
+            "version": version,
+            "updated_at": now,
+        }
+        if (locked.state or {}).get("version") == was:
+            changes["state"] = {**locked.state, "version": version}
+        if (locked.summary or {}).get("version") == was:
+            changes["summary"] = {**locked.summary, "version": version}
+        Evening.objects.filter(pk=locked.pk).update(**changes)
 
 
 def delete_evening(evening: Evening, *, through_manager: bool = False) -> None:

@@ -36,9 +36,12 @@ def rules_of(evening: Evening) -> Ruleset:
     return registry.resolve(evening.ruleset, evening.rules)
 
 
-def file_dict(evening: Evening, deal_data: list[dict] | None = None, *, full_rules: bool = True) -> dict[str, Any]:
-    """The evening in the evening-file shape; ``full_rules`` keeps the whole copy of the rules."""
-    players = players_of(evening)
+def file_dict(
+    evening: Evening, deal_data: list[dict] | None = None, *, full_rules: bool = True, players: list[str] | None = None
+) -> dict[str, Any]:
+    """The evening in the evening-file shape; ``full_rules`` keeps the whole copy of the rules.
+    ``players``: the names at its table, when its seats are not written yet."""
+    players = players_of(evening) if players is None else players
     if deal_data is None:
         deal_data = [d.data for d in evening.deals.all()]
     rules = evening.rules if full_rules else registry.diff(evening.ruleset, rules_of(evening))

@@ -24,13 +24,17 @@ from scorebook.rules.scoring import DealResult, Standing
 from .models import Evening, Seat
 
 
-def summarize(evening: Evening, standing: Standing, results: Iterable[DealResult]) -> dict[str, Any]:
-    """The summary of ``evening`` after ``results`` (every deal's, in order), ``standing`` after the last."""
-    stats = {seat.name: _new_stats() for seat in evening.seats.all()}
+def summarize(
+    evening: Evening, standing: Standing, results: Iterable[DealResult], seats: list[Seat] | None = None
+) -> dict[str, Any]:
+    """The summary of ``evening`` after ``results`` (every deal's, in order), ``standing`` after the last.
+    ``seats``: the evening's, when they are not written yet (a new evening prepared in memory)."""
+    seats = list(evening.seats.all()) if seats is None else seats
+    stats = {seat.name: _new_stats() for seat in seats}
     deals, contracts = 0, {}
     for result in results:
         deals += _count(stats, contracts, result, standing.players)
-    return _summary(evening, standing, stats, deals, contracts)
+    return _summary(evening, standing, stats, deals, contracts, seats)
 
 
 def with_deal(evening: Evening, summary: dict[str, Any], standing: Standing, result: DealResult) -> dict[str, Any]:
@@ -40,7 +44,7 @@ def with_deal(evening: Evening, summary: dict[str, Any], standing: Standing, res
     }
     contracts = dict(summary.get("contracts") or {})
     deals = summary["deals"] + _count(stats, contracts, result, standing.players)
-    return _summary(evening, standing, stats, deals, contracts)
+    return _summary(evening, standing, stats, deals, contracts, list(evening.seats.all()))
 
 
 def advances(summary: dict[str, Any] | None, evening: Evening) -> bool:
@@ -78,7 +82,9 @@ def _count(stats: dict[str, dict], contracts: dict[str, int], deal: DealResult, 
     return 1
 
 
-def _summary(evening: Evening, standing: Standing, stats, deals: int, contracts: dict[str, int]) -> dict[str, Any]:
+def _summary(
+    evening: Evening, standing: Standing, stats, deals: int, contracts: dict[str, int], seats: list[Seat]
+) -> dict[str, Any]:
     money = standing.money(evening.stake) if evening.stake is not None else {}
     transfers = settlement.min_transfers(money) if evening.stake is not None else []
     taking = set(standing.took_part)
@@ -96,7 +102,7 @@ def _summary(evening: Evening, standing: Standing, stats, deals: int, contracts:
                 "took_part": seat.name in taking,
                 **stats[seat.name],
             }
-            for seat in evening.seats.all()
+            for seat in seats
         ],
         "transfers": [{"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in transfers],
         "contracts": contracts,

@@ -115,11 +115,11 @@ class NightForm(forms.Form):
                 names.append(line.name)
             else:
                 names.append(line.name)
-        seen = set()
+        seen = cleaning.Names()
         for name in names:
-            if cleaning.skeleton(name) in seen:
+            if name in seen:
                 self.add_error("guests", _("%(name)s is listed twice.") % {"name": name})
-            seen.add(cleaning.skeleton(name))
+            seen.add(name)
         try:
             seating.table_sizes(len(names))
         except seating.PlanError:

@@ -7,6 +7,7 @@ whose evening has no deal yet may be seated again (a substitute, a late arrival)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date as date_cls
 from decimal import Decimal
 
@@ -15,6 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scorebook.clubs.models import Player
+from scorebook.clubs.services import lock_club
 from scorebook.evenings import creation, links
 from scorebook.evenings import services as evenings
 from scorebook.evenings.models import Deal, Evening, Seat
@@ -57,63 +60,84 @@ def create_night(
     """A night with its participants numbered 1..N in the order given, its plan, and one evening
     per table and session, every one with the club's house rules as they are now.
 
-    The plan is drawn before the transaction (PlanError before anything is written, and no
-    lock held while it is searched): the transaction only writes rows of the new night."""
+    Everything long is done before the transaction, so that it holds the database (the whole of it
+    on SQLite, where another club's phone waits for it) a fraction of a second: the plan is drawn
+    (PlanError before anything is written), the participants found in the roster (the new ones
+    added to it, in a short transaction of their own), and every table's evening built and scored
+    in memory (``creation.prepare_evenings``). The transaction then checks that those players are
+    still the roster's (a merge or a rename meanwhile: all prepared again) and writes the night in
+    a few inserts, all at once: nobody ever sees part of it."""
     plan = seating.make_plan(len(players), sessions, seed=seed)
     rules = to_dict(registry.resolve(ruleset, club.overrides_for(ruleset)))
-    with transaction.atomic():
-        night = Night.objects.create(
-            club=club,
-            name=name,
-            date=date,
+    for _attempt in range(3):
+        with transaction.atomic():
+            lock_club(club.pk)  # one roster change at a time (a merge, a rename, a pasted list)
+            people = creation.players_named(players, user, club)
+        seats = dict(enumerate(people, start=1))
+        prepared = creation.prepare_evenings(
+            [[seats[n] for n in table] for session in plan.sessions for table in session],
             ruleset=ruleset,
             rules=rules,
-            sessions=sessions,
-            deals_per_session=deals_per_session,
-            ranking=ranking,
-            place_points=place_points,
             stake=stake,
             currency=currency,
-            seed=seed,
-            plan=plan.as_dict(),
-            created_by=_user(user),
+            date=date,
+            user=user,
+            club=club,
+            managed=True,  # the table is run from the night: closed, reopened, deleted only through it
+            deal_limit=deals_per_session,
         )
-        for number, player_name in enumerate(players, start=1):
-            player = creation.player_named(player_name, user, club)
-            Participant.objects.create(night=night, number=number, player=player, name=player.name)
-        names = {p.number: p.name for p in night.participants.all()}
-        for s_number, session in enumerate(plan.sessions, start=1):
-            s = NightSession.objects.create(night=night, number=s_number)
-            for t_number, table in enumerate(session, start=1):
-                _new_table(night, s, t_number, [names[n] for n in table], user)
-    return night
+        with transaction.atomic():
+            lock_club(club.pk)
+            names = dict(Player.objects.filter(pk__in=[p.pk for p in people], club=club).values_list("pk", "name"))
+            if any(names.get(p.pk) != p.name for p in people):
+                continue  # a player merged or renamed while the night was prepared: prepare it again
+            return _write_night(
+                club=club,
+                user=user,
+                name=name,
+                date=date,
+                ruleset=ruleset,
+                rules=rules,
+                sessions=sessions,
+                deals_per_session=deals_per_session,
+                ranking=ranking,
+                place_points=place_points,
+                stake=stake,
+                currency=currency,
+                seed=seed,
+                plan=plan,
+                people=people,
+                prepared=prepared,
+            )
+    raise NightError(_("The club's roster changed while the night was prepared: try again."))
 
 
-def _new_table(night: Night, session: NightSession, number: int, names: list[str], user) -> NightTable:
-    evening = creation.create_evening(
-        ruleset=night.ruleset,
-        players=names,
-        first_dealer=0,
-        stake=night.stake,
-        currency=night.currency,
-        date=night.date,
-        user=user,
-        rules=night.rules,
-        club=night.club,
+def _write_night(*, plan, people, prepared, user, rules, **fields) -> Night:
+    """The prepared night written: its row, participants, sessions, tables' evenings and seats."""
+    night = Night.objects.create(**fields, rules=rules, plan=plan.as_dict(), created_by=_user(user))
+    Participant.objects.bulk_create(
+        Participant(night=night, number=number, player=player, name=player.name)
+        for number, player in enumerate(people, start=1)
     )
-    # the table is run from the night (docs/rules/club-nights.md): closed, reopened, deleted only through it
-    Evening.objects.filter(pk=evening.pk).update(managed=True, deal_limit=night.deals_per_session)
-    evening.managed, evening.deal_limit = True, night.deals_per_session
-    return NightTable.objects.create(session=session, number=number, evening=evening)
+    sessions = NightSession.objects.bulk_create(
+        NightSession(night=night, number=number) for number in range(1, len(plan.sessions) + 1)
+    )
+    evenings = iter(creation.insert_evenings(prepared))
+    NightTable.objects.bulk_create(
+        NightTable(session=session, number=number, evening=next(evenings))
+        for session, tables in zip(sessions, plan.sessions, strict=True)
+        for number in range(1, len(tables) + 1)
+    )
+    return night
 
 
 def table_links(night: Night, session: int | None = None) -> dict[int, str]:
     """New scoring links for the night's tables (of one session when given); the earlier links of
     those tables stop working. {evening pk: token}: shown once, on the printed cards."""
-    tables = NightTable.objects.filter(session__night=night).select_related("evening")
+    tables = NightTable.objects.filter(session__night=night)
     if session is not None:
         tables = tables.filter(session__number=session)
-    tokens = links.issue_many([t.evening for t in tables])
+    tokens = links.issue_many([Evening(pk=pk) for pk in tables.values_list("evening_id", flat=True)])
     tables.filter(reprint=True).update(reprint=False)
     return tokens
 
@@ -159,8 +183,8 @@ def close_session(night: Night, number: int, user) -> None:
         session = NightSession.objects.select_for_update().get(night=night, number=number)
         if not session.is_open:
             return  # closed meanwhile (another director): once is enough, and logged once
-        for table in session.tables.select_related("evening"):
-            evenings.set_status(table.evening, Evening.Status.CLOSED, user, through_manager=True)
+        tables = list(session.tables.values_list("evening_id", flat=True))
+        evenings.set_status_of_tables(tables, Evening.Status.CLOSED, user)
         session.status, session.closed_at = NightSession.Status.CLOSED, timezone.now()
         session.save(update_fields=["status", "closed_at"])
         NightEvent.objects.create(night=night, kind=NightEvent.Kind.CLOSED, session=number, by=_user(user))
@@ -174,8 +198,8 @@ def reopen_session(night: Night, number: int, reason: str, user) -> None:
         session = NightSession.objects.select_for_update().get(night=night, number=number)
         if session.is_open:
             return  # reopened meanwhile (another director): once is enough, and logged once
-        for table in session.tables.select_related("evening"):
-            evenings.set_status(table.evening, Evening.Status.OPEN, user, through_manager=True)
+        tables = list(session.tables.values_list("evening_id", flat=True))
+        evenings.set_status_of_tables(tables, Evening.Status.OPEN, user)
         session.status, session.closed_at = NightSession.Status.OPEN, None
         session.save(update_fields=["status", "closed_at"])
         NightEvent.objects.create(
@@ -234,11 +258,12 @@ def delete_night(night: Night) -> None:
     any of its tables (checked under the night's lock and each table's)."""
     with transaction.atomic():
         night = _locked(night)
-        tables = list(Evening.objects.select_for_update().filter(night_table__session__night=night).order_by("pk"))
+        tables = list(
+            Evening.objects.select_for_update().filter(night_table__session__night=night).order_by("pk").only("pk")
+        )
         if Deal.objects.filter(evening__in=tables).exists():
             raise NightError(_("A deal has been recorded at one of its tables: the night cannot be deleted."))
-        for evening in tables:
-            evenings.delete_evening(evening, through_manager=True)
+        evenings.delete_evenings(tables)
         night.delete()
 
 
@@ -280,12 +305,18 @@ def substitute(night: Night, leaving: Participant, name: str, user) -> Participa
         leaving.last_session = now
         leaving.save(update_fields=["last_session"])
         plan = night.plan
-        for table in NightTable.objects.filter(session__night=night).select_related("evening", "session"):
-            evening = Evening.objects.select_for_update().get(pk=table.evening_id)
-            seat = Seat.objects.filter(evening=evening, player=leaving.player).first()
-            if seat is None or not evening.is_open or Deal.objects.filter(evening=evening).exists():
+        # the leaver's tables only (a big night has hundreds), their evenings locked in order
+        his = NightTable.objects.filter(session__night=night, evening__seats__player=leaving.player)
+        tables = list(his.select_related("evening", "session").order_by("evening_id"))
+        list(Evening.objects.select_for_update().filter(pk__in=[t.evening_id for t in tables]).order_by("pk"))
+        begun = set(
+            Deal.objects.filter(evening__in=[t.evening_id for t in tables]).values_list("evening_id", flat=True)
+        )
+        for table in tables:
+            evening = Evening.objects.get(pk=table.evening_id)
+            if not evening.is_open or evening.pk in begun:
                 continue
-            Seat.objects.filter(pk=seat.pk).update(player=player, name=player.name)
+            Seat.objects.filter(evening=evening, player=leaving.player).update(player=player, name=player.name)
             evenings.rebuild(evening)
             _replaced(table)
             seats = plan["sessions"][table.session.number - 1]["tables"][table.number - 1]
@@ -308,16 +339,18 @@ def late_arrival(night: Night, name: str, user) -> Participant:
     sessions from there on is drawn again (the sessions begun are kept as they were played),
     starting from the plan drawn before so that as few tables as possible change.
 
-    The plan is drawn before the transaction (no lock is held while it is searched); the
-    transaction then checks that the night did not change meanwhile (its version and the
-    session it starts from), else the plan is drawn again."""
+    Everything long is done before the transaction (no lock is held meanwhile): the plan is drawn,
+    the player found in the roster (added to it in a short transaction of its own), and the tables
+    to seat again prepared in memory (``_Reseating``). The transaction then checks that the night
+    did not change meanwhile (its version and the session it starts from: every change of its
+    tables' seats goes through the night), else all is prepared again, and writes."""
     for _attempt in range(3):
         night.refresh_from_db()
         start = next_unplayed(night)
         if start is None:
             raise NightError("Every session has begun: a late arrival can no longer be seated.")
         version = night.version
-        participants = list(night.participants.all())
+        participants = list(night.participants.select_related("player"))
         number = max((p.number for p in participants), default=0) + 1
         playing = [p.number for p in participants if p.last_session is None or p.last_session >= start] + [number]
         sessions = [tuple(tuple(t) for t in s["tables"]) for s in night.plan["sessions"]]
@@ -332,18 +365,22 @@ def late_arrival(night: Night, name: str, user) -> Participant:
         except seating.PlanError as error:
             raise NightError(str(error)) from None
         with transaction.atomic():
+            lock_club(night.club_id)  # one roster change at a time
+            (player,) = creation.players_named([name], user, night.club)
+        if any(p.player_id == player.pk for p in participants):
+            raise NightError(f"{player.name} already takes part in this night.")
+        people = {p.number: p.player for p in participants} | {number: player}
+        reseating = _Reseating.prepare(night, start, plan, people, user)
+        with transaction.atomic():
             night = _locked(night)
             if night.version != version or next_unplayed(night) != start:
                 continue  # a table began or the night changed while the plan was drawn: draw it again
-            player = creation.player_named(name, user, night.club)
             if night.participants.filter(player=player).exists():
                 raise NightError(f"{player.name} already takes part in this night.")
             late = Participant.objects.create(
                 night=night, number=number, player=player, name=player.name, first_session=start
             )
-            names = {p.number: p.name for p in night.participants.all()}
-            for s_number in range(start, night.sessions + 1):
-                _seat_session(night, s_number, [[names[n] for n in t] for t in plan.sessions[s_number - 1]], user)
+            reseating.write()
             night.plan = plan.as_dict()
             night.save(update_fields=["plan"])
             NightEvent.objects.create(
@@ -358,32 +395,79 @@ def late_arrival(night: Night, name: str, user) -> Participant:
     raise NightError("The night changed while its plan was drawn again: try again.")
 
 
-def _seat_session(night: Night, number: int, tables: list[list[str]], user) -> None:
-    """Seat a session that has not begun as ``tables`` says: its evenings seated again, a table
-    added or removed when the count of tables changed (a new table needs its card)."""
-    session = NightSession.objects.get(night=night, number=number)
-    existing = list(session.tables.select_related("evening").order_by("number"))
-    for i, names in enumerate(tables):
-        if i >= len(existing):
-            NightTable.objects.filter(pk=_new_table(night, session, i + 1, names, user).pk).update(reprint=True)
-            continue
-        evening = Evening.objects.select_for_update().get(pk=existing[i].evening_id)
-        if Deal.objects.filter(evening=evening).exists():
+@dataclass
+class _Reseating:
+    """The sessions from ``start`` on, none begun, seated as a new plan says, prepared in memory:
+    the tables whose players or seats change seated again (``again``: each evening with its new
+    seats, state and summary; their cards replaced), a table added where the count of tables grew
+    (``new``: prepared evenings, a new card each), a table removed where it shrank (``gone``).
+    ``write`` writes it in a few queries for the whole night, in the night's transaction."""
+
+    tables: list[int]  # every evening of those sessions (locked and checked without deals)
+    again: list[tuple[NightTable, Evening, list[Seat]]]
+    new: list[tuple[NightSession, int, creation.NewEvening]]
+    gone: list[int]
+
+    @classmethod
+    def prepare(cls, night: Night, start: int, plan: seating.Plan, people: dict[int, Player], user) -> _Reseating:
+        sessions = {s.number: s for s in night.night_sessions.filter(number__gte=start)}
+        existing = list(NightTable.objects.filter(session__in=sessions.values()).select_related("session"))
+        seated: dict[int, list[int]] = {t.evening_id: [] for t in existing}
+        for evening_id, player_id in (
+            Seat.objects.filter(evening__in=list(seated)).order_by("position").values_list("evening_id", "player_id")
+        ):
+            seated[evening_id].append(player_id)
+        by_place = {(t.session.number, t.number): t for t in existing}
+        changed, added, wanted = [], [], set()
+        for s_number in range(start, night.sessions + 1):
+            for t_number, numbers in enumerate(plan.sessions[s_number - 1], start=1):
+                players = [people[n] for n in numbers]
+                wanted.add((s_number, t_number))
+                table = by_place.get((s_number, t_number))
+                if table is None:
+                    added.append((sessions[s_number], t_number, players))
+                elif seated[table.evening_id] != [p.pk for p in players]:
+                    changed.append((table, players))  # the same players in the same seats: its card still holds
+        rows = Evening.objects.in_bulk([table.evening_id for table, _players in changed])
+        again = []
+        for table, players in changed:
+            evening = rows[table.evening_id]
+            again.append((table, evening, evenings.seats_again(evening, players)))
+        prepared = creation.prepare_evenings(
+            [players for _session, _number, players in added],
+            ruleset=night.ruleset,
+            rules=night.rules,
+            stake=night.stake,
+            currency=night.currency,
+            date=night.date,
+            user=user,
+            club=night.club,
+            managed=True,
+            deal_limit=night.deals_per_session,
+        )
+        return cls(
+            tables=list(seated),
+            again=again,
+            new=[(session, number, p) for (session, number, _players), p in zip(added, prepared, strict=True)],
+            gone=[t.evening_id for place, t in by_place.items() if place not in wanted],
+        )
+
+    def write(self) -> None:
+        list(Evening.objects.select_for_update().filter(pk__in=self.tables).order_by("pk").values_list("pk"))
+        if Deal.objects.filter(evening__in=self.tables).exists():
             raise NightError("A table of that session has begun: it cannot be seated again.")
-        if [s.name for s in evening.seats.order_by("position")] == [
-            creation.player_named(name, user, night.club).name for name in names
-        ]:
-            continue  # the same players in the same seats: its card still holds
-        _replaced(existing[i])
-        Seat.objects.filter(evening=evening).delete()
-        for position, name in enumerate(names):
-            player = creation.player_named(name, user, night.club)
-            Seat.objects.create(evening=evening, player=player, position=position, name=player.name)
-        Evening.objects.filter(pk=evening.pk).update(first_dealer=0)
-        evening.first_dealer = 0
-        evenings.rebuild(evening)
-    for table in existing[len(tables) :]:
-        evenings.delete_evening(table.evening, through_manager=True)
+        if self.again:
+            evenings.write_seats_again([(evening, seats) for _table, evening, seats in self.again])
+            links.revoke_many([evening for _table, evening, _seats in self.again], replaced=True)
+            NightTable.objects.filter(pk__in=[table.pk for table, _evening, _seats in self.again]).update(reprint=True)
+        if self.new:
+            NightTable.objects.bulk_create(
+                NightTable(session=session, number=number, evening=evening, reprint=True)
+                for (session, number, _prepared), evening in zip(
+                    self.new, creation.insert_evenings([p for _s, _n, p in self.new]), strict=True
+                )
+            )
+        evenings.delete_evenings([Evening(pk=pk) for pk in self.gone])
 
 
 def _user(user):

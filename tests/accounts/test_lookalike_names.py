@@ -68,3 +68,20 @@ def test_it_reserves_the_demo_user_name_at_sign_up(client, name):
     response = signup(client, username=name)
     assert "reserved" in errors(response, "username")
     assert not get_user_model().objects.exists()
+
+
+@pytest.mark.parametrize("copy", ["aIice", "AIice", "A1ice", "Alicе"])  # capital I, digit 1, Cyrillic е
+def test_it_refuses_a_display_name_whose_capital_i_passes_for_an_l(client, make_user, copy):
+    """Issue 32, item 5: ``aIice`` (a capital I) reads as ``alice``: folding its case alone made it
+    ``aiice``, another name."""
+    alice = make_user("alice_member")
+    Profile.objects.create(user=alice, display_name="Alice")
+    response = signup(client, display_name=copy)
+    assert "looks like it" in errors(response, "display_name")
+    assert get_user_model().objects.count() == 1
+
+
+def test_it_refuses_a_user_name_whose_capital_i_passes_for_an_l(client, make_user):
+    make_user("alice")
+    response = signup(client, username="aIice")
+    assert "looks just like it" in errors(response, "username")

@@ -1,5 +1,7 @@
 """The club's settings (admins): renaming the club; an old short name keeps its addresses working."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -95,3 +97,25 @@ def test_it_escapes_the_new_name(client, cast, club):
     client.post(settings_url(), {"name": "<b>Troef</b>", "slug": "de-troef"})
     html = body(client.get(reverse("club", args=["de-troef"])))
     assert "<b>Troef</b>" not in html and "&lt;b&gt;Troef&lt;/b&gt;" in html
+
+
+@pytest.mark.parametrize("who", ["outsider", "other_admin", None])
+def test_it_answers_an_old_address_to_a_stranger_as_an_unknown_club(client, cast, club, who):
+    """The redirect would tell a stranger the club's new name: he gets the 404 of a club that never was."""
+    client.force_login(cast["admin"])
+    assert client.post(settings_url(), {"name": "De Troef", "slug": "troef"}).status_code == 302
+    client.logout()
+    if who is not None:
+        client.force_login(cast[who])
+    for path in ("/c/de-troef/", "/c/de-troef/players/"):
+        unknown = client.get(path.replace("de-troef", "no-such-club"))
+        old = client.get(path)
+        assert old.status_code == unknown.status_code == (302 if who is None else 404)  # anonymous: the login page
+        assert old.get("Location", "") == unknown.get("Location", "").replace("no-such-club", "de-troef")
+        assert unmasked(old) == unmasked(unknown).replace("no-such-club", "de-troef")
+    assert client.post("/c/de-troef/settings/", {"name": "X", "slug": "x"}).status_code in (302, 404)
+
+
+def unmasked(response) -> str:
+    """The page without its CSRF tokens (masked afresh for every answer)."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", body(response))

@@ -111,3 +111,28 @@ def test_it_refuses_a_club_where_the_user_does_not_score(scorer_client, club):
     other = Club.objects.get(slug="trefle")
     assert post(scorer_client, club=other.pk, text=evening_file()).status_code == 422
     assert not Evening.objects.exists()
+
+
+def test_it_never_merges_a_look_alike_of_a_roster_name(scorer_client, club):
+    """Issue 32, item 5: ``CarI`` (a capital I for the l) reads as the roster's Carl: refused as
+    ``anne`` is, never added beside him."""
+    response = post(scorer_client, club=club.pk, text=evening_file(("Anne", "Bert", "CarI", "Dina")), add_players="on")
+    assert response.status_code == 422
+    assert "CarI is written Carl on the club" in body(response)
+    assert not Evening.objects.exists() and Player.objects.filter(club=club).count() == 4
+
+
+@pytest.mark.parametrize("players", [("Anne", "Bert", "Carl", "CarI"), ("Anne", "Bert", "Carl", "Di\u200fna")])
+def test_it_refuses_a_file_whose_names_a_form_would_refuse(scorer_client, players):
+    """The file's players are cleaned as the forms clean names: no two that read as one, no bidi mark."""
+    response = post(scorer_client, text=evening_file(players))
+    assert response.status_code == 422
+    assert not Evening.objects.exists()
+
+
+def test_it_seats_the_roster_player_a_typed_look_alike_reads_as(scorer_client, club):
+    data = {"ruleset": "kleurenwiezen", "first_dealer": "0", "currency": "EUR", "date": "2026-11-20", "club": club.pk}
+    data |= {"player_0": "Anne", "player_1": "Bert", "player_2": "CarI", "player_3": "Dina"}
+    assert scorer_client.post(reverse("evening_new"), data).status_code == 302
+    assert [s.name for s in Evening.objects.get().seats.order_by("position")] == ["Anne", "Bert", "Carl", "Dina"]
+    assert Player.objects.filter(club=club).count() == 4

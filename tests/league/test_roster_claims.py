@@ -138,3 +138,14 @@ def test_it_offers_renaming_to_scorers_and_admins_only(client, cast, anne):
     assert client.post(url, {"name": "Annie"}).status_code == 403
     client.force_login(cast["scorer"])
     assert url in roster(client)
+
+
+def test_it_withdraws_a_removed_members_pending_claim(client, cast, anne):
+    """A claim left behind would stay listed for the admins, and could not be approved (no member)."""
+    PlayerClaim.objects.create(player=anne, user=cast["member"])
+    membership = cast["member"].memberships.get()
+    client.force_login(cast["admin"])
+    assert client.post(reverse("club_member_remove", args=[SLUG, membership.pk])).status_code == 302
+    assert not PlayerClaim.objects.exists()
+    assert 'id="claims"' not in roster(client)
+    assert "says a roster entry" not in body(client.get(reverse("club", args=[SLUG])))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import filesizeformat
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scorebook.clubs.models import Club, Player
 from scorebook.clubs.models.club import SCORING_ROLES
+from scorebook.core import cleaning
 from scorebook.core.engine_messages import localized
 from scorebook.rules import evening_file
 from scorebook.rules.evening_file import FileError
@@ -110,13 +112,38 @@ def _problem(exc: Exception) -> str:
     return message
 
 
+def _name_problems(form: ImportForm, field: str, names: list[str]) -> bool:
+    """The file's players as the site's forms take names (``cleaning.clean_name``: no invisible or
+    direction character, no mix of alphabets, kept as typed), and no two that a reader would take
+    for one (``aIice`` and ``Alice``). True (with the errors on the form) when one is refused."""
+    refused = False
+    for i, name in enumerate(names):
+        try:
+            kept = cleaning.clean_name(name)
+        except ValidationError as error:
+            form.add_error(field, f"{cleaning.shown(name)}: {' '.join(error.messages)}")
+            refused = True
+            continue
+        twin = cleaning.looks_like(name, names[:i])
+        if kept != name or twin is not None:
+            form.add_error(
+                field,
+                _("%(name)s looks like %(other)s: write each player's name once, in plain letters.")
+                % {"name": cleaning.shown(name), "other": twin or kept},
+            )
+            refused = True
+    return refused
+
+
 def _roster_problems(form: ImportForm, club: Club, names: list[str]) -> bool:
     """The file's players against the club's roster: the same name is the same player; a name
-    the roster writes otherwise (another case) is never merged silently; new names are added
-    only when the form says so. False (with the errors on the form) when the import must wait."""
-    roster = {name.casefold(): name for name in Player.objects.filter(club=club).values_list("name", flat=True)}
-    spelled = [(n, roster[n.casefold()]) for n in names if n.casefold() in roster and roster[n.casefold()] != n]
-    new = [n for n in names if n.casefold() not in roster]
+    the roster writes otherwise (another case, or a look-alike: ``cleaning.Names``) is never merged
+    silently; new names are added only when the form says so. False (with the errors on the form)
+    when the import must wait."""
+    roster = cleaning.Names(Player.objects.filter(club=club).values_list("name", flat=True))
+    known = {n: roster.like(n) for n in names}
+    spelled = [(n, theirs) for n, theirs in known.items() if theirs is not None and theirs != n]
+    new = [n for n, theirs in known.items() if theirs is None]
     for name, theirs in spelled:
         form.add_error(
             "club",
@@ -151,7 +178,9 @@ def evening_import(request):
         club = form.cleaned_data.get("club")
         try:
             table = evening_file.loads(content)
-            if club is None or _roster_problems(form, club, list(table.players)):
+            if _name_problems(form, field, list(table.players)):
+                evening = None
+            elif club is None or _roster_problems(form, club, list(table.players)):
                 # an evening of an earlier day arrives closed, reopened by an admin only; tonight's may go on
                 old = table.date is not None and table.date < timezone.localdate()
                 evening = creation.import_evening(content, request.user, club=club, closed=old)
