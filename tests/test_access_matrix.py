@@ -459,22 +459,27 @@ SHOWN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "data-confirm")
 
 
 def _french_texts(page: Page) -> list[str]:
-    """What a French reader reads: each text of the page (not scripts, styles or typed values),
-    and the attributes that are shown or spoken, and the messages kept for the scripts (data-*)."""
+    """What a French reader reads in French: each text of the page (not scripts, styles or typed
+    values, not a part marked ``lang`` in another language), and the attributes that are shown or
+    spoken, and the messages kept for the scripts (data-*)."""
     texts = []
 
-    def walk(element):
+    def walk(element, french=True):
         if element.tag in ("script", "style", "textarea", "pre", "code"):
             return
+        # a part marked in another language (the rules page's English text) is read in its own
+        french = (element.attrs.get("lang") or ("fr" if french else "en")).startswith("fr")
         own = "".join(c for c in element.children if isinstance(c, str)).strip()
-        if own:
+        if own and french:
             texts.append(own)
         for name, value in element.attrs.items():
-            if name in SHOWN_ATTRIBUTES or (name.startswith("data-") and " " in value and "{" not in value):
+            if french and (
+                name in SHOWN_ATTRIBUTES or (name.startswith("data-") and " " in value and "{" not in value)
+            ):
                 texts.append(value)
         for child in element.children:
             if isinstance(child, Element):
-                walk(child)
+                walk(child, french)
 
     walk(page)
     return texts
