@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "scorebook.clubs",
     "scorebook.evenings",
     "scorebook.nights",
+    "scorebook.ledger",
     "scorebook.league",
 ]
 

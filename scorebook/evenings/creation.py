@@ -73,6 +73,7 @@ def create_evening(
             first_dealer=first_dealer,
             owner=by,
             club=club,
+            kitty_fee=club.kitty_evening_fee if club is not None else None,  # the club's fee as it is now
             **(_arrives_closed(user) if closed else {}),
         )
         evening.quick_contracts = quick_contracts(evening, resolved)

@@ -11,13 +11,14 @@ from datetime import date as date_cls
 from decimal import Decimal
 
 from django.db import models, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scorebook.evenings import creation, links
 from scorebook.evenings import services as evenings
-from scorebook.evenings.models import Deal, Evening, Seat
+from scorebook.evenings.models import Deal, Evening, Payment, Seat
 from scorebook.rules import registry
 from scorebook.rules.model import to_dict
 
@@ -74,6 +75,7 @@ def create_night(
             place_points=place_points,
             stake=stake,
             currency=currency,
+            kitty_fee=club.kitty_night_fee,  # the club's fee as it is now, once for the night
             seed=seed,
             plan=plan.as_dict(),
             created_by=_user(user),
@@ -101,9 +103,10 @@ def _new_table(night: Night, session: NightSession, number: int, names: list[str
         rules=night.rules,
         club=night.club,
     )
-    # the table is run from the night (rules.md 6): closed, reopened, deleted only through it
-    Evening.objects.filter(pk=evening.pk).update(managed=True, deal_limit=night.deals_per_session)
-    evening.managed, evening.deal_limit = True, night.deals_per_session
+    # the table is run from the night (rules.md 6): closed, reopened, deleted only through it; its
+    # players owe the kitty the night's fee, not an evening's
+    Evening.objects.filter(pk=evening.pk).update(managed=True, deal_limit=night.deals_per_session, kitty_fee=None)
+    evening.managed, evening.deal_limit, evening.kitty_fee = True, night.deals_per_session, None
     return NightTable.objects.create(session=session, number=number, evening=evening)
 
 
@@ -229,14 +232,27 @@ def edit_night(night: Night, *, name: str, date: date_cls, deals_per_session: in
         _bump(night)
 
 
+def payments_of(night: Night) -> list[Payment]:
+    """Every payment recorded for the night (for the night as a whole, or at one of its tables),
+    cancelled ones too, the first first: what keeps a night from being deleted."""
+    return list(
+        Payment.objects.filter(Q(night_link__night=night) | Q(evening__night_table__session__night=night))
+        .select_related("cancellation")
+        .order_by("marked_at", "pk")
+    )
+
+
 def delete_night(night: Night) -> None:
-    """A night made by mistake goes, with its tables' evenings: only while no deal is recorded at
-    any of its tables (checked under the night's lock and each table's)."""
+    """A night made by mistake goes, with its tables' evenings: only while no deal and no payment is
+    recorded for it (checked under the night's lock and each table's; the database refuses it too,
+    ``NightPayment.night`` and ``Payment.evening`` are ``PROTECT``)."""
     with transaction.atomic():
         night = _locked(night)
         tables = list(Evening.objects.select_for_update().filter(night_table__session__night=night).order_by("pk"))
         if Deal.objects.filter(evening__in=tables).exists():
             raise NightError(_("A deal has been recorded at one of its tables: the night cannot be deleted."))
+        if payments_of(night):
+            raise NightError(_("Payments were recorded for it: the night cannot be deleted."))
         for evening in tables:
             evenings.delete_evening(evening, through_manager=True)
         night.delete()

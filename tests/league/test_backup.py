@@ -5,6 +5,8 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+
+from builders import lose_the_site
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -93,10 +95,7 @@ def _picture(club):
 
 
 def _wipe():
-    Evening.objects.all().delete()
-    Player.objects.all().delete()
-    Club.objects.all().delete()
-    get_user_model().objects.all().delete()
+    lose_the_site()
 
 
 @pytest.mark.django_db

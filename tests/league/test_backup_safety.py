@@ -10,6 +10,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+
+from builders import lose_the_site
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -52,8 +54,7 @@ def export(tmp_path, *extra) -> Path:
 
 
 def wipe():
-    Evening.objects.all().delete()
-    Club.objects.all().delete()
+    lose_the_site()
 
 
 def restore(tmp_path, data, *extra):
