@@ -38,7 +38,7 @@ from scorebook.core.schema import (
     whole,
 )
 from scorebook.evenings.models import Evening, Payment
-from scorebook.nights.backup_schema import NightBackup, kitty_fee
+from scorebook.nights.backup_schema import NightBackup, fee
 from scorebook.rules import evening_file, registry
 from scorebook.rules.deals import Evening as EngineEvening
 from scorebook.rules.model import RulesError
@@ -132,7 +132,7 @@ def _one_of(raw: Any, names: set[str]) -> bool:
 # --- the objects ----------------------------------------------------------------------------------
 
 
-Fee = Annotated[Decimal | None, value(kitty_fee)]
+Fee = Annotated[Decimal | None, value(fee)]
 KITTY = Payment.KITTY
 
 

@@ -116,12 +116,14 @@ class Balance:
 
     def without_kitty(self) -> dict[str, Decimal]:
         """The balance less its part with the kitty: what the players settle among themselves."""
-        return {c: a - self.kitty.get(c, ZERO) for c, a in self.money.items()}
+        return {c: self.money.get(c, ZERO) - self.kitty.get(c, ZERO) for c in sorted({*self.money, *self.kitty})}
 
 
 def balances(club: Club, player: Player | None = None) -> list[Balance]:
     """Every party's balance (only ``player``'s, when given), ordered from the most in debt, by name
-    on a tie; parties at zero in every currency are left out. Seven aggregate queries."""
+    on a tie; parties with nothing, neither in all nor with the kitty, are left out (one whose fees
+    equal his winnings is kept: the players settle his winnings among themselves). Seven aggregate
+    queries."""
     money: dict[Key, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     kitty: dict[Key, dict[str, int]] = defaultdict(lambda: defaultdict(int))
 
@@ -201,7 +203,7 @@ def balances(club: Club, player: Player | None = None) -> list[Balance]:
             money[key][currency] += sign * cents
             if with_kitty:
                 kitty[key][currency] += sign * cents
-    keys = [k for k, by in money.items() if any(by.values())]
+    keys = [k for k in money.keys() | kitty.keys() if any(money[k].values()) or any(kitty[k].values())]
     names = dict(
         Player.objects.filter(club=club, pk__in=[k for k in keys if isinstance(k, int)]).values_list("pk", "name")
     )
@@ -540,7 +542,7 @@ def settle(all_balances: list[Balance], *, with_kitty: bool) -> SettleUp:
 
     lines: list[SettleLine] = []
     proved, parties = True, 0
-    currencies = sorted({c for b in all_balances for c in b.money})
+    currencies = sorted({c for b in all_balances for c in (*b.money, *b.kitty)})
     for currency in currencies:
         amounts: dict[str, Decimal] = {}
         by_key: dict[str, Balance] = {}

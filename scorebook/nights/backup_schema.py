@@ -47,7 +47,7 @@ def _stake(raw: Any) -> Decimal | None:
     return stake
 
 
-def kitty_fee(raw: Any) -> Decimal | None:
+def fee(raw: Any) -> Decimal | None:
     """A fee the kitty charges each player (an evening's, a night's, the club's house rule): null, or
     an amount from 0.01 to FEE_LIMIT with at most two decimals."""
     if raw is None:
@@ -111,7 +111,7 @@ class NightBackup(Schema):
     stake: Annotated[Decimal | None, value(_stake)]
     currency: Annotated[str, value(_currency)]
     seed: Whole(0, 2**31 - 1)
-    kitty_fee: Annotated[Decimal | None, value(kitty_fee)] = None  # since the club's kitty
+    kitty_fee: Annotated[Decimal | None, value(fee)] = None  # since the club's kitty
     plan: Any  # one list of tables per session: checked below
     participants: Annotated[list[ParticipantBackup], BeforeValidator(_some)]
     tables: list[TableBackup]

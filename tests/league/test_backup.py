@@ -5,17 +5,15 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-
-from builders import lose_the_site
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
+from builders import lose_the_site
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Role, Season
-from scorebook.evenings import creation, services, stored
-from scorebook.evenings.models import Evening, Payment
+from scorebook.evenings import creation, payments, services, stored
+from scorebook.evenings.models import Evening
 
 PLAYERS = ["Anne", "Bert", "Carl", "Dina", "Eric"]
 DEALS = [
@@ -56,9 +54,7 @@ def club(make_user, admin, scorer):
     Player.objects.filter(club=club, name="Anne").update(user=member)
     evening = Evening.objects.filter(club=club).first()
     transfer = evening.summary["transfers"][0]
-    Payment.objects.create(
-        evening=evening, payer=transfer["from"], payee=transfer["to"], amount=Decimal(transfer["amount"])
-    )
+    payments.record_payment(evening, transfer["from"], transfer["to"], Decimal(transfer["amount"]), scorer)
     return club
 
 

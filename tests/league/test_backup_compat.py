@@ -19,8 +19,8 @@ from scorebook.clubs.models import Season
 from scorebook.evenings import stored
 from scorebook.evenings.models import Evening
 from scorebook.league.backup import import_club
-from scorebook.ledger import books
 from scorebook.league.views.seasons import season_table
+from scorebook.ledger import books
 
 pytestmark = pytest.mark.django_db
 

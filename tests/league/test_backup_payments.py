@@ -12,10 +12,10 @@ from django.urls import reverse
 
 from builders import club_evening, lose_the_site
 from pages import body
-from scorebook.clubs.models import Club, Player
+from scorebook.clubs.models import Player
 from scorebook.evenings import payments
+from scorebook.evenings.models import Payment
 from scorebook.ledger import services as ledger_services
-from scorebook.evenings.models import Evening, Payment
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,7 @@ def test_it_restores_payments_with_their_authors_times_notes_and_cancellations(c
 
 def test_it_restores_a_payment_made_for_a_night(club, scorer, admin, tmp_path):
     from scorebook.nights import services as nights
-    from scorebook.nights.models import Night, NightPayment
+    from scorebook.nights.models import NightPayment
 
     night = nights.create_night(
         club=club,

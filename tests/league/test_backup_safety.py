@@ -10,16 +10,14 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-
-from builders import lose_the_site
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from builders import lose_the_site
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, Membership, Role
 from scorebook.evenings import creation, services
-from scorebook.evenings.models import Evening
 
 pytestmark = pytest.mark.django_db
 

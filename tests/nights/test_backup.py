@@ -3,14 +3,12 @@
 import json
 
 import pytest
-
-from builders import lose_the_site
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from builders import lose_the_site
 from night_builders import deal, tables
-from scorebook.clubs.models import Club, Player
+from scorebook.clubs.models import Club
 from scorebook.evenings import services as evenings
 from scorebook.evenings.models import Evening
 from scorebook.nights import services

@@ -52,7 +52,7 @@ class PartForm(forms.Form):
 
 def line_id(line: books.SettleLine) -> str:
     """A line as the forms name it: its two parties and currency (the same line from one view to the next)."""
-    return f"{line.payer_key}>{line.payee_key}>{line.currency}"
+    return f"{line.payer_key}:{line.payee_key}:{line.currency}"
 
 
 def _page(request, club, role, with_kitty: bool, bound: tuple[str, PartForm] | None = None, status=200):
