@@ -103,7 +103,7 @@ def test_part_of_a_line_is_at_most_the_line_and_a_refusal_says_so_next_to_the_fi
     response = part(scorer_client, club, html, 2, amount)
     assert response.status_code == 422
     form = re.search(r'<li class="transfer" id="line-2">(.*?)</li>', body(response), re.DOTALL).group(1)
-    assert refusal in text(form) and "<details class=\"pay-other no-print\" open>" in form
+    assert refusal in text(form) and '<details class="pay-other no-print" open>' in form
     assert not Payment.objects.exists()
 
 
