@@ -7,7 +7,7 @@ from decimal import Decimal
 from itertools import pairwise
 
 from django import forms
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -141,7 +141,9 @@ class SeasonForm(forms.ModelForm):
                 )
             if not 0 < value <= AMOUNT_LIMIT:
                 raise forms.ValidationError(
-                    _("A prize is more than 0 and at most %(max)s."), params={"max": AMOUNT_LIMIT}, code="range"
+                    _("A prize is more than 0 and at most %(max)s."),
+                    params={"max": number_format(AMOUNT_LIMIT, 2, use_l10n=True, force_grouping=True)},
+                    code="range",
                 )
             amounts.append(value.quantize(Decimal("0.01")))
         if len(amounts) > MAX_PLACES:

@@ -14,7 +14,7 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scorebook.clubs.models import Player
+from scorebook.clubs.models import Club, Player
 from scorebook.clubs.services import lock_club
 from scorebook.rules import evening_file, registry
 from scorebook.rules.evening_file import FileError
@@ -73,7 +73,7 @@ def create_evening(
             first_dealer=first_dealer,
             owner=by,
             club=club,
-            kitty_fee=club.kitty_evening_fee if club is not None else None,  # the club's fee as it is now
+            kitty_fee=_kitty_fee(club),
             **(_arrives_closed(user) if closed else {}),
         )
         evening.quick_contracts = quick_contracts(evening, resolved)
@@ -142,3 +142,11 @@ def import_evening(text: str | bytes, user, club=None, *, closed: bool = False) 
 def export_text(evening: Evening) -> str:
     """The evening file of an evening (rules as the changes from the preset)."""
     return evening_file.dumps(engine_evening(evening))
+
+
+def _kitty_fee(club):
+    """The fee each player who takes part owes the club's kitty for an evening, as the club's house
+    rule says now (read under the club's lock: a change just made applies); none without a club."""
+    if club is None:
+        return None
+    return Club.objects.filter(pk=club.pk).values_list("kitty_evening_fee", flat=True).first()

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scorebook.clubs.models import Club
 from scorebook.evenings import creation, links
 from scorebook.evenings import services as evenings
 from scorebook.evenings.models import Deal, Evening, Payment, Seat
@@ -75,7 +76,8 @@ def create_night(
             place_points=place_points,
             stake=stake,
             currency=currency,
-            kitty_fee=club.kitty_night_fee,  # the club's fee as it is now, once for the night
+            # the club's fee as it is now, once for the night
+            kitty_fee=Club.objects.filter(pk=club.pk).values_list("kitty_night_fee", flat=True).first(),
             seed=seed,
             plan=plan.as_dict(),
             created_by=_user(user),

@@ -32,6 +32,8 @@ from scorebook.ledger.models import Prize
 
 pytestmark = pytest.mark.django_db
 
+MINUS = "\u2212"
+
 EVENINGS = [
     (date(2025, 4, 3), {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": 8}),
     (date(2025, 4, 10), {"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": 9}),
@@ -107,7 +109,7 @@ def test_a_season_with_fees_an_expense_and_prizes_adds_up_by_hand(club, season, 
         {"EUR": euros("-32.00")},
         {"EUR": euros("15.00")},
     )
-    assert kitty.rows()[0]["worth"] == "-€33.00"
+    assert kitty.rows()[0]["worth"] == f"{MINUS}€33.00"
     # the settle-up among the players leaves the kitty apart; with it, it is one more party
     among_players = books.settle(books.balances(club), with_kitty=False)
     assert [(x.payer, x.payee, x.amount) for x in among_players.lines] == [("Carl", "Anne", euros("0.60"))]
@@ -120,7 +122,7 @@ def test_a_season_with_fees_an_expense_and_prizes_adds_up_by_hand(club, season, 
     assert not any(settled.values())
     # the pages say so
     kitty_page = body(client.get(reverse("club_kitty", args=[club.slug])))
-    assert "-€32.00" in kitty_page and "€15.00" in kitty_page and "cards" in kitty_page
+    assert f"{MINUS}€32.00" in kitty_page and "€15.00" in kitty_page and "cards" in kitty_page
     assert "Each player who takes part in an evening owes the kitty €1.00." in kitty_page
     ledger_page = body(client.get(reverse("club_ledger", args=[club.slug])))
     assert "the club&#x27;s kitty" in ledger_page.lower() or "the club's kitty" in ledger_page.lower()
