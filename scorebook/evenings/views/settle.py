@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
 from scorebook.accounts.models import display_name
+from scorebook.core.collation import sort_key
 from scorebook.core.formatting import lang, money_text, party_label, signed_points, stake_text, tone
 from scorebook.core.http import HtmxHttpRequest
 from scorebook.rules.model import BeteEnd
@@ -111,7 +112,9 @@ def _transfer_rows(evening: Evening, user=None) -> list[TransferRow]:
 
 
 def _parties(evening: Evening) -> list[tuple[str, str]]:
-    return [(name, party_label(name)) for name in payments.parties(evening)]
+    """The payment form's choices: the players in the roster's order (collated), the bête last."""
+    named = [(name, party_label(name)) for name in payments.parties(evening)]
+    return sorted(named, key=lambda party: (party[0] == BETE, sort_key(party[1])))
 
 
 def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> dict:
