@@ -27,7 +27,7 @@ from scorebook.evenings import services, stored
 from scorebook.evenings.models import Deal, Evening, Payment, PaymentCancellation, Seat
 from scorebook.ledger.models import Expense, Prize
 from scorebook.nights import backup as night_backup
-from scorebook.nights.models import NightPayment
+from scorebook.nights.models import Night, NightPayment
 from scorebook.rules.model import to_dict as rules_to_dict
 
 if TYPE_CHECKING:  # the schema (and pydantic) is loaded when a backup is read, not with every page
@@ -118,6 +118,11 @@ def export_club(club: Club, *, with_secrets: bool = False) -> dict[str, Any]:
             if p.evening_id is None
         ],
         "kitty": {
+            "night_fees": [
+                {"night": i, "fee": str(fee)}
+                for i, fee in enumerate(club.nights.order_by("date", "pk").values_list("kitty_fee", flat=True))
+                if fee is not None
+            ],
             "expenses": [_export_record(r) | {"day": r.day.isoformat(), "note": r.note} for r in expenses],
             "prizes": [
                 _export_record(r)
@@ -281,6 +286,8 @@ def import_club(data: dict[str, Any], *, account_map: dict[str, str] | None = No
             )
             if p.night is not None:
                 NightPayment.objects.create(night=nights[p.night], payment=payment)
+        for entry in backup.kitty.night_fees:
+            Night.objects.filter(pk=nights[entry.night].pk).update(kitty_fee=entry.fee)
         for e in backup.kitty.expenses:
             Expense.objects.create(club=club, day=e.day, note=e.note, **_record(e, accounts))
         for r in backup.kitty.prizes:

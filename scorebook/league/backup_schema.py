@@ -21,6 +21,7 @@ from pydantic import BeforeValidator, Field, PrivateAttr, ValidationInfo, field_
 
 from scorebook.accounts.models import Profile
 from scorebook.clubs.models import Club, Player, Ranking, Role, Season, TieBreak
+from scorebook.core.money import FEE_LIMIT
 from scorebook.core.schema import (
     Day,
     Flag,
@@ -38,7 +39,7 @@ from scorebook.core.schema import (
     whole,
 )
 from scorebook.evenings.models import Evening, Payment
-from scorebook.nights.backup_schema import NightBackup, fee
+from scorebook.nights.backup_schema import NightBackup
 from scorebook.rules import evening_file, registry
 from scorebook.rules.deals import Evening as EngineEvening
 from scorebook.rules.model import RulesError
@@ -132,7 +133,21 @@ def _one_of(raw: Any, names: set[str]) -> bool:
 # --- the objects ----------------------------------------------------------------------------------
 
 
-Fee = Annotated[Decimal | None, value(fee)]
+def _fee(raw: Any) -> Decimal | None:
+    """A fee the kitty charges each player (an evening's, a night's, the club's house rule): null, or
+    an amount from 0.01 to FEE_LIMIT with at most two decimals."""
+    if raw is None:
+        return None
+    try:
+        fee = Decimal(raw) if isinstance(raw, str) else None
+    except InvalidOperation:
+        fee = None
+    if fee is None or not fee.is_finite() or not 0 < fee <= FEE_LIMIT or fee != fee.quantize(Decimal("0.01")):
+        raise fault(f"null, or an amount from 0.01 to {FEE_LIMIT} with at most two decimals, is expected")
+    return fee
+
+
+Fee = Annotated[Decimal | None, value(_fee)]
 KITTY = Payment.KITTY
 
 
@@ -313,9 +328,15 @@ class PrizeEntry(KittyRecordEntry):
     player: Whole(1, 2**63 - 1)  # one of the backup's players: ClubBackup checks it
 
 
+class NightFeeEntry(Schema):
+    night: Whole(0, 2**31 - 1)  # its place in the backup's nights
+    fee: Annotated[Decimal, value(_fee)]
+
+
 class KittyEntry(Schema):
     expenses: list[ExpenseEntry] = []
     prizes: list[PrizeEntry] = []
+    night_fees: list[NightFeeEntry] = []  # the nights whose players owe the kitty a fee
 
 
 class ClubBackup(Schema):
@@ -420,6 +441,10 @@ class ClubBackup(Schema):
         if players is None or seasons is None:
             return kitty
         ids = {p.id for p in players}
+        nights = info.data.get("nights")
+        for i, entry in enumerate(kitty.night_fees):
+            if nights is not None and entry.night >= len(nights):
+                raise fault("one of the backup's nights is expected", "night_fees", i, "night")
         for i, prize in enumerate(kitty.prizes):
             if not among(prize.player, ids):
                 raise fault("a player of the backup is expected", "prizes", i, "player")

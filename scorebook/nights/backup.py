@@ -30,7 +30,6 @@ def export_nights(club, evening_index: dict[int, int]) -> list[dict[str, Any]]:
                 "place_points": night.place_points,
                 "stake": None if night.stake is None else str(night.stake),
                 "currency": night.currency,
-                "kitty_fee": None if night.kitty_fee is None else str(night.kitty_fee),
                 "seed": night.seed,
                 "plan": night.plan,
                 "participants": [
@@ -75,7 +74,6 @@ def import_nights(club, nights: list[NightBackup], players: dict[int, Any], even
             place_points=n.place_points,
             stake=n.stake,
             currency=n.currency,
-            kitty_fee=n.kitty_fee,
             seed=n.seed,
             plan=n.plan,
         )
@@ -100,6 +98,6 @@ def import_nights(club, nights: list[NightBackup], players: dict[int, Any], even
         }
         for t in n.tables:
             NightTable.objects.create(session=sessions[t.session], number=t.table, evening=evenings[t.evening])
-        # its tables are run from the night again (rules.md 6)
+        # its tables are run from the night again (docs/rules/club-nights.md)
         tables = [evenings[t.evening].pk for t in n.tables]
-        Evening.objects.filter(pk__in=tables).update(managed=True, deal_limit=n.deals_per_session, kitty_fee=None)
+        Evening.objects.filter(pk__in=tables).update(managed=True, deal_limit=n.deals_per_session)

@@ -12,7 +12,6 @@ from typing import Annotated, Any, Self
 
 from pydantic import BeforeValidator, model_validator
 
-from scorebook.core.money import FEE_LIMIT
 from scorebook.core.schema import Day, OneOf, Schema, Variant, Whole, among, fault, value, whole
 
 from . import seating
@@ -45,20 +44,6 @@ def _stake(raw: Any) -> Decimal | None:
     if stake is None or not stake.is_finite() or not 0 <= stake <= 10_000:
         raise fault("an amount from 0 to 10000 is expected")
     return stake
-
-
-def fee(raw: Any) -> Decimal | None:
-    """A fee the kitty charges each player (an evening's, a night's, the club's house rule): null, or
-    an amount from 0.01 to FEE_LIMIT with at most two decimals."""
-    if raw is None:
-        return None
-    try:
-        fee = Decimal(raw) if isinstance(raw, str) else None
-    except InvalidOperation:
-        fee = None
-    if fee is None or not fee.is_finite() or not 0 < fee <= FEE_LIMIT or fee != fee.quantize(Decimal("0.01")):
-        raise fault(f"null, or an amount from 0.01 to {FEE_LIMIT} with at most two decimals, is expected")
-    return fee
 
 
 def _currency(raw: Any) -> str:
@@ -111,7 +96,6 @@ class NightBackup(Schema):
     stake: Annotated[Decimal | None, value(_stake)]
     currency: Annotated[str, value(_currency)]
     seed: Whole(0, 2**31 - 1)
-    kitty_fee: Annotated[Decimal | None, value(fee)] = None  # since the club's kitty
     plan: Any  # one list of tables per session: checked below
     participants: Annotated[list[ParticipantBackup], BeforeValidator(_some)]
     tables: list[TableBackup]

@@ -52,7 +52,7 @@ def export(tmp_path, *extra) -> Path:
 
 
 def wipe():
-    lose_the_site()
+    lose_the_site(accounts=False)
 
 
 def restore(tmp_path, data, *extra):

@@ -92,12 +92,16 @@ def test_every_payment_form_takes_the_largest_amount_and_refuses_more_next_to_it
         (reverse("club_ledger_pay", args=[club.slug]), {"payer": bert.pk, "payee": anne.pk, "note": "", "key": "b"}),
         (
             reverse("club_kitty_payment", args=[club.slug]),
-            {"direction": "in", "player": anne.pk, "note": "", "key": "c"},
+            {"pay-direction": "in", "pay-player": anne.pk, "pay-note": "", "pay-key": "c", "prefix": "pay-"},
         ),
-        (reverse("club_kitty_expense", args=[club.slug]), {"day": "2026-09-01", "note": "cards"}),
+        (
+            reverse("club_kitty_expense", args=[club.slug]),
+            {"expense-day": "2026-09-01", "expense-note": "cards", "prefix": "expense-"},
+        ),
     ]
     for url, data in posts:
-        response = client.post(url, data | {"amount": f"{amount}"})
+        prefix = data.pop("prefix", "")
+        response = client.post(url, data | {f"{prefix}amount": f"{amount}"})
         if recorded:
             assert response.status_code in (200, 302), url
         else:

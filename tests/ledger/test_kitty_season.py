@@ -89,11 +89,17 @@ def test_a_season_with_fees_an_expense_and_prizes_adds_up_by_hand(club, season, 
     }
     carl, anne = Player.objects.get(club=club, name="Carl"), Player.objects.get(club=club, name="Anne")
     kitty_payment = reverse("club_kitty_payment", args=[club.slug])
-    client.post(kitty_payment, {"direction": "in", "player": carl.pk, "amount": "3", "note": "fees", "key": "carl"})
-    client.post(kitty_payment, {"direction": "out", "player": anne.pk, "amount": "20", "note": "prize", "key": "anne"})
-    client.post(kitty_payment, {"direction": "out", "player": anne.pk, "amount": "20", "note": "prize", "key": "anne"})
+
+    def pay(direction, player, amount, note, key):
+        fields = {"direction": direction, "player": player.pk, "amount": amount, "note": note, "key": key}
+        return client.post(kitty_payment, {f"pay-{name}": value for name, value in fields.items()})
+
+    pay("in", carl, "3", "fees", "carl")
+    pay("out", anne, "20", "prize", "anne")
+    pay("out", anne, "20", "prize", "anne")  # the same form twice: recorded once
     response = client.post(
-        reverse("club_kitty_expense", args=[club.slug]), {"amount": "15", "day": "2025-07-01", "note": "cards"}
+        reverse("club_kitty_expense", args=[club.slug]),
+        {"expense-amount": "15", "expense-day": "2025-07-01", "expense-note": "cards"},
     )
     assert response.status_code == 302
     assert balances(club) == {

@@ -29,7 +29,7 @@ SAMEN_9 = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 def emptied(club, scorer):
     """An evening whose only deal was deleted after two payments were marked (one cancelled since)."""
     evening = club_evening(club, scorer, date(2026, 9, 10), [SAMEN_9])
-    kept, _ = payments.record_payment(evening, "Bert", "Anne", Decimal("1.40"), scorer)
+    payments.record_payment(evening, "Bert", "Anne", Decimal("1.40"), scorer)
     wrong, _ = payments.record_payment(evening, "Dina", "Carl", Decimal("1.40"), scorer)
     payments.cancel_payment(wrong.pk, scorer, admin=True, reason="it was Bert")
     services.delete_deal(evening, 1, scorer)

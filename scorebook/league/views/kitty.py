@@ -84,8 +84,8 @@ def _page(request, club, role, *, fees=None, expense=None, payment=None, status=
                 if admin
                 else None
             ),
-            "expense_form": expense or (ExpenseForm() if admin else None),
-            "payment_form": payment or (KittyPaymentForm(players=players) if role in MARKERS else None),
+            "expense_form": expense or (ExpenseForm(prefix="expense") if admin else None),
+            "payment_form": payment or (KittyPaymentForm(players=players, prefix="pay") if role in MARKERS else None),
             "currency": currency,
             "evening_fee": money_text(club.kitty_evening_fee, currency) if club.kitty_evening_fee else "",
             "night_fee": money_text(club.kitty_night_fee, currency) if club.kitty_night_fee else "",
@@ -123,7 +123,7 @@ def kitty_fees(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def kitty_expense(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """An expense paid out of the kitty (admins)."""
     club, role = club_for_user(request, slug, Role.ADMIN)
-    form = ExpenseForm(request.POST)
+    form = ExpenseForm(request.POST, prefix="expense")
     if not form.is_valid():
         return _page(request, club, role, expense=form, status=422)
     data = form.cleaned_data
@@ -142,7 +142,7 @@ def kitty_expense(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def kitty_payment(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A player pays into the kitty, or the kitty pays him (scorers and admins). A repeated form records nothing."""
     club, role = club_for_user(request, slug, *MARKERS)
-    form = KittyPaymentForm(request.POST, players=books.players(club))
+    form = KittyPaymentForm(request.POST, players=books.players(club), prefix="pay")
     if not form.is_valid():
         return _page(request, club, role, payment=form, status=422)
     data = form.cleaned_data
