@@ -80,7 +80,12 @@ class Evening(models.Model):
     class Meta:
         ordering = ["-date", "-created_at"]
         # a season's evenings, and their fingerprint (count, ids, latest change) read from the index alone
-        indexes = [models.Index(fields=["club", "ruleset", "date", "updated_at"], name="evening_season")]
+        indexes = [
+            models.Index(fields=["club", "ruleset", "date", "updated_at"], name="evening_season"),
+            models.Index(fields=["club", "-date", "-id"], name="evening_club_latest"),
+            # the evenings with a fee for the club's kitty (the ledger adds up their fees)
+            models.Index(fields=["club"], condition=models.Q(kitty_fee__isnull=False), name="evening_kitty_fee"),
+        ]
 
     def __str__(self):
         return f"{self.variant_name} {self.date}"
@@ -146,7 +151,11 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["position"]
-        indexes = [models.Index(fields=["player", "open_transfers"], name="seat_open")]
+        indexes = [
+            models.Index(fields=["player", "open_transfers"], name="seat_open"),
+            # the seats with something still open: all the ledger reads of the evenings (the settled are not)
+            models.Index(fields=["evening"], condition=models.Q(open_transfers__gt=0), name="seat_still_open"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["evening", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["evening", "player"], name="seat_player_unique"),
@@ -290,7 +299,11 @@ class Payment(models.Model):
             ),
             models.CheckConstraint(condition=models.Q(amount__gt=0), name="payment_amount_positive"),
         ]
-        indexes = [models.Index(fields=["club", "marked_at"], name="payment_club_marked")]
+        indexes = [
+            models.Index(fields=["club", "marked_at"], name="payment_club_marked"),
+            # the payments for no evening (on account, a night's, the kitty's): the balances read them
+            models.Index(fields=["club"], condition=models.Q(evening__isnull=True), name="payment_off_evening"),
+        ]
 
     def __str__(self):
         return f"{self.payer} paid {self.payee} {self.amount}"

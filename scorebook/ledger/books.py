@@ -6,7 +6,11 @@ cancelled); less the kitty's fees he owes, plus the prizes the kitty owes him. P
 The parties are the club's players, the kitty (``KITTY``, when the club has one) and the bête (an
 encheres evening's pot carried to the next evening, a party of its own: it holds what the seats'
 money leaves over). ``balances`` adds them up in the database, in whole cents: a row per party and
-currency, whatever the length of the club's history.
+currency. An evening's money and its own payments come netted from its seats (``Seat.unpaid``,
+written by every write of the evening and of its payments), so that only the seats with something
+still open are read (a partial index holds them), with the payments for no evening: a settled
+evening costs nothing, whatever the length of the club's history (a night's tables, netted at the
+night, stay; the kitty's fees are read from the evenings that have one).
 
 **What remains to pay**, item by item: an evening's settlement netted against its payments (the
 evening's own netting, ``evenings.summary.open_transfers``, that its settlement page shows too),
@@ -135,27 +139,30 @@ def balances(club: Club, player: Player | None = None) -> list[Balance]:
                 money[KITTY][currency] -= cents
                 kitty[KITTY][currency] -= cents
 
+    # each evening's money netted with its own payments, as its seats keep it (``Seat.unpaid``, written
+    # with the evening's payments): only the seats with something open are read (an index holds them)
     seats = Seat.objects.filter(evening__club=club)
     if player is not None:
         seats = seats.filter(player=player)
     seat_total: dict[str, int] = defaultdict(int)
     for player_id, currency, cents in (
-        seats.filter(money__isnull=False)
+        seats.filter(open_transfers__gt=0)
         .values("player_id", "evening__currency")
-        .annotate(cents=_cents("money"))
+        .annotate(cents=_cents("unpaid"))
         .values_list("player_id", "evening__currency", "cents")
         .order_by()
     ):
         add(player_id, currency, cents)
         seat_total[currency] += cents
-    if player is None:  # the bête holds what the seats' money leaves over (each evening sums to zero)
+    if player is None:  # the bête holds what the seats leave over (each evening's open figures sum to zero)
         for currency, cents in seat_total.items():
             if cents:
                 add(BETE, currency, -cents)
     # the kitty's fees: an evening's from each player who took part in it (a place: rules.md 4),
     # a night's once from each player who took part at one of its tables
+    with_fee = Evening.objects.filter(club=club, kitty_fee__isnull=False)  # an index holds them
     for player_id, currency, cents in (
-        seats.filter(place__isnull=False, evening__kitty_fee__isnull=False)
+        seats.filter(place__isnull=False, evening__in=with_fee)
         .values("player_id", "evening__currency")
         .annotate(cents=_cents("evening__kitty_fee"))
         .values_list("player_id", "evening__currency", "cents")
@@ -184,10 +191,11 @@ def balances(club: Club, player: Player | None = None) -> list[Balance]:
         .values_list("player_id", "currency", "cents")
     ).order_by():
         add(player_id, currency, cents, kitty_part=True)
-    # payments: the payer's balance goes up by what he paid, the payee's down by what he received
+    # the payments for no evening (on account, for a night, into and out of the kitty; an evening's are in
+    # its seats' figures): the payer's balance goes up by what he paid, the payee's down by what he received
     paid = (
         Payment.objects.active()
-        .filter(club=club)
+        .filter(club=club, evening__isnull=True)
         .annotate(with_kitty=Case(When(KITTY_PAYMENT, then=Value(1)), default=Value(0)))
     )
     for side, sign in (("payer", 1), ("payee", -1)):
@@ -303,10 +311,12 @@ def open_evenings(
     """The club's evenings (not a night's tables) with a transfer still open (for ``player``, those
     where one of his is), newest first: ``limit`` of them from ``offset`` (None: all, for the CSV),
     and how many there are."""
-    still_open = Seat.objects.filter(evening=OuterRef("pk"), open_transfers__gt=0)
+    still_open = Seat.objects.filter(open_transfers__gt=0)  # an index holds them
     if player is not None:
         still_open = still_open.filter(player=player)
-    evenings = Evening.objects.filter(club=club, stake__isnull=False, managed=False).filter(Exists(still_open))
+    evenings = Evening.objects.filter(
+        club=club, stake__isnull=False, managed=False, pk__in=still_open.values("evening_id")
+    )
     total = evenings.count()
     rows = list(
         evenings.order_by("-date", "-created_at", "-pk").values_list(
@@ -613,7 +623,7 @@ def kitty(club: Club, all_balances: list[Balance] | None = None) -> Kitty:
     for side, sign in (("payee", 1), ("payer", -1)):
         for currency, c in (
             Payment.objects.active()
-            .filter(club=club, **{side: KITTY, f"{side}_player__isnull": True})
+            .filter(club=club, evening__isnull=True, **{side: KITTY, f"{side}_player__isnull": True})
             .values("currency")
             .annotate(c=_cents("amount"))
             .values_list("currency", "c")
@@ -757,15 +767,6 @@ def history(club: Club, *, limit: int | None, offset: int = 0) -> list[HistoryLi
     lines += [_kitty_line(r) for r in prizes.order_by("-recorded_at", "-pk")[:end]]
     lines.sort(key=lambda h: (h.marked_at, h.pk), reverse=True)
     return lines[offset:end]
-
-
-def history_count(club: Club) -> int:
-    """How many lines the history has (for its pages): one aggregate query."""
-    return (
-        Payment.objects.filter(club=club).count()
-        + Expense.objects.filter(club=club).count()
-        + Prize.objects.filter(club=club).count()
-    )
 
 
 def players(club: Club) -> list[tuple[int, str]]:

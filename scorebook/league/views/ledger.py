@@ -33,7 +33,8 @@ TEMPLATE = "league/ledger.html"
 MARKERS = (Role.ADMIN, Role.SCORER)
 SHOWN_EVENINGS = 40  # evenings with open transfers a page; the next ones behind a link
 SHOWN_NIGHTS = 10  # nights a page
-HISTORY = 30  # the latest payments and kitty records listed, each with its cancel
+HISTORY = 30  # the payments and kitty records a page of the history lists, each with its cancel
+LATEST = 10  # the latest of them the ledger itself shows, the rest on the history's pages
 
 
 def page_number(request, name: str = "page") -> int:
@@ -50,11 +51,13 @@ def _amount(value) -> Decimal | None:
 
 def context(request, club, role, form=None) -> dict:
     """What the ledger page shows (its partial ``#ledger`` too, after a write)."""
-    evenings_page, nights_page, history_page = page_number(request), page_number(request, "nights"), 1
+    evenings_page, nights_page = page_number(request), page_number(request, "nights")
     all_balances = books.balances(club)
     evenings, open_count = books.open_evenings(club, limit=SHOWN_EVENINGS, offset=(evenings_page - 1) * SHOWN_EVENINGS)
     nights, night_count = books.open_nights(club, limit=SHOWN_NIGHTS, offset=(nights_page - 1) * SHOWN_NIGHTS)
-    history = books.history(club, limit=HISTORY)
+    history = books.history(club, limit=LATEST + 1)  # one more: whether earlier ones follow
+    history_more = len(history) > LATEST
+    history = history[:LATEST]
     for line in history:
         line.may_cancel = (
             line.what == "payment"
@@ -79,7 +82,7 @@ def context(request, club, role, form=None) -> dict:
         "nights_page": nights_page,
         "nights_more": night_count > nights_page * SHOWN_NIGHTS,
         "history": history,
-        "history_more": books.history_count(club) > HISTORY * history_page,
+        "history_more": history_more,
         "account_form": form,
         "currency": books.club_currency(club),
         "ledger_url": reverse("club_ledger", args=[club.slug]),
@@ -217,7 +220,9 @@ def ledger_history(request, slug):
     """The history of payments and of the kitty, page by page (the ledger shows its first page)."""
     club, role = club_for_user(request, slug)
     number = page_number(request)
-    history = books.history(club, limit=HISTORY, offset=(number - 1) * HISTORY)
+    history = books.history(club, limit=HISTORY + 1, offset=(number - 1) * HISTORY)
+    more = len(history) > HISTORY
+    history = history[:HISTORY]
     for line in history:
         line.may_cancel = (
             line.what == "payment"
@@ -232,7 +237,7 @@ def ledger_history(request, slug):
             "role": role,
             "history": history,
             "page": number,
-            "more": books.history_count(club) > number * HISTORY,
+            "more": more,
             "ledger_url": reverse("club_ledger_history", args=[club.slug]) + (f"?page={number}" if number > 1 else ""),
         },
     )
