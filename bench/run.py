@@ -123,6 +123,32 @@ PAIR_TARGETS = {"errors": 0, "lost": 0, "doubled": 0}
 EDIT_TARGETS = {"errors": 0, "aborted": "no", "lost": 0, "doubled": 0, "summaries_not_equal_to_rebuild": 0}
 
 
+# The money pages (issue 28), measured as the player page is: against the list reference at 2,000
+# evenings, and how they grow from a club of 200 evenings to one of 2,000.
+MONEY_PAGES = {"ledger_page": "club_ledger", "settle_up_page": "club_settle_up"}
+TARGETS |= {f"{page}_{what}": target for page in MONEY_PAGES for what, target in (("ratio", 4), ("growth", 2))}
+
+
+def money_pages(data) -> dict[str, tuple[str, list]]:
+    """The club pages to time for money: each at 2,000 evenings and at 200 (``_small``)."""
+    pages = {}
+    for name, route in MONEY_PAGES.items():
+        pages[name] = (route, [data.club.slug])
+        pages[f"{name}_small"] = (route, [data.small_club.slug])
+    return pages
+
+
+def money_figures(results, ratio) -> None:
+    """The money pages' lines: time and queries at both sizes, ratio to the list reference, growth."""
+    for name in MONEY_PAGES:
+        for size in (f"{name}_small", name):
+            m = results.get(size, "unavailable")
+            out(f"{size}_ms", m.median_ms if isinstance(m, Measure) else m)
+            out(f"{size}_queries", m.queries if isinstance(m, Measure) else m)
+        out(f"{name}_ratio", ratio(name, "list_reference"))
+        out(f"{name}_growth", ratio(name, f"{name}_small"))
+
+
 def log(message: str) -> None:
     print(f"[{time.perf_counter() - T0:6.1f}s] {message}", file=sys.stderr, flush=True)
 
@@ -446,6 +472,7 @@ def measure_requests(data: Data, want_profile: bool, budget: float) -> dict[str,
         club_pages = {f"standings_{label}": ("season", [data.club.slug, s.pk]) for label, s in data.seasons.items()}
         club_pages["player_page"] = ("club_player", [data.club.slug, data.player.pk])  # 2,000 evenings
         club_pages["player_page_small"] = ("club_player", [data.small_club.slug, data.small_player.pk])
+        club_pages |= money_pages(data)
         for name, (route, args) in club_pages.items():
             try:
                 url = reverse(route, args=args)
@@ -1193,6 +1220,7 @@ def main() -> int:
         out("standings_growth", ratio("standings_2000", "standings_200"))
         out("player_page_ratio", ratio("player_page", "list_reference"))  # the club of 2,000 evenings
         out("player_page_growth", ratio("player_page", "player_page_small"))  # 2,000 over 200 evenings
+        money_figures(results, ratio)
         out("evening_list_ms", results.get("evening_list"))
         out("rounds", next((m.reps for m in results.values() if isinstance(m, Measure)), 0))
         log("first load")

@@ -313,7 +313,17 @@ def build_history(
                 paid = []
                 if e.date < days[max(0, evenings - unpaid)] or unpaid <= 0:
                     paid = [
-                        Payment(evening=e, payer=t.payer, payee=t.payee, amount=t.amount, marked_by=user)
+                        Payment(
+                            evening=e,
+                            club=club,
+                            payer=t.payer,
+                            payee=t.payee,
+                            payer_player=roster[t.payer],
+                            payee_player=roster[t.payee],
+                            amount=t.amount,
+                            currency="EUR",
+                            marked_by=user,
+                        )
                         for t in s.result.transfers(e.stake)
                     ]
                 payments += paid

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "scorebook.clubs",
     "scorebook.evenings",
     "scorebook.nights",
+    "scorebook.ledger",
     "scorebook.league",
 ]
 

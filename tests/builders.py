@@ -22,3 +22,20 @@ def club_evening(club, user, day, deals=(), players=PLAYERS, ruleset="kleurenwie
     for deal in deals:
         services.record_deal(evening, deal, user)
     return evening
+
+
+def lose_the_site(accounts: bool = True):
+    """Every club, evening, night, player and account (unless not ``accounts``) gone, as on a new machine
+    before a restore. The site never deletes a payment (they outlive everything: ``PROTECT``), so a test
+    that simulates the loss of the whole database removes them first, records before what they protect."""
+    from django.contrib.auth import get_user_model
+
+    from scorebook.clubs.models import Club, Player
+    from scorebook.evenings.models import Evening, Payment, PaymentCancellation
+    from scorebook.ledger.models import Expense, Prize
+    from scorebook.nights.models import Night, NightPayment
+
+    for model in (PaymentCancellation, NightPayment, Payment, Expense, Prize, Evening, Night, Player, Club):
+        model.objects.all().delete()
+    if accounts:
+        get_user_model().objects.all().delete()

@@ -56,13 +56,15 @@ HTMX = {"HX-Request": "true"}
 @dataclass
 class Shot:
     """One request of a race: sent by ``user`` (logged in beforehand; None: anonymous), ``method``
-    ("get" or "post") to ``url`` with ``data`` (a form) and ``headers``."""
+    ("get" or "post") to ``url`` with ``data`` (a form) and ``headers``; with ``follow`` its redirects
+    are followed, as a browser and htmx do, and the answer is the page they lead to."""
 
     user: Any
     method: str
     url: str
     data: dict = field(default_factory=dict)
     headers: dict = field(default_factory=dict)
+    follow: bool = False
 
 
 @dataclass
@@ -94,7 +96,7 @@ def fire(shots: Sequence[Shot], timeout: float = 120) -> list[Answer]:
         shot, client = shots[i], clients[i]
         try:
             start.wait()
-            response = getattr(client, shot.method)(shot.url, shot.data, headers=shot.headers)
+            response = getattr(client, shot.method)(shot.url, shot.data, headers=shot.headers, follow=shot.follow)
             text = response.content.decode(errors="replace") if not response.streaming else ""
             answers[i] = Answer(response.status_code, text, response.get("Location") or response.get("HX-Redirect", ""))
         except Exception as error:  # noqa: BLE001 - any failure of a thread is reported as its answer

@@ -18,6 +18,7 @@ from pages import Element, Page
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, PlayerClaim, Role, Season
 from scorebook.evenings import creation, payments, services
+from scorebook.ledger import services as ledger
 from scorebook.nights import services as nights
 
 ROLES = ("anonymous", "outsider", "other_admin", "member", "scorer", "admin")
@@ -117,6 +118,16 @@ def world(make_user):
             free=True,
         )[0],
         "claim": PlayerClaim.objects.create(player=Player.objects.get(club=club, name="Bert"), user=users["member"]),
+        # a payment on account and an expense of the kitty the admin recorded
+        "on_account": ledger.record_on_account(
+            club,
+            Player.objects.get(club=club, name="Anne"),
+            Player.objects.get(club=club, name="Bert"),
+            Decimal("1.00"),
+            "EUR",
+            users["admin"],
+        )[0],
+        "expense": ledger.record_expense(club, Decimal("12.00"), "EUR", date(2026, 11, 20), "cards", users["admin"]),
     }
 
 
@@ -198,8 +209,17 @@ def _lines(w):
             {"night": w["night"].pk, "payer": w["player"].pk, "payee": w["other_player"].pk, "amount": "0.10"},
             _writes(CLUB_SCORE),
         ),
-        ("club_payment_cancel", [slug, w["payment"].pk], "get", None, CLUB_ADMIN),
-        ("club_payment_cancel", [slug, w["payment"].pk], "post", {"reason": "x"}, _writes(CLUB_ADMIN)),
+        ("payment_cancel", [w["on_account"].pk], "get", None, CLUB_ADMIN),
+        ("payment_cancel", [w["on_account"].pk], "post", {"reason": "x"}, _writes(CLUB_ADMIN)),
+        ("club_ledger_history", [slug], "get", None, CLUB_READ),
+        ("club_settle_up_paid", [slug], "post", {}, _writes(CLUB_SCORE)),
+        ("club_kitty", [slug], "get", None, CLUB_READ),
+        ("club_kitty_fees", [slug], "post", {"evening_fee": "1", "night_fee": ""}, _writes(CLUB_ADMIN)),
+        ("club_kitty_expense", [slug], "post", {}, _writes(CLUB_ADMIN)),
+        ("club_kitty_payment", [slug], "post", {}, _writes(CLUB_SCORE)),
+        ("club_kitty_withdraw", [slug, "expense", w["expense"].pk], "get", None, CLUB_ADMIN),
+        ("club_kitty_withdraw", [slug, "expense", w["expense"].pk], "post", {"reason": "x"}, _writes(CLUB_ADMIN)),
+        ("season_prizes", [slug, w["season"].pk], "post", {}, _writes(CLUB_ADMIN)),
         ("club_ledger_csv", [slug], "get", None, CLUB_READ),
         ("club_players_csv", [slug], "get", None, CLUB_READ),
         ("club_backup", [slug], "get", None, CLUB_ADMIN),
@@ -222,8 +242,8 @@ def _lines(w):
         ("deal_restore", [kw.pk, w["revision"].pk], "post", {}, _writes(CLUB_SCORE)),
         ("payment_toggle", [kw.pk], "post", paid | {"paid": "1"}, _writes(CLUB_SCORE)),
         ("payment_add", [kw.pk], "post", {}, _writes(CLUB_SCORE)),
-        ("payment_cancel", [kw.pk, w["payment"].pk], "get", None, CLUB_ADMIN),
-        ("payment_cancel", [kw.pk, w["payment"].pk], "post", {"reason": "x"}, _writes(CLUB_ADMIN)),
+        ("payment_cancel", [w["payment"].pk], "get", None, CLUB_ADMIN),
+        ("payment_cancel", [w["payment"].pk], "post", {"reason": "x"}, _writes(CLUB_ADMIN)),
         ("evening_close", [kw.pk], "post", {}, _writes(CLUB_SCORE)),
         ("evening_reopen", [kw.pk], "post", {}, _writes(CLUB_SCORE)),
         ("evening_archive", [kw.pk], "get", None, CLUB_SCORE),
@@ -579,3 +599,80 @@ def test_a_table_link_grants_its_deals_only_for(world, holder, closed):
     assert table.evening.status == ("closed" if closed or holder == "scorer" else "open")
     assert not table.evening.share_id and not table.evening.archived
     assert table.evening.deals.count() == (0 if closed else 1)
+
+
+# --- a table's link and money: never --------------------------------------------------------------
+# Money rights come from a role in the club (a scorer or an admin), never from a table's link: a holder
+# without that role is refused every money write on the table's evening and on the club's money pages,
+# exactly as without the link, and sees no money button; a club night's table is settled once with its
+# night, so even the club's scorer marks nothing on the table itself.
+
+
+def _money_lines(w, table, payment):
+    pk, slug = table.evening.pk, w["club"].slug
+    transfer = (table.evening.summary.get("transfers") or [{"from": "x", "to": "y", "amount": "0.10"}])[0]
+    paid = {"payer": transfer["from"], "payee": transfer["to"], "amount": transfer["amount"]}
+    refused = {"anonymous": LOGIN, "outsider": {403}, "member": {403}, "scorer": {403}}
+    club_write = {"anonymous": LOGIN, "outsider": {404}, "member": {403}, "scorer": {302}}
+    return [
+        ("payment_toggle", [pk], "post", paid | {"paid": "1"}, refused),
+        ("payment_add", [pk], "post", paid | {"note": "", "key": "k"}, refused),
+        ("payment_cancel", [payment.pk], "get", None, refused),
+        ("payment_cancel", [payment.pk], "post", {"reason": "x"}, refused),
+        ("club_ledger_paid", [slug], "post", paid | {"evening": pk}, club_write),
+        ("club_ledger_pay", [slug], "post", {}, club_write | {"scorer": {422}}),
+        ("club_settle_up_paid", [slug], "post", {"line": "x"}, club_write),
+        ("club_kitty_payment", [slug], "post", {}, club_write | {"scorer": {422}}),
+    ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("holder", HOLDERS)
+def test_a_table_link_never_records_marks_or_cancels_a_payment_for(world, holder):
+    from scorebook.evenings.models import Payment
+
+    night = world["night"]
+    table = night.night_sessions.get(number=1).tables.select_related("evening").first()
+    names = [s.name for s in table.evening.seats.all()]
+    table.evening.stake = Decimal("0.10")
+    table.evening.save(update_fields=["stake"])
+    services.record_deal(
+        table.evening,
+        {"contract": "samen-9", "declarers": [names[1], names[3]], "tricks": 10},
+        world["users"]["scorer"],
+    )
+    table.evening.refresh_from_db()
+    # a payment marked at the table before nights settled once (kept, as every payment)
+    t = table.evening.summary["transfers"][0]
+    old = Payment.objects.create(
+        evening=table.evening,
+        club=world["club"],
+        payer=t["from"],
+        payee=t["to"],
+        amount=Decimal(t["amount"]),
+        marked_by=world["users"]["admin"],
+    )
+    token = nights.table_links(night, 1)[table.evening.pk]
+    client = _client(world, holder)
+    assert client.get(reverse("scoring_link", args=[token])).status_code == 302  # the card scanned
+    before = set(Payment.objects.values_list("pk", flat=True))
+    wrong = []
+    for name, args, method, data, expected in _money_lines(world, table, old):
+        url = reverse(name, args=args)
+        response = client.get(url) if method == "get" else client.post(url, data)
+        want = expected[holder]
+        good = (
+            (response.status_code == 302 and reverse("login") in response["Location"])
+            if want == LOGIN
+            else (response.status_code in want)
+        )
+        if not good:
+            wrong.append(f"{method.upper()} {name}: {response.status_code}, expected {want}")
+    assert not wrong, "\n".join(wrong)
+    assert set(Payment.objects.values_list("pk", flat=True)) == before and not old.cancelled
+    if holder != "anonymous":  # the pages it opens show no money button
+        for page in (reverse("evening", args=[table.evening.pk]), reverse("settlement", args=[table.evening.pk])):
+            html = client.get(page).content.decode()
+            for forbidden in ("payment_toggle", "payment_add"):
+                assert reverse(forbidden, args=[table.evening.pk]) not in html, (page, forbidden)
+            assert reverse("payment_cancel", args=[old.pk]) not in html, page

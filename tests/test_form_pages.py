@@ -29,6 +29,7 @@ from pages import Element, Page
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, Membership, Player, Role, Season
 from scorebook.evenings import creation, services
+from scorebook.ledger import services as ledger
 from scorebook.nights import services as nights
 
 pytestmark = pytest.mark.django_db
@@ -99,6 +100,15 @@ def world(make_user):
         "bert": Player.objects.get(club=club, name="Bert"),
         "carl": Player.objects.get(club=club, name="Carl"),
         "zoe": Player.objects.create(club=club, name="Zoé"),  # a second record of Anne, never at a table
+        "expense": ledger.record_expense(club, Decimal("12.00"), "EUR", date(2026, 11, 20), "cards", admin),
+        "payment": ledger.record_on_account(
+            club,
+            Player.objects.get(club=club, name="Anne"),
+            Player.objects.get(club=club, name="Bert"),
+            Decimal("1.00"),
+            "EUR",
+            admin,
+        )[0],
     }
 
 
@@ -108,7 +118,7 @@ RULES, PAGE = "rules", "page"
 # a write only (POST): no page of its own to open
 POST_ONLY = {"club_invitation_new", "club_member_role", "deal_record", "adjustment", "evening_share_reset"}
 POST_ONLY |= {"night_substitute", "night_late", "club_player_rename", "club_player_link", "club_players_paste"}
-POST_ONLY |= {"payment_add", "club_ledger_pay"}
+POST_ONLY |= {"payment_add", "club_ledger_pay", "club_kitty_fees", "club_kitty_expense", "club_kitty_payment"}
 
 
 def _cases(w) -> dict:
@@ -173,6 +183,31 @@ def _cases(w) -> dict:
         "season_edit": ("adele", "season_edit", [slug, season], None, {"name": "", "end": "2025-01-01"}),
         "club_ledger_pay": ("adele", "club_ledger_pay", [slug], None, {"payer": anne, "payee": anne, "amount": "x"}),
         "club_settle_up": ("adele", "club_settle_up", [slug], None, None),
+        # the kitty: its page, its fees, an expense, money into it, withdrawing an expense; cancelling a payment
+        "club_kitty": ("adele", "club_kitty", [slug], None, None),
+        "club_kitty_fees": ("adele", "club_kitty_fees", [slug], None, {"evening_fee": "x", "night_fee": "-1"}),
+        "club_kitty_expense": (
+            "adele",
+            "club_kitty_expense",
+            [slug],
+            None,
+            {"expense-amount": "0", "expense-day": "no", "expense-note": ""},
+        ),
+        "club_kitty_payment": (
+            "adele",
+            "club_kitty_payment",
+            [slug],
+            None,
+            {"pay-direction": "in", "pay-player": anne, "pay-amount": "999999"},
+        ),
+        "club_kitty_withdraw": (
+            "adele",
+            "club_kitty_withdraw",
+            [slug, "expense", w["expense"].pk],
+            None,
+            {"reason": ""},
+        ),
+        "payment_cancel": ("adele", "payment_cancel", [w["payment"].pk], None, {"reason": " "}),
     }
 
 
@@ -218,6 +253,12 @@ CASES = [
     "season_edit",
     "club_ledger_pay",
     "club_settle_up",
+    "club_kitty",
+    "club_kitty_fees",
+    "club_kitty_expense",
+    "club_kitty_payment",
+    "club_kitty_withdraw",
+    "payment_cancel",
 ]
 
 

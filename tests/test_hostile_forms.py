@@ -87,6 +87,9 @@ NEVER = {"logout", "set_language"}  # forms whose success changes who the visito
 # the world's night has no stake, so no line to mark paid: its form (hidden fields only) is posted with
 # hostile values in tests/league/test_night_settles_once.py
 NEVER |= {"club_ledger_night_paid"}
+# a season's prizes are awarded once it is over, and the world's season runs to the end of its year: its
+# form (one button) is posted in tests/ledger/test_kitty_season.py
+NEVER |= {"season_prizes"}
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The apps are layered one way: rules < core < accounts < clubs < evenings < nights < league.
+"""The apps are layered one way: rules < core < accounts < clubs < evenings < nights < ledger < league.
 
 Every module under scorebook/ is parsed (not imported) and its imports are checked:
 
@@ -32,8 +32,9 @@ from django.urls import URLResolver, get_resolver
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "scorebook"
 TEMPLATES = ROOT / "templates"
-# A club night is made of evenings (its tables); the league counts nights in standings and backups.
-LAYERS = ["rules", "core", "accounts", "clubs", "evenings", "nights", "league"]
+# A club night is made of evenings (its tables); the ledger holds the money of both; the league counts
+# nights in standings and backups and shows the ledger's figures on its pages.
+LAYERS = ["rules", "core", "accounts", "clubs", "evenings", "nights", "ledger", "league"]
 # Django's model metadata is public API despite its underscore.
 PUBLIC_UNDERSCORED = {"_meta"}
 # the templates of Django's authentication views are the accounts app's

@@ -105,3 +105,41 @@ def test_it_withdraws_the_claims_that_removed_members_left_behind(make_user):
     PlayerClaim.objects.create(player=bert, user=former)
     migration.withdraw(apps, None)
     assert list(PlayerClaim.objects.all()) == [kept]
+
+
+@pytest.mark.django_db
+def test_the_payments_made_before_the_kitty_keep_their_currency_and_club(make_user):
+    """evenings.0009: every payment gets its currency: its evening's, or on account the currency of the
+    club's latest evening with a stake (what the ledger showed it in); an evening's payment gets its club."""
+    import importlib
+    from datetime import date
+    from decimal import Decimal
+
+    from django.apps import apps
+
+    from scorebook.clubs.models import Club, Player
+    from scorebook.evenings import creation
+    from scorebook.evenings.models import Payment
+
+    migration = importlib.import_module("scorebook.evenings.migrations.0009_payment_currency")
+    marie = make_user("marie")
+    club = Club.objects.create(name="De Troef", slug="de-troef")
+    evening = creation.create_evening(
+        ruleset="kleurenwiezen",
+        players=["Anne", "Bert", "Carl", "Dina"],
+        first_dealer=0,
+        stake=Decimal("0.10"),
+        currency="CHF",
+        date=date(2026, 9, 10),
+        user=marie,
+        club=club,
+    )
+    old = Payment.objects.create(evening=evening, payer="Bert", payee="Anne", amount=Decimal("1.40"), marked_by=marie)
+    anne, bert = (Player.objects.get(club=club, name=n) for n in ("Anne", "Bert"))
+    on_account = Payment.objects.create(
+        club=club, payer="Anne", payee="Bert", payer_player=anne, payee_player=bert, amount=Decimal("2.00")
+    )
+    migration.fill_in(apps, None)
+    old.refresh_from_db()
+    on_account.refresh_from_db()
+    assert (old.currency, old.club, on_account.currency) == ("CHF", club, "CHF")

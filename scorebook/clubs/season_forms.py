@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
 from itertools import pairwise
 
 from django import forms
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from scorebook.core import cleaning
 from scorebook.core.formatting import lang
 from scorebook.core.forms import ChoiceRows
+from scorebook.core.money import AMOUNT_LIMIT
 from scorebook.rules import registry
 
 from .models import Ranking, Season, TieBreak
@@ -26,6 +29,16 @@ class SeasonForm(forms.ModelForm):
         required=False,
         max_length=200,
         help_text=gettext_lazy("Comma-separated, from the 1st place down, e.g. 10, 6, 4, 2. Places beyond get 0."),
+    )
+
+    prizes = forms.CharField(
+        label=gettext_lazy("Prizes from the club's kitty"),
+        required=False,
+        max_length=200,
+        help_text=gettext_lazy(
+            "Comma-separated amounts, from the 1st place down, e.g. 20, 10. An admin awards them once the "
+            "season is over, from its final standings."
+        ),
     )
 
     confirm_overlap = forms.BooleanField(
@@ -45,6 +58,7 @@ class SeasonForm(forms.ModelForm):
             "league_points",
             "drop_worst",
             "tie_break",
+            "prizes",
         ]
         field_classes = {"min_evenings": cleaning.IntegerField, "drop_worst": cleaning.IntegerField}
         widgets = {
@@ -77,6 +91,9 @@ class SeasonForm(forms.ModelForm):
         if not self.is_bound:  # the text the field shows, never the stored list ("[]")
             points = self.initial.get("league_points") or []
             self.initial["league_points"] = points if isinstance(points, str) else ", ".join(str(p) for p in points)
+            prizes = self.initial.get("prizes") or []
+            self.initial["prizes"] = prizes if isinstance(prizes, str) else ", ".join(str(p) for p in prizes)
+        self.fields["prizes"].widget.attrs.update({"inputmode": "decimal", "autocomplete": "off"})
         self.overlaps: list[Season] = []
 
     def clean_league_points(self) -> list[int]:
@@ -105,6 +122,35 @@ class SeasonForm(forms.ModelForm):
         if any(later > earlier for earlier, later in pairwise(points)):
             raise forms.ValidationError(_("A place never gives more points than the place before it."), code="order")
         return points
+
+    def clean_prizes(self) -> list[str]:
+        """Amounts as text ("20.00"), each 0.01 to AMOUNT_LIMIT, never more for a place than the one before.
+        A decimal comma is read as a decimal point when it is the only mark of an amount ("7,50")."""
+        text = (self.cleaned_data.get("prizes") or "").strip()
+        if not text:
+            return []
+        parts = [p for p in re.split(r";|,\s+|\s+", text) if p]  # "20, 10" or "20 10"; "7,50" is one amount
+        amounts = []
+        for part in parts:
+            value = cleaning.decimal_number(part.replace(",", ".")) if part else None
+            if value is None or value != value.quantize(Decimal("0.01")):
+                raise forms.ValidationError(
+                    _("“%(value)s” is not an amount (at most two decimals)."),
+                    params={"value": cleaning.shown(part)},
+                    code="invalid",
+                )
+            if not 0 < value <= AMOUNT_LIMIT:
+                raise forms.ValidationError(
+                    _("A prize is more than 0 and at most %(max)s."),
+                    params={"max": number_format(AMOUNT_LIMIT, 2, use_l10n=True, force_grouping=True)},
+                    code="range",
+                )
+            amounts.append(value.quantize(Decimal("0.01")))
+        if len(amounts) > MAX_PLACES:
+            raise forms.ValidationError(_("At most %(max)s places."), params={"max": MAX_PLACES}, code="too_many")
+        if any(later > earlier for earlier, later in pairwise(amounts)):
+            raise forms.ValidationError(_("A place never gets more than the place before it."), code="order")
+        return [str(a) for a in amounts]
 
     def clean_min_evenings(self):
         value = self.cleaned_data["min_evenings"]

@@ -84,6 +84,22 @@ def evening_for_user(request, pk: int, *, write: bool = False, locked: bool = Fa
     return evening
 
 
+def may_pay(evening: Evening) -> bool:
+    """Whether this user may record, mark and cancel the evening's payments (read ``evening_for_user``):
+    money rights come from the user's role (a scorer or admin of its club, a private evening's
+    owner), never from a table's link, held with or without an account."""
+    return bool(getattr(evening, "may_score", False)) and not getattr(evening, "by_link", False)
+
+
+def evening_for_money(request, pk: int, *, write: bool = False) -> Evening:
+    """The evening for its money pages and writes: as ``evening_for_user``; a write by someone
+    without money rights (``may_pay``: a table's link gives none) answers 403."""
+    evening = evening_for_user(request, pk)
+    if write and not may_pay(evening):
+        raise PermissionDenied("Only the club's scorers and admins record payments")
+    return evening
+
+
 def evening_for_token(token: str) -> Evening:
     """The read-only link: the token is the only key, and it never allows writing.
     ``<share_id>.<secret>``: the id finds the evening, the secret must match its stored digest."""

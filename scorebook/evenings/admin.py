@@ -1,11 +1,11 @@
 """The admin shows evenings and their deals but never changes a deal: corrections go through
-the site, which checks them with the engine, keeps their history and the evening's summary."""
+the site, which checks them with the engine, keeps their history and the evening's summary. It
+shows payments and their cancellations read-only: a payment is recorded and cancelled on the site
+(a cancellation is a record of its own, with a reason), never changed or deleted."""
 
 from django.contrib import admin
-from django.db import transaction
 
-from . import payments
-from .models import Deal, DealRevision, Evening, Payment, Seat
+from .models import Deal, DealRevision, Evening, Payment, PaymentCancellation, Seat
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -59,17 +59,10 @@ class DealRevisionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Payment)
-class PaymentAdmin(admin.ModelAdmin):
-    """Payments changed here keep their evening's seats (what is still open for each) as the
-    site's own payments do. A payment is never deleted: it is cancelled on the site (a record)."""
+class PaymentAdmin(ReadOnlyAdmin):
+    list_display = ("evening", "club", "payer", "payee", "amount", "currency", "kind", "marked_at")
 
-    list_display = ("evening", "club", "payer", "payee", "amount", "kind", "marked_at")
 
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def save_model(self, request, obj, form, change):
-        with transaction.atomic():
-            super().save_model(request, obj, form, change)
-            if obj.evening_id is not None:
-                payments.keep_seat_figures(obj.evening)
+@admin.register(PaymentCancellation)
+class PaymentCancellationAdmin(ReadOnlyAdmin):
+    list_display = ("payment", "by", "at", "reason")

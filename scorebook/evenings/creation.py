@@ -15,7 +15,7 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scorebook.clubs.models import Player
+from scorebook.clubs.models import Club, Player
 from scorebook.clubs.services import lock_club
 from scorebook.core import cleaning
 from scorebook.rules import evening_file, registry
@@ -163,6 +163,7 @@ def create_evening(
             first_dealer=first_dealer,
             owner=by,
             club=club,
+            kitty_fee=_kitty_fee(club),
             **(_arrives_closed(user) if closed else {}),
         )
         evening.quick_contracts = quick_contracts(evening, resolved)
@@ -245,3 +246,11 @@ def _matches_the_schema(data) -> None:
 def export_text(evening: Evening) -> str:
     """The evening file of an evening (rules as the changes from the preset)."""
     return evening_file.dumps(engine_evening(evening))
+
+
+def _kitty_fee(club):
+    """The fee each player who takes part owes the club's kitty for an evening, as the club's house
+    rule says now (read under the club's lock: a change just made applies); none without a club."""
+    if club is None:
+        return None
+    return Club.objects.filter(pk=club.pk).values_list("kitty_evening_fee", flat=True).first()

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import itertools
 import uuid
+from decimal import Decimal
 
 from django import forms
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -20,6 +22,7 @@ from scorebook.core.engine_messages import localized
 from scorebook.core.fields import AmountField, CurrencyField, StakeField, check_stake, confirm_field
 from scorebook.core.formatting import lang
 from scorebook.core.forms import Taps
+from scorebook.core.money import AMOUNT_LIMIT
 from scorebook.rules import registry
 from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
 from scorebook.rules.scoring import BETE
@@ -444,6 +447,9 @@ class PaymentForm(forms.Form):
     def clean_note(self):
         return cleaning.clean_text(self.cleaned_data.get("note") or "")
 
+    def clean_amount(self):
+        return bounded_amount(self.cleaned_data.get("amount"))
+
     def clean(self):
         data = super().clean()
         if data.get("payer") and data.get("payer") == data.get("payee"):
@@ -451,10 +457,27 @@ class PaymentForm(forms.Form):
         return data
 
 
-class CancelForm(forms.Form):
-    """Why a payment is cancelled (kept with the cancellation)."""
+def bounded_amount(amount: Decimal | None, line: Decimal | None = None) -> Decimal | None:
+    """An amount typed in, refused above ``AMOUNT_LIMIT`` (and above ``line``, the transfer it is a
+    part of), with a sentence that says the bound. What every payment form's amount goes through."""
+    if amount is None:
+        return amount
+    if amount > AMOUNT_LIMIT:
+        raise forms.ValidationError(
+            _("At most %(limit)s can be recorded at once.")
+            % {"limit": number_format(AMOUNT_LIMIT, 2, use_l10n=True, force_grouping=True)}
+        )
+    if line is not None and amount > line:
+        raise forms.ValidationError(
+            _("Part of it is at most the whole: %(line)s.") % {"line": number_format(line, 2, use_l10n=True)}
+        )
+    return amount
 
-    reason = forms.CharField(label=_("Why (kept in the history)"), max_length=200, required=False)
+
+class CancelForm(forms.Form):
+    """Why a payment is cancelled (kept with the cancellation): a reason is needed."""
+
+    reason = forms.CharField(label=_("Why (kept in the history)"), max_length=200)
 
     def clean_reason(self):
         return cleaning.clean_text(self.cleaned_data.get("reason") or "")

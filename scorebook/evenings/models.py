@@ -61,6 +61,10 @@ class Evening(models.Model):
     archived = models.BooleanField(
         _("archived"), default=False, help_text=_("Left out of the lists of evenings; still counted and reachable.")
     )
+    # what each player who took part owes the club's kitty for the evening, copied from the club's
+    # house rule when it starts (later changes never rewrite it); empty: no fee (a night's table: the
+    # night's fee, once for the night)
+    kitty_fee = models.DecimalField(_("kitty fee"), max_digits=8, decimal_places=2, null=True, blank=True)
     # an evening run from above it (a club night's table, set by the nights services): its link or
     # its club's scorers record and correct its deals while it is open and below ``deal_limit``;
     # closing, reopening, deleting, archiving and sharing it happen only through what runs it
@@ -76,7 +80,12 @@ class Evening(models.Model):
     class Meta:
         ordering = ["-date", "-created_at"]
         # a season's evenings, and their fingerprint (count, ids, latest change) read from the index alone
-        indexes = [models.Index(fields=["club", "ruleset", "date", "updated_at"], name="evening_season")]
+        indexes = [
+            models.Index(fields=["club", "ruleset", "date", "updated_at"], name="evening_season"),
+            models.Index(fields=["club", "-date", "-id"], name="evening_club_latest"),
+            # the evenings with a fee for the club's kitty (the ledger adds up their fees)
+            models.Index(fields=["club"], condition=models.Q(kitty_fee__isnull=False), name="evening_kitty_fee"),
+        ]
 
     def __str__(self):
         return f"{self.variant_name} {self.date}"
@@ -142,7 +151,11 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["position"]
-        indexes = [models.Index(fields=["player", "open_transfers"], name="seat_open")]
+        indexes = [
+            models.Index(fields=["player", "open_transfers"], name="seat_open"),
+            # the seats with something still open: all the ledger reads of the evenings (the settled are not)
+            models.Index(fields=["evening"], condition=models.Q(open_transfers__gt=0), name="seat_still_open"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["evening", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["evening", "player"], name="seat_player_unique"),
@@ -221,11 +234,15 @@ class PaymentQuerySet(models.QuerySet):
 
 class Payment(models.Model):
     """Money paid: who paid whom how much, when, entered by whom, for which evening (docs/rules/money.md) or
-    "on account" (the club's, no evening). A payment is a record that is never deleted: cancelling it
-    is a record of its own (``PaymentCancellation``) and every balance nets the payments not cancelled.
+    "on account" (the club's, no evening), or into or out of the club's kitty (``KITTY``: a party
+    without a player). A payment is a record that is never deleted: cancelling it is a record of its
+    own (``PaymentCancellation``) and every balance nets the payments not cancelled; the evening, the
+    club and the players it names cannot be deleted while it exists (``PROTECT``).
     The evening's settlement, computed anew after a correction, is netted against them
     (``settlement.outstanding``); a payment its evening's settlement no longer asks for still counts.
     The same amount can be paid twice."""
+
+    KITTY = "(kitty)"  # the club's kitty as a party (payer or payee, with no player): the ledger's
 
     class Kind(models.TextChoices):
         FULL = "full", _("the full transfer")
@@ -237,7 +254,7 @@ class Payment(models.Model):
         Evening,
         null=True,
         blank=True,
-        on_delete=models.CASCADE,
+        on_delete=models.PROTECT,
         related_name="payments",
         help_text=_("Empty: a payment on account, between players of the club."),
     )
@@ -245,7 +262,7 @@ class Payment(models.Model):
         "clubs.Club",
         null=True,
         blank=True,
-        on_delete=models.CASCADE,
+        on_delete=models.PROTECT,
         related_name="payments",
         help_text=_("The club of the evening, or of a payment on account; empty for a private evening."),
     )
@@ -259,6 +276,9 @@ class Payment(models.Model):
         "clubs.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="payments_received"
     )
     amount = models.DecimalField(max_digits=12, decimal_places=2)
+    currency = models.CharField(
+        max_length=8, default="EUR", help_text="The evening's (or the club's when it was made)."
+    )
     kind = models.CharField(max_length=10, choices=Kind, default=Kind.FULL)
     note = models.CharField(_("note"), max_length=200, blank=True, default="")
     request_key = models.CharField(
@@ -277,6 +297,12 @@ class Payment(models.Model):
             models.UniqueConstraint(
                 fields=["request_key"], condition=~models.Q(request_key=""), name="payment_request_key_unique"
             ),
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="payment_amount_positive"),
+        ]
+        indexes = [
+            models.Index(fields=["club", "marked_at"], name="payment_club_marked"),
+            # the payments for no evening (on account, a night's, the kitty's): the balances read them
+            models.Index(fields=["club"], condition=models.Q(evening__isnull=True), name="payment_off_evening"),
         ]
 
     def __str__(self):
@@ -294,7 +320,7 @@ class PaymentCancellation(models.Model):
     """A payment cancelled: by whom, when and why. The payment stays, shown as cancelled, and no
     longer counts in any balance."""
 
-    payment = models.OneToOneField(Payment, on_delete=models.CASCADE, related_name="cancellation")
+    payment = models.OneToOneField(Payment, on_delete=models.PROTECT, related_name="cancellation")
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     at = models.DateTimeField(default=timezone.now)
     reason = models.CharField(_("reason"), max_length=200, blank=True, default="")

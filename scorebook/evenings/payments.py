@@ -1,7 +1,12 @@
-"""Payments of an evening (docs/rules/money.md: what was paid stays paid; the settlement is netted against it).
+"""One evening's own money (docs/rules/money.md: what was paid stays paid; the settlement is netted against it).
 
-A payment is marked against the settlement the evening's summary keeps; the seats' figures of what
-is still open for each player are written in the same transaction (``summary.write_seat_figures``).
+What the evening's settlement page shows and does about money, and what the club's ledger
+(``scorebook.ledger``) builds every figure of many evenings on: the evening's settlement as its summary
+keeps it, its payments, what remains (``still_due``: the one netting of an evening, through
+``summary.open_transfers``), recording a payment against it, and cancelling any payment (the one
+cancellation of the site, whatever the payment was for). A payment is marked under the evening's lock
+and the seats' figures of what is still open for each player are written in the same transaction
+(``summary.write_seat_figures``).
 """
 
 from __future__ import annotations
@@ -9,8 +14,13 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
-from scorebook.clubs.models import Club, Player
+from scorebook.clubs.models import Club
+from scorebook.core.formatting import money_text, party_label
+from scorebook.core.money import AMOUNT_LIMIT
 from scorebook.rules import settlement
 
 from . import summary
@@ -21,6 +31,19 @@ from .stored import players_of
 
 class NotDue(Exception):
     """A payment the evening's settlement does not ask for (the page was out of date)."""
+
+
+class SettledWithTheNight(Exception):
+    """A club night's table: its money is settled once for the night, on the night's line
+    (docs/rules/club-nights.md)."""
+
+
+class OutOfBounds(Exception):
+    """An amount that is not between 0.01 and ``AMOUNT_LIMIT`` (a payment typed in)."""
+
+
+class ReasonNeeded(Exception):
+    """A cancellation without a reason."""
 
 
 def settlement_due(evening: Evening) -> list[settlement.Transfer]:
@@ -46,6 +69,15 @@ def still_due(evening: Evening, payments: list[Payment] | None = None) -> list[s
     direction (``settlement.remaining_transfers``); the settlement itself when nothing was paid."""
     payments = payments_made(evening) if payments is None else payments
     return summary.open_transfers((evening.summary or {}).get("transfers"), players_of(evening), payments)
+
+
+def unmatched(payment: Payment, due: list[settlement.Transfer]) -> bool:
+    """A payment marked against a transfer of the settlement (in full or in part) that no transfer of
+    the settlement asks for any more: the evening was corrected after it. It still counts, netted in
+    every balance. A free amount was never a transfer of the settlement: it is not one of these."""
+    return payment.kind in (Payment.Kind.FULL, Payment.Kind.PART) and not any(
+        (t.payer, t.payee) == (payment.payer, payment.payee) for t in due
+    )
 
 
 def _locked(evening: Evening, closed_too: bool) -> Evening:
@@ -76,8 +108,15 @@ def _kind(due: list[settlement.Transfer], payer: str, payee: str, amount: Decima
     return Payment.Kind.FREE
 
 
-def _spent(request_key: str) -> Payment | None:
+def spent(request_key: str) -> Payment | None:
+    """The payment a form's key already recorded (a repeated form), if any."""
     return Payment.objects.filter(request_key=request_key).first() if request_key else None
+
+
+def check_amount(amount: Decimal) -> None:
+    """``OutOfBounds`` unless 0.01 <= amount <= ``AMOUNT_LIMIT`` in whole cents (what a form lets through)."""
+    if not amount.is_finite() or amount != amount.quantize(Decimal("0.01")) or not 0 < amount <= AMOUNT_LIMIT:
+        raise OutOfBounds()
 
 
 def record_payment(
@@ -96,15 +135,20 @@ def record_payment(
 
     Without ``free`` it must be one of the transfers still due (the "paid" button): a repeated
     request (the same payment made a moment ago and no longer due) records nothing and gives that
-    payment back, ``created`` False; ``NotDue`` otherwise. With ``free`` any amount between two
-    parties of the evening is recorded (part of a transfer, or a free amount with its ``note``).
-    A ``request_key`` already spent records nothing (a repeated form). ``EveningClosed`` on a closed
-    evening unless ``closed_too`` (the club's ledger settles closed evenings too)."""
+    payment back, ``created`` False; ``NotDue`` otherwise. With ``free`` any amount up to
+    ``AMOUNT_LIMIT`` between two parties of the evening is recorded (part of a transfer, or a free
+    amount with its ``note``; ``OutOfBounds`` beyond). A ``request_key`` already spent records nothing
+    (a repeated form). ``EveningClosed`` on a closed evening unless ``closed_too`` (the club's ledger
+    settles closed evenings too); ``SettledWithTheNight`` on a club night's table."""
+    if free:
+        check_amount(amount)
     with transaction.atomic():
         locked = _locked(evening, closed_too)
-        spent = _spent(request_key)
-        if spent is not None:
-            return spent, False
+        if locked.managed:
+            raise SettledWithTheNight()
+        found = spent(request_key)
+        if found is not None:
+            return found, False
         due = still_due(locked)
         if free:
             names = parties(locked)
@@ -124,40 +168,13 @@ def record_payment(
             payer_player_id=seats.get(payer),
             payee_player_id=seats.get(payee),
             amount=amount,
+            currency=locked.currency,
             kind=_kind(due, payer, payee, amount),
             note=note,
             request_key=request_key,
             marked_by=author(user),
         )
         summary.write_seat_figures(locked)
-    return payment, True
-
-
-def record_on_account(club, payer, payee, amount: Decimal, user, *, note: str = "", request_key: str = ""):
-    """Record a payment on account between two players of ``club`` (no evening): it counts in their
-    balances across the club's evenings (the ledger's settle-up). The club locked; a spent
-    ``request_key`` records nothing. ``(payment, created)``."""
-    with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=club.pk).first()
-        spent = _spent(request_key)
-        if spent is not None:
-            return spent, False
-        players = {p.pk: p for p in Player.objects.filter(club=club, pk__in=[payer.pk, payee.pk])}
-        if payer.pk == payee.pk or len(players) != 2:
-            raise NotDue()
-        payment = Payment.objects.create(
-            evening=None,
-            club=club,
-            payer=players[payer.pk].name[:40],
-            payee=players[payee.pk].name[:40],
-            payer_player=payer,
-            payee_player=payee,
-            amount=amount,
-            kind=Payment.Kind.ACCOUNT,
-            note=note,
-            request_key=request_key,
-            marked_by=author(user),
-        )
     return payment, True
 
 
@@ -169,11 +186,15 @@ class NotYours(Exception):
     """A scorer cancels only the payments they entered; an admin any."""
 
 
-def cancel_payment(payment_id: int, user, *, admin: bool, reason: str = "") -> PaymentCancellation:
-    """Cancel a payment: a record of who, when and why; the payment stays, shown as cancelled, and
-    counts no more. Decided under the lock of its evening (or its club, on account):
-    ``AlreadyCancelled`` when it was cancelled meanwhile, ``NotYours`` for a scorer's cancel of
-    someone else's entry, ``Payment.DoesNotExist`` when it is gone (its evening deleted)."""
+def cancel_payment(payment_id: int, user, *, admin: bool, reason: str) -> PaymentCancellation:
+    """Cancel a payment, whatever it was for (an evening, on account, a night, the kitty): a record of
+    who, when and why; the payment stays, shown as cancelled, and counts no more. A reason is needed
+    (``ReasonNeeded``). Decided under the lock of its evening (or its club): ``AlreadyCancelled`` when
+    it was cancelled meanwhile, ``NotYours`` for a scorer's cancel of someone else's entry,
+    ``Payment.DoesNotExist`` when there is no such payment."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ReasonNeeded()
     with transaction.atomic():
         payment = Payment.objects.get(pk=payment_id)
         locked = None
@@ -193,8 +214,21 @@ def cancel_payment(payment_id: int, user, *, admin: bool, reason: str = "") -> P
     return cancellation
 
 
-def keep_seat_figures(evening: Evening) -> None:
-    """The seats' figures put back in line with the evening's summary and payments, the evening
-    locked (after payments changed elsewhere than here, e.g. in the admin)."""
-    with transaction.atomic():
-        summary.write_seat_figures(_locked(evening, closed_too=True))
+def sentences(records) -> list[str]:
+    """Each payment of ``records`` as a sentence (who paid whom how much, when, and whether it was
+    cancelled): what a page that refuses to delete what they were made for names."""
+    out = []
+    for p in records:
+        words = {
+            "payer": party_label(p.payer),
+            "payee": party_label(p.payee),
+            "amount": money_text(p.amount, p.currency),
+            "day": date_format(timezone.localtime(p.marked_at), "SHORT_DATE_FORMAT"),
+        }
+        if p.cancelled:
+            out.append(
+                _("%(payer)s paid %(payee)s %(amount)s, marked on %(day)s (cancelled, kept in the history)") % words
+            )
+        else:
+            out.append(_("%(payer)s paid %(payee)s %(amount)s, marked on %(day)s") % words)
+    return out

@@ -47,7 +47,7 @@ from scorebook.rules.messages import gettext_noop
 from scorebook.rules.scoring import DealError, DealResult, Scorer, SnapshotError, Standing, restore, scorer
 
 from . import summary
-from .models import Deal, DealRevision, Evening, Seat, link_token_hash, new_link_token
+from .models import Deal, DealRevision, Evening, Payment, Seat, link_token_hash, new_link_token
 from .stored import LINE_FIELDS, file_dict, result_of, state_of, table_of
 
 # --- refusals: a request that cannot be done as asked, in words -------------------------------
@@ -111,6 +111,14 @@ class HasDeals(Refused):
 
     def __init__(self):
         super().__init__(_("This evening cannot be deleted"))
+
+
+class HasPayments(Refused):
+    """An evening with payments (cancelled ones too: they are records) is never deleted: payments
+    outlive everything (the database refuses it too, ``Payment.evening`` is ``PROTECT``)."""
+
+    def __init__(self):
+        super().__init__(_("This evening cannot be deleted: payments were recorded for it."))
 
 
 class Managed(Refused):
@@ -741,15 +749,18 @@ def set_status_of_tables(evening_ids: list[int], status: str, user=None) -> None
 
 
 def delete_evening(evening: Evening, *, through_manager: bool = False) -> None:
-    """Delete an evening that has no deal (its seats and marks go with it; the roster stays).
-    ``HasDeals`` when a deal was recorded meanwhile, ``EveningGone`` when it was deleted already,
-    ``Managed`` for a club night's table (only the night removes it)."""
+    """Delete an evening that has no deal and no payment (its seats and marks go with it; the roster
+    stays). ``HasDeals`` when a deal was recorded meanwhile, ``HasPayments`` when a payment was (even
+    cancelled), ``EveningGone`` when it was deleted already, ``Managed`` for a club night's table (only
+    the night removes it)."""
     with transaction.atomic():
         locked = _locked(evening, open_only=False)
         if locked.managed and not through_manager:
             raise Managed()
         if Deal.objects.filter(evening=locked).exists():
             raise HasDeals()
+        if Payment.objects.filter(evening=locked).exists():
+            raise HasPayments()
         locked.delete()
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import chart, files, home, links, manage, rules, scoring, settle, share
+from .views import chart, files, home, links, manage, payments, rules, scoring, settle, share
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -18,12 +18,13 @@ urlpatterns = [
     path("e/<id:pk>/settle/", settle.settlement, name="settlement"),
     path("e/<id:pk>/settle/paid/", settle.payment_toggle, name="payment_toggle"),
     path("e/<id:pk>/settle/pay/", settle.payment_add, name="payment_add"),
-    path("e/<id:pk>/settle/payments/<id:payment>/cancel/", settle.payment_cancel, name="payment_cancel"),
     path("e/<id:pk>/close/", settle.evening_close, name="evening_close"),
     path("e/<id:pk>/reopen/", settle.evening_reopen, name="evening_reopen"),
     path("e/<id:pk>/delete/", manage.evening_delete, name="evening_delete"),
     path("e/<id:pk>/archive/", manage.evening_archive, name="evening_archive"),
     path("e/<id:pk>/print/", settle.evening_print, name="evening_print"),
+    # any payment's cancellation (an evening's, on account, a night's, the kitty's)
+    path("payments/<id:payment>/cancel/", payments.payment_cancel, name="payment_cancel"),
     path("e/<id:pk>/rules/", rules.evening_rules, name="evening_rules"),
     path("e/<id:pk>/export/", files.evening_export, name="evening_export"),
     path("e/<id:pk>/share/", share.share, name="evening_share"),

@@ -25,14 +25,16 @@ from scorebook.accounts.models import Profile
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Season
 from scorebook.evenings import services, stored
 from scorebook.evenings.models import Deal, Evening, Payment, PaymentCancellation, Seat
+from scorebook.ledger.models import Expense, Prize
 from scorebook.nights import backup as night_backup
-from scorebook.nights.models import NightPayment
+from scorebook.nights.models import Night, NightPayment
 from scorebook.rules.model import to_dict as rules_to_dict
 
 if TYPE_CHECKING:  # the schema (and pydantic) is loaded when a backup is read, not with every page
     from .backup_schema import ClubBackup, EveningEntry
 
 FORMAT = "scorebook-club/1"
+KITTY = Payment.KITTY
 
 
 class BackupError(ValueError):
@@ -63,6 +65,10 @@ def export_club(club: Club, *, with_secrets: bool = False) -> dict[str, Any]:
     night_index = {pk: i for i, pk in enumerate(club.nights.order_by("date", "pk").values_list("pk", flat=True))}
     users |= {p.marked_by for p in payments if p.marked_by}
     users |= {p.cancellation.by for p in payments if p.cancelled and p.cancellation.by}
+    expenses = list(Expense.objects.filter(club=club).select_related("recorded_by", "withdrawn_by").order_by("pk"))
+    prizes = list(Prize.objects.filter(club=club).select_related("recorded_by", "withdrawn_by").order_by("pk"))
+    users |= {u for r in (*expenses, *prizes) for u in (r.recorded_by, r.withdrawn_by) if u}
+    season_index = {pk: i for i, pk in enumerate(club.seasons.order_by("start", "pk").values_list("pk", flat=True))}
     accounts = []
     for u in sorted(users, key=lambda u: u.get_username()):
         account = {
@@ -76,7 +82,12 @@ def export_club(club: Club, *, with_secrets: bool = False) -> dict[str, Any]:
         accounts.append(account)
     return {
         "format": FORMAT,
-        "club": {"name": club.name, "slug": club.slug},
+        "club": {
+            "name": club.name,
+            "slug": club.slug,
+            "kitty_evening_fee": _text(club.kitty_evening_fee),
+            "kitty_night_fee": _text(club.kitty_night_fee),
+        },
         "accounts": accounts,
         "members": [
             {"username": m.user.get_username(), "role": m.role}
@@ -101,12 +112,47 @@ def export_club(club: Club, *, with_secrets: bool = False) -> dict[str, Any]:
         "evenings": [_export_evening(e) for e in evenings],
         "payments_on_account": [
             _export_payment(p)
-            | {"from": p.payer_player_id, "to": p.payee_player_id}
+            | {"from": p.payer_player_id or KITTY, "to": p.payee_player_id or KITTY}
             | ({"night": night_index[p.night_link.night_id]} if _night_of(p) else {})
             for p in payments
             if p.evening_id is None
         ],
+        "kitty": {
+            "night_fees": [
+                {"night": i, "fee": str(fee)}
+                for i, fee in enumerate(club.nights.order_by("date", "pk").values_list("kitty_fee", flat=True))
+                if fee is not None
+            ],
+            "expenses": [_export_record(r) | {"day": r.day.isoformat(), "note": r.note} for r in expenses],
+            "prizes": [
+                _export_record(r)
+                | {"season": season_index.get(r.season_id), "season_name": r.season_name, "place": r.place}
+                | {"player": r.player_id}
+                for r in prizes
+            ],
+        },
     } | _nights(club, evenings)
+
+
+def _text(amount) -> str | None:
+    return None if amount is None else str(amount)
+
+
+def _export_record(r) -> dict[str, Any]:
+    """A kitty's record: its amount, who recorded it when, and its withdrawal when it has one."""
+    entry = {
+        "amount": str(r.amount),
+        "currency": r.currency,
+        "recorded_by": _user(r.recorded_by),
+        "recorded_at": r.recorded_at.isoformat(),
+    }
+    if r.withdrawn:
+        entry["withdrawn"] = {
+            "by": _user(r.withdrawn_by),
+            "at": r.withdrawn_at.isoformat(),
+            "reason": r.withdrawn_reason,
+        }
+    return entry
 
 
 def _nights(club: Club, evenings: list[Evening]) -> dict[str, Any]:
@@ -125,6 +171,7 @@ def _export_payment(p: Payment) -> dict[str, Any]:
         "from": p.payer,
         "to": p.payee,
         "amount": str(p.amount),
+        "currency": p.currency,
         "kind": p.kind,
         "note": p.note,
         "marked_by": _user(p.marked_by),
@@ -143,6 +190,7 @@ def _export_evening(evening: Evening) -> dict[str, Any]:
         "seats": [seat.player_id for seat in evening.seats.all()],
         "status": evening.status,
         "version": evening.version,
+        "kitty_fee": _text(evening.kitty_fee),
         "owner": _user(evening.owner),
         "payments": [_export_payment(p) for p in evening.payments.select_related("cancellation").order_by("pk")],
     }
@@ -192,7 +240,12 @@ def import_club(data: dict[str, Any], *, account_map: dict[str, str] | None = No
     backup = check(data, account_map=account_map)
     User = get_user_model()
     with transaction.atomic():
-        club = Club.objects.create(name=backup.club.name, slug=backup.club.slug)
+        club = Club.objects.create(
+            name=backup.club.name,
+            slug=backup.club.slug,
+            kitty_evening_fee=backup.club.kitty_evening_fee,
+            kitty_night_fee=backup.club.kitty_night_fee,
+        )
         accounts = {}
         for a in backup.accounts:
             target = account_map.get(a.username)
@@ -215,19 +268,61 @@ def import_club(data: dict[str, Any], *, account_map: dict[str, str] | None = No
         }
         for h in backup.house_rules:
             HouseRules.objects.create(club=club, ruleset=h.ruleset, overrides=h.overrides)
-        for s in backup.seasons:
-            Season.objects.create(club=club, **s.model_dump())
+        seasons = [Season.objects.create(club=club, **s.model_dump()) for s in backup.seasons]
         restored = [_import_evening(club, e, players, accounts) for e in backup.evenings]
         night_backup.import_nights(club, backup.nights, players, restored)
         nights = list(club.nights.order_by("pk"))  # in the backup's order, as import_nights made them
         for p in backup.payments_on_account:
-            payer, payee = players[p.payer], players[p.payee]
+            payer, payee = players.get(p.payer), players.get(p.payee)  # None: the kitty
             payment = _restore_payment(
-                p, accounts, club=club, evening=None, payer=payer.name, payee=payee.name, players=(payer, payee)
+                p,
+                accounts,
+                club=club,
+                evening=None,
+                payer=payer.name if payer else KITTY,
+                payee=payee.name if payee else KITTY,
+                players=(payer, payee),
+                currency=p.currency or _latest_currency(club),
             )
             if p.night is not None:
                 NightPayment.objects.create(night=nights[p.night], payment=payment)
+        for entry in backup.kitty.night_fees:
+            Night.objects.filter(pk=nights[entry.night].pk).update(kitty_fee=entry.fee)
+        for e in backup.kitty.expenses:
+            Expense.objects.create(club=club, day=e.day, note=e.note, **_record(e, accounts))
+        for r in backup.kitty.prizes:
+            season = seasons[r.season] if r.season is not None else None
+            Prize.objects.create(
+                club=club,
+                season=season,
+                season_name=r.season_name,
+                place=r.place,
+                player=players[r.player],
+                **_record(r, accounts),
+            )
     return club
+
+
+def _latest_currency(club) -> str:
+    """A payment of an older backup without its currency: the club's latest evening's with a stake."""
+    latest = Evening.objects.filter(club=club, stake__isnull=False).order_by("-date", "-pk").first()
+    return latest.currency if latest else "EUR"
+
+
+def _record(r, accounts) -> dict[str, Any]:
+    fields = {
+        "amount": r.amount,
+        "currency": r.currency,
+        "recorded_by": accounts.get(r.recorded_by),
+        "recorded_at": r.recorded_at,
+    }
+    if r.withdrawn is not None:
+        fields |= {
+            "withdrawn_at": r.withdrawn.at,
+            "withdrawn_by": accounts.get(r.withdrawn.by),
+            "withdrawn_reason": r.withdrawn.reason,
+        }
+    return fields
 
 
 def _import_evening(club, item: EveningEntry, players, accounts) -> Evening:
@@ -243,6 +338,7 @@ def _import_evening(club, item: EveningEntry, players, accounts) -> Evening:
         status=item.status,
         version=item.version,
         owner=accounts.get(item.owner),
+        kitty_fee=item.kitty_fee,
     )
     for position, (name, player_id) in enumerate(zip(engine.players, item.seats, strict=True)):
         Seat.objects.create(evening=evening, player=players[player_id], position=position, name=name)
@@ -258,12 +354,13 @@ def _import_evening(club, item: EveningEntry, players, accounts) -> Evening:
             payer=p.payer,
             payee=p.payee,
             players=(seats.get(p.payer), seats.get(p.payee)),
+            currency=evening.currency,
         )
     services.store_new(evening)
     return evening
 
 
-def _restore_payment(p, accounts, *, club, evening, payer, payee, players) -> Payment:
+def _restore_payment(p, accounts, *, club, evening, payer, payee, players, currency) -> Payment:
     """A payment as it was made: its author and time, kind and note, and its cancellation."""
     payment = Payment.objects.create(
         evening=evening,
@@ -273,6 +370,7 @@ def _restore_payment(p, accounts, *, club, evening, payer, payee, players) -> Pa
         payer_player=players[0],
         payee_player=players[1],
         amount=p.amount,
+        currency=currency,
         kind=p.kind,
         note=p.note,
         marked_by=accounts.get(p.marked_by),

@@ -21,6 +21,7 @@ from pydantic import BeforeValidator, Field, PrivateAttr, ValidationInfo, field_
 
 from scorebook.accounts.models import Profile
 from scorebook.clubs.models import Club, Player, Ranking, Role, Season, TieBreak
+from scorebook.core.money import FEE_LIMIT
 from scorebook.core.schema import (
     Day,
     Flag,
@@ -35,6 +36,7 @@ from scorebook.core.schema import (
     fault,
     text,
     value,
+    whole,
 )
 from scorebook.evenings.models import Evening, Payment
 from scorebook.nights.backup_schema import NightBackup
@@ -131,9 +133,44 @@ def _one_of(raw: Any, names: set[str]) -> bool:
 # --- the objects ----------------------------------------------------------------------------------
 
 
+def _fee(raw: Any) -> Decimal | None:
+    """A fee the kitty charges each player (an evening's, a night's, the club's house rule): null, or
+    an amount from 0.01 to FEE_LIMIT with at most two decimals."""
+    if raw is None:
+        return None
+    try:
+        fee = Decimal(raw) if isinstance(raw, str) else None
+    except InvalidOperation:
+        fee = None
+    if fee is None or not fee.is_finite() or not 0 < fee <= FEE_LIMIT or fee != fee.quantize(Decimal("0.01")):
+        raise fault(f"null, or an amount from 0.01 to {FEE_LIMIT} with at most two decimals, is expected")
+    return fee
+
+
+Fee = Annotated[Decimal | None, value(_fee)]
+KITTY = Payment.KITTY
+
+
 class ClubEntry(Schema):
     name: Text(_max(Club, "name"))
     slug: Annotated[str, value(_slug)]
+    kitty_evening_fee: Fee = None  # since the club's kitty
+    kitty_night_fee: Fee = None
+
+
+def _party(raw: Any) -> int | str:
+    """A player of the backup (his id: ClubBackup checks it), or the club's kitty."""
+    if raw == KITTY:
+        return raw
+    return whole(raw, 1, 2**63 - 1)
+
+
+def _currency(raw: Any) -> str | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or not 1 <= len(raw) <= 8 or not raw.isalpha():
+        raise fault("a currency code is expected")
+    return raw
 
 
 class Account(Schema):
@@ -213,6 +250,7 @@ class PaymentEntry(Schema):
     payer: Any = Field(alias="from")  # two different players of the evening: EveningEntry checks them
     payee: Any = Field(alias="to")
     amount: Annotated[Decimal, value(_amount)]
+    currency: Annotated[str | None, value(_currency)] = None  # since the kitty (older: the evening's, the club's)
     # written since payments are records (older backups have none: a full transfer, no author, now)
     kind: OneOf(Payment.Kind.values) = Payment.Kind.FULL
     note: Annotated[str, Field(max_length=200)] = ""
@@ -222,10 +260,11 @@ class PaymentEntry(Schema):
 
 
 class AccountPaymentEntry(PaymentEntry):
-    """A payment on account: between two of the backup's players (ClubBackup checks them)."""
+    """A payment on account: between two of the backup's players (ClubBackup checks them), or between
+    one of them and the club's kitty (``"(kitty)"``)."""
 
-    payer: Whole(1, 2**63 - 1) = Field(alias="from")
-    payee: Whole(1, 2**63 - 1) = Field(alias="to")
+    payer: Annotated[int | str, value(_party)] = Field(alias="from")
+    payee: Annotated[int | str, value(_party)] = Field(alias="to")
     kind: OneOf(Payment.Kind.values) = Payment.Kind.ACCOUNT
     night: Whole(0, 2**31 - 1) | None = None  # a payment for a night: its place in the backup's nights
 
@@ -238,6 +277,7 @@ class EveningEntry(Schema):
     share_token: Any = None  # written by older backups; never restored (a new link is made)
     owner: Any  # null, or one of the accounts: ClubBackup checks it
     payments: list[PaymentEntry]
+    kitty_fee: Fee = None  # since the club's kitty
 
     _engine: EngineEvening = PrivateAttr()
 
@@ -262,6 +302,43 @@ class EveningEntry(Schema):
         return self._engine
 
 
+class WithdrawalEntry(Schema):
+    by: Any = None  # one of the accounts, or null
+    at: When
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+class KittyRecordEntry(Schema):
+    amount: Annotated[Decimal, value(_amount)]
+    currency: Annotated[str, value(_currency)]
+    recorded_by: Any = None  # one of the accounts, or null
+    recorded_at: When
+    withdrawn: WithdrawalEntry | None = None
+
+
+class ExpenseEntry(KittyRecordEntry):
+    day: Day
+    note: Text(200)
+
+
+class PrizeEntry(KittyRecordEntry):
+    season: Whole(0, 2**31 - 1, none=True)  # its place in the backup's seasons (null: deleted since)
+    season_name: Text(80)
+    place: Whole(1, MAX_SMALL)
+    player: Whole(1, 2**63 - 1)  # one of the backup's players: ClubBackup checks it
+
+
+class NightFeeEntry(Schema):
+    night: Whole(0, 2**31 - 1)  # its place in the backup's nights
+    fee: Annotated[Decimal, value(_fee)]
+
+
+class KittyEntry(Schema):
+    expenses: list[ExpenseEntry] = []
+    prizes: list[PrizeEntry] = []
+    night_fees: list[NightFeeEntry] = []  # the nights whose players owe the kitty a fee
+
+
 class ClubBackup(Schema):
     """The whole backup, in the order a restore reads it."""
 
@@ -276,6 +353,7 @@ class ClubBackup(Schema):
     evenings: list[EveningEntry]
     payments_on_account: list[AccountPaymentEntry] = []  # since payments are records
     nights: list[NightBackup] = []
+    kitty: KittyEntry = KittyEntry()  # since the club's kitty
 
     @field_validator("accounts")
     @classmethod
@@ -351,9 +429,28 @@ class ClubBackup(Schema):
             return payments
         ids = {p.id for p in players}
         for i, p in enumerate(payments):
-            if p.payer == p.payee or not among(p.payer, ids) or not among(p.payee, ids):
-                raise fault("two different players of the backup are expected", i)
+            parties = [x for x in (p.payer, p.payee) if x != KITTY]
+            if p.payer == p.payee or not parties or not all(among(x, ids) for x in parties):
+                raise fault("two different players of the backup (or one and the kitty) are expected", i)
         return payments
+
+    @field_validator("kitty")
+    @classmethod
+    def _kitty(cls, kitty: KittyEntry, info: ValidationInfo) -> KittyEntry:
+        players, seasons = info.data.get("players"), info.data.get("seasons")
+        if players is None or seasons is None:
+            return kitty
+        ids = {p.id for p in players}
+        nights = info.data.get("nights")
+        for i, entry in enumerate(kitty.night_fees):
+            if nights is not None and entry.night >= len(nights):
+                raise fault("one of the backup's nights is expected", "night_fees", i, "night")
+        for i, prize in enumerate(kitty.prizes):
+            if not among(prize.player, ids):
+                raise fault("a player of the backup is expected", "prizes", i, "player")
+            if prize.season is not None and prize.season >= len(seasons):
+                raise fault("one of the backup's seasons is expected", "prizes", i, "season")
+        return kitty
 
     @field_validator("nights")
     @classmethod

@@ -13,6 +13,7 @@ from scorebook.clubs.models import Player
 from scorebook.clubs.services import Conflict, Refused, lock_club
 from scorebook.evenings.models import Evening, Payment, Seat
 from scorebook.evenings.services import rebuild
+from scorebook.ledger.models import Prize
 from scorebook.nights.models import Participant
 
 
@@ -76,6 +77,7 @@ def merge_players(keep: Player, drop: Player) -> int:
         Participant.objects.filter(player=drop).update(player=keep)  # his nights are the kept record's
         Payment.objects.filter(payer_player=drop).update(payer_player=keep)  # his payments are his still
         Payment.objects.filter(payee_player=drop).update(payee_player=keep)
+        Prize.objects.filter(player=drop).update(player=keep)  # the kitty owes the kept record his prizes
         drop.delete()
         if account != keep.user_id:
             keep.user_id = account

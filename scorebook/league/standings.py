@@ -463,3 +463,24 @@ __all__ = [
     "standings",
     "took_part",
 ]
+
+
+def prize_shares(ranked: list[Row], prizes: list[Decimal]) -> list[tuple[Key, int, Decimal]]:
+    """The prizes of the final standings: (player, place, amount) for each ranked player a prize
+    reaches, 1st first. Players who share a place share the prizes of the places they fill, equally
+    to the cent (the first of them in the table gets a cent left over first): two tied 1st with
+    prizes 20 and 10 get 15 each."""
+    out: list[tuple[Key, int, Decimal]] = []
+    at = 0
+    while at < len(ranked) and at < len(prizes):
+        rank = ranked[at].rank
+        group = [r for r in ranked[at:] if r.rank == rank]
+        pot = sum(prizes[at : at + len(group)], Decimal(0))
+        cents = int(pot * 100)
+        each, left = divmod(cents, len(group))
+        for i, row in enumerate(group):
+            amount = Decimal(each + (1 if i < left else 0)) / 100
+            if amount > 0:
+                out.append((row.key, at + 1, amount.quantize(Decimal("0.01"))))
+        at += len(group)
+    return out

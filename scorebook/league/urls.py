@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import club, downloads, ledger, player, roster, seasons, settle_up
+from .views import club, downloads, kitty, ledger, player, prizes, roster, seasons, settle_up
 
 urlpatterns = [
     path("c/<slug:slug>/", club.club, name="club"),
@@ -27,8 +27,16 @@ urlpatterns = [
     path("c/<slug:slug>/ledger/paid/", ledger.ledger_paid, name="club_ledger_paid"),
     path("c/<slug:slug>/ledger/pay/", ledger.ledger_pay, name="club_ledger_pay"),
     path("c/<slug:slug>/ledger/night-paid/", ledger.ledger_night_paid, name="club_ledger_night_paid"),
+    path("c/<slug:slug>/ledger/history/", ledger.ledger_history, name="club_ledger_history"),
     path("c/<slug:slug>/settle-up/", settle_up.settle_up, name="club_settle_up"),
-    path("c/<slug:slug>/ledger/payments/<id:payment>/cancel/", ledger.ledger_cancel, name="club_payment_cancel"),
+    path("c/<slug:slug>/settle-up/paid/", settle_up.settle_up_paid, name="club_settle_up_paid"),
+    # the club's kitty
+    path("c/<slug:slug>/kitty/", kitty.kitty, name="club_kitty"),
+    path("c/<slug:slug>/kitty/fees/", kitty.kitty_fees, name="club_kitty_fees"),
+    path("c/<slug:slug>/kitty/expense/", kitty.kitty_expense, name="club_kitty_expense"),
+    path("c/<slug:slug>/kitty/payment/", kitty.kitty_payment, name="club_kitty_payment"),
+    path("c/<slug:slug>/kitty/<str:what>/<id:pk>/withdraw/", kitty.kitty_withdraw, name="club_kitty_withdraw"),
+    path("c/<slug:slug>/seasons/<id:pk>/prizes/", prizes.season_prizes, name="season_prizes"),
     # downloads: the ledger and the roster for a spreadsheet, the club's backup (admins)
     path("c/<slug:slug>/ledger.csv", downloads.ledger_csv, name="club_ledger_csv"),
     path("c/<slug:slug>/players.csv", downloads.roster_csv, name="club_players_csv"),

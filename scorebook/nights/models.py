@@ -42,6 +42,9 @@ class Night(models.Model):
     place_points = models.JSONField(_("place points"), default=list, blank=True)
     stake = models.DecimalField(_("stake"), max_digits=9, decimal_places=4, null=True, blank=True)
     currency = models.CharField(_("currency"), max_length=8, default="EUR")
+    # what each player who took part (at any of its tables) owes the club's kitty for the night, once,
+    # copied from the club's house rule when the night is made; empty: no fee
+    kitty_fee = models.DecimalField(_("kitty fee"), max_digits=8, decimal_places=2, null=True, blank=True)
     seed = models.PositiveIntegerField(default=0)
     plan = models.JSONField(default=dict, help_text="{'sessions': [{'tables': [[numbers], ...]}, ...]}")
     ranking_token = models.CharField(max_length=64, unique=True, default=new_ranking_token)
@@ -157,10 +160,11 @@ class NightEvent(models.Model):
 
 class NightPayment(models.Model):
     """A payment made for a night as a whole (docs/rules/club-nights.md: a night settles once): a payment between
-    two players of the club (no one evening) that the night's settlement nets."""
+    two players of the club (no one evening) that the night's settlement nets. Neither the night nor
+    the payment can be deleted while it exists (``PROTECT``)."""
 
-    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="payments")
-    payment = models.OneToOneField("evenings.Payment", on_delete=models.CASCADE, related_name="night_link")
+    night = models.ForeignKey(Night, on_delete=models.PROTECT, related_name="payments")
+    payment = models.OneToOneField("evenings.Payment", on_delete=models.PROTECT, related_name="night_link")
 
     class Meta:
         ordering = ["pk"]

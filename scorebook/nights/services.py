@@ -12,15 +12,16 @@ from datetime import date as date_cls
 from decimal import Decimal
 
 from django.db import models, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scorebook.clubs.models import Player
+from scorebook.clubs.models import Club, Player
 from scorebook.clubs.services import lock_club
 from scorebook.evenings import creation, links
 from scorebook.evenings import services as evenings
-from scorebook.evenings.models import Deal, Evening, Seat
+from scorebook.evenings.models import Deal, Evening, Payment, Seat
 from scorebook.rules import registry
 from scorebook.rules.model import to_dict
 
@@ -108,6 +109,8 @@ def create_night(
                 plan=plan,
                 people=people,
                 prepared=prepared,
+                # the club's fee as it is now, once for the night (its tables owe none of their own)
+                kitty_fee=Club.objects.filter(pk=club.pk).values_list("kitty_night_fee", flat=True).first(),
             )
     raise NightError(_("The club's roster changed while the night was prepared: try again."))
 
@@ -253,9 +256,20 @@ def edit_night(night: Night, *, name: str, date: date_cls, deals_per_session: in
         _bump(night)
 
 
+def payments_of(night: Night) -> list[Payment]:
+    """Every payment recorded for the night (for the night as a whole, or at one of its tables),
+    cancelled ones too, the first first: what keeps a night from being deleted."""
+    return list(
+        Payment.objects.filter(Q(night_link__night=night) | Q(evening__night_table__session__night=night))
+        .select_related("cancellation")
+        .order_by("marked_at", "pk")
+    )
+
+
 def delete_night(night: Night) -> None:
-    """A night made by mistake goes, with its tables' evenings: only while no deal is recorded at
-    any of its tables (checked under the night's lock and each table's)."""
+    """A night made by mistake goes, with its tables' evenings: only while no deal and no payment is
+    recorded for it (checked under the night's lock and each table's; the database refuses it too,
+    ``NightPayment.night`` and ``Payment.evening`` are ``PROTECT``)."""
     with transaction.atomic():
         night = _locked(night)
         tables = list(
@@ -263,6 +277,8 @@ def delete_night(night: Night) -> None:
         )
         if Deal.objects.filter(evening__in=tables).exists():
             raise NightError(_("A deal has been recorded at one of its tables: the night cannot be deleted."))
+        if payments_of(night):
+            raise NightError(_("Payments were recorded for it: the night cannot be deleted."))
         evenings.delete_evenings(tables)
         night.delete()
 

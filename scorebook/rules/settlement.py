@@ -14,6 +14,8 @@ values at the edges.
   (after a correction the settlement is computed anew and what was paid stays
   paid); :func:`remaining_transfers` settles what is left, in whichever
   direction; :func:`balances_of` reads the balances back from a settlement.
+
+Settling up a whole club (many more parties) is ``settle_up.fewest_transfers``.
 """
 
 from __future__ import annotations
@@ -222,55 +224,3 @@ def remaining_transfers(balances: dict[str, Decimal], paid: Iterable[Transfer]) 
     """The fewest transfers that settle what is still owed after ``paid`` (see ``outstanding``):
     nothing when the payments settled everything, and never a transfer already paid."""
     return min_transfers(outstanding(balances, paid))
-
-
-# --- settling up across evenings ------------------------------------------------------------------
-
-# The exact search (``_most_groups``) is O(n * 2**n) in the players with a balance: 0.16 s for 16 on
-# this machine, four times as long for each 2 more. Up to EXACT_LIMIT it is used as it is; above it,
-# ``settle_up`` uses the stated heuristic below.
-EXACT_LIMIT = 16
-
-
-def _pairs_first(cents: dict[str, int]) -> tuple[list[Transfer], dict[str, int]]:
-    """Each debtor whose debt is exactly the credit of a creditor pays him, in one transfer (a
-    zero-sum pair: every fewest settlement can settle it so). Debtors in order, each with the
-    earliest creditor of that amount. What is left is returned with the transfers."""
-    left = dict(cents)
-    transfers: list[Transfer] = []
-    by_credit: dict[int, list[str]] = {}
-    for name, c in left.items():
-        if c > 0:
-            by_credit.setdefault(c, []).append(name)
-    for name, c in list(left.items()):
-        if c < 0 and by_credit.get(-c):
-            payee = by_credit[-c].pop(0)
-            transfers.append(Transfer(name, payee, _to_money(-c)))
-            left[name] = left[payee] = 0
-    return transfers, {name: c for name, c in left.items() if c}
-
-
-def settle_up(balances: dict[str, Decimal]) -> list[Transfer]:
-    """The fewest transfers that clear ``balances`` (positive: is owed), or close to it for very many.
-
-    Up to ``EXACT_LIMIT`` parties with a balance: the exact minimum (``min_transfers``). Above it, the
-    heuristic: (1) every debtor whose debt equals a creditor's credit pays him in one transfer (pairs
-    are always part of some fewest settlement); (2) if what is left has at most ``EXACT_LIMIT``
-    parties, it is settled exactly; (3) otherwise the largest debtor pays the largest creditor
-    ``min(debt, credit)`` until everyone is clear (ties: earlier party first), which takes at most
-    one transfer fewer than the parties left. Always at most n - 1 transfers for n parties with a
-    balance, each transfer positive, and the balances cleared to the cent. Sorted as
-    ``min_transfers`` sorts; the same balances always give the same list.
-    """
-    cents = _cents(balances)
-    position = {name: i for i, name in enumerate(balances)}
-    nonzero = {name: c for name, c in cents.items() if c}
-    if len(nonzero) <= EXACT_LIMIT:
-        return min_transfers(balances)
-    transfers, left = _pairs_first(nonzero)
-    if len(left) <= EXACT_LIMIT:
-        transfers += min_transfers({name: _to_money(c) for name, c in left.items()})
-    else:
-        names = list(left)
-        transfers += _settle_group(names, [left[name] for name in names])
-    return sorted(transfers, key=lambda t: (position[t.payer], position[t.payee]))

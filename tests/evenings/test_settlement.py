@@ -222,7 +222,7 @@ def test_it_sends_an_undo_to_the_cancel_confirmation_and_deletes_nothing(scorer_
     payment = Payment.objects.get()
     response = pay(scorer_client, kleuren, data={"paid": "0", "payment": payment.pk})
     assert response.status_code == 302
-    assert response.url == reverse("payment_cancel", args=[kleuren.pk, payment.pk])
+    assert response.url == reverse("payment_cancel", args=[payment.pk])
     assert Payment.objects.active().count() == 1
 
 
@@ -276,7 +276,7 @@ def test_it_settles_payments_of_a_closed_evening_as_the_ledger_does(scorer_clien
     pay(scorer_client, kleuren, data={"paid": "1"})
     scorer_client.post(url("evening_close", kleuren))
     payment = Payment.objects.get()
-    cancel = reverse("payment_cancel", args=[kleuren.pk, payment.pk])
+    cancel = reverse("payment_cancel", args=[payment.pk])
     assert scorer_client.post(cancel, {"reason": "twice"}).status_code == 302  # cancelled
     assert not Payment.objects.active().exists()
     assert pay(scorer_client, kleuren, data={"paid": "1"}).status_code == 302  # marked again
@@ -427,3 +427,13 @@ def test_it_keeps_the_wide_sheet_inside_its_own_scrolling_box(scorer_client, kle
     assert any(e.tag == "table" and e.classes == {"sheet-deals"} for e in first_inside)
     css = (Path(__file__).resolve().parents[2] / "static/css/settle.css").read_text()
     assert "@media print" in css and "A4 portrait" in css
+
+
+def test_a_free_amount_is_never_said_to_come_from_a_correction(scorer_client, scorer, kleuren):
+    """A free amount was never a transfer of the settlement: it counts in both balances, and the page
+    says "a free amount", never that the evening was corrected (issue 28's paper cut)."""
+    from scorebook.evenings import payments
+
+    payments.record_payment(kleuren, "Anne", "Bert", Decimal("5.00"), scorer, free=True, note="a loan")
+    page = body(scorer_client.get(reverse("settlement", args=[kleuren.pk])))
+    assert "a free amount" in page and "the evening was corrected" not in page

@@ -5,15 +5,15 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
+from builders import lose_the_site
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Role, Season
-from scorebook.evenings import creation, services, stored
-from scorebook.evenings.models import Evening, Payment
+from scorebook.evenings import creation, payments, services, stored
+from scorebook.evenings.models import Evening
 
 PLAYERS = ["Anne", "Bert", "Carl", "Dina", "Eric"]
 DEALS = [
@@ -54,9 +54,7 @@ def club(make_user, admin, scorer):
     Player.objects.filter(club=club, name="Anne").update(user=member)
     evening = Evening.objects.filter(club=club).first()
     transfer = evening.summary["transfers"][0]
-    Payment.objects.create(
-        evening=evening, payer=transfer["from"], payee=transfer["to"], amount=Decimal(transfer["amount"])
-    )
+    payments.record_payment(evening, transfer["from"], transfer["to"], Decimal(transfer["amount"]), scorer)
     return club
 
 
@@ -93,10 +91,7 @@ def _picture(club):
 
 
 def _wipe():
-    Evening.objects.all().delete()
-    Player.objects.all().delete()
-    Club.objects.all().delete()
-    get_user_model().objects.all().delete()
+    lose_the_site()
 
 
 @pytest.mark.django_db

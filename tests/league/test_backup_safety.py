@@ -14,10 +14,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from builders import lose_the_site
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, Membership, Role
 from scorebook.evenings import creation, services
-from scorebook.evenings.models import Evening
 
 pytestmark = pytest.mark.django_db
 
@@ -52,8 +52,7 @@ def export(tmp_path, *extra) -> Path:
 
 
 def wipe():
-    Evening.objects.all().delete()
-    Club.objects.all().delete()
+    lose_the_site(accounts=False)
 
 
 def restore(tmp_path, data, *extra):

@@ -109,6 +109,8 @@ def test_it_downloads_the_ledger_with_open_transfers_and_payments(client, cast, 
         "Aangeduid door",
         "Aangeduid op",
         "Notitie",
+        "Speler",
+        "Saldo",
     ]
     lines = {tuple(r[2:7]) for r in rows[1:]}
     assert ("te betalen", "Dina", "Carl", "1,40", "EUR") in lines
@@ -116,6 +118,16 @@ def test_it_downloads_the_ledger_with_open_transfers_and_payments(client, cast, 
     assert ("betaald", "Bert", "Anne", "1,40", "EUR") in lines
     paid = next(r for r in rows if r[2] == "betaald")
     assert paid[7] == "Marie" and paid[8].startswith("20")
+    # each player's balance, one line each, the ledger's figure
+    from django.utils import translation
+
+    from scorebook.core import spreadsheet
+    from scorebook.ledger import books
+
+    with translation.override("nl"):
+        fmt = spreadsheet.local_format()
+        expected = {b.name: spreadsheet.number(b.net, 2, fmt) for b in books.balances(club) if b.net}
+    assert {r[10]: r[11] for r in rows[1:] if r[2] == "saldo"} == expected and len(expected) == 4
 
 
 def test_it_downloads_the_roster(client, cast, club, season):

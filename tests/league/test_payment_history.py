@@ -45,22 +45,35 @@ def test_it_lists_each_payment_with_who_marked_it_and_when(client, club, scorer,
     assert re.search(r"evening of Sept\. 10, 2026 · marked on \S+ at .+ by Marie", page)
 
 
-def cancel(client, club, payment, reason="", **extra):
-    return client.post(reverse("club_payment_cancel", args=[club.slug, payment.pk]), {"reason": reason}, **extra)
+def cancel(client, club, payment, reason="marked twice", **extra):
+    """The ledger's cancel: its form goes back to the ledger's payments."""
+    back = reverse("club_ledger", args=[club.slug]) + "#payment-history"
+    return client.post(
+        reverse("payment_cancel", args=[payment.pk]), {"reason": reason, "next": back, "target": "ledger"}, **extra
+    )
+
+
+def from_the_ledger(club, payment) -> str:
+    """The cancel link as the ledger's history writes it."""
+    back = reverse("club_ledger", args=[club.slug])
+    return reverse("payment_cancel", args=[payment.pk]) + f"?target=ledger&next={back}%23payment-history"
 
 
 def test_it_cancels_a_payment_from_the_ledger_after_a_confirmation_and_keeps_it(client, club, scorer, evening):
     client.force_login(scorer)
     mark(client, club, evening)
     payment = Payment.objects.get()
-    confirm = client.get(reverse("club_payment_cancel", args=[club.slug, payment.pk]))
+    ledger = client.get(reverse("club_ledger", args=[club.slug])).content.decode()
+    assert from_the_ledger(club, payment).replace("&", "&amp;") in ledger
+    confirm = client.get(from_the_ledger(club, payment))
     assert confirm.status_code == 200 and "Cancel Bert paying Anne €1.40 ? It stays in the history" in text(
         confirm.content.decode()
     )
     assert Payment.objects.active().count() == 1  # asking changes nothing
     page = confirm.content.decode()
-    url = reverse("club_payment_cancel", args=[club.slug, payment.pk])
+    url = reverse("payment_cancel", args=[payment.pk])
     assert f'action="{url}"' in page and f'hx-post="{url}"' in page and 'hx-target="#ledger"' in page
+    assert 'hx-select="#ledger"' in page  # htmx takes the ledger's list from the page the cancel goes back to
     assert f'href="{reverse("club_ledger", args=[club.slug])}#payment-history"' in page  # "Keep it"
     response = cancel(client, club, payment, "marked twice")
     assert response.status_code == 302 and response.url.endswith("#payment-history")
@@ -82,10 +95,12 @@ def test_it_asks_and_cancels_with_htmx_in_place(client, club, scorer, evening):
     client.force_login(scorer)
     mark(client, club, evening)
     payment = Payment.objects.get()
-    asked = client.get(reverse("club_payment_cancel", args=[club.slug, payment.pk]), HTTP_HX_REQUEST="true")
+    asked = client.get(from_the_ledger(club, payment), HTTP_HX_REQUEST="true")
     assert asked.content.decode().lstrip().startswith('<li class="transfer is-paid is-confirm">')
     response = cancel(client, club, payment, HTTP_HX_REQUEST="true")
-    assert response.status_code == 200 and response.content.decode().lstrip().startswith('<div id="ledger"')
+    assert response.status_code == 302 and response.url == reverse("club_ledger", args=[club.slug]) + "#payment-history"
+    page = client.get(response.url, HTTP_HX_REQUEST="true").content.decode()
+    assert '<div id="ledger"' in page and "Cancelled: Bert paying Anne" in page
 
 
 def test_a_closed_evening_is_settled_and_cancelled_in_the_ledger_and_on_its_page(client, club, scorer, evening):
@@ -97,7 +112,11 @@ def test_a_closed_evening_is_settled_and_cancelled_in_the_ledger_and_on_its_page
     assert "Payments can still be marked and cancelled, here or in the club" in page
     assert re.search(r"marked paid on \S+ at .+ by Marie", text(page))
     payment = Payment.objects.get()
-    client.post(reverse("payment_cancel", args=[evening.pk, payment.pk]), {"reason": ""})
+    refused = client.post(reverse("payment_cancel", args=[payment.pk]), {"reason": "  "})
+    assert refused.status_code == 422 and "This field is required." in refused.content.decode()
+    assert Payment.objects.active().exists()  # a cancellation needs a reason
+    response = client.post(reverse("payment_cancel", args=[payment.pk]), {"reason": "paid in cash, twice"})
+    assert response.url == reverse("settlement", args=[evening.pk]) + "#transfers"
     assert not Payment.objects.active().exists()
     evening.refresh_from_db()
     assert evening.status == Evening.Status.CLOSED
@@ -118,10 +137,10 @@ def test_a_scorer_cancels_only_their_own_entries_and_an_admin_any(client, cast, 
     payment = Payment.objects.get()
     client.force_login(scorer)
     page = client.get(reverse("club_ledger", args=[club.slug])).content.decode()
-    assert reverse("club_payment_cancel", args=[club.slug, payment.pk]) not in page
-    assert client.get(reverse("club_payment_cancel", args=[club.slug, payment.pk])).status_code == 403
+    assert reverse("payment_cancel", args=[payment.pk]) not in page
+    assert client.get(reverse("payment_cancel", args=[payment.pk])).status_code == 403
     assert cancel(client, club, payment).status_code == 403
-    assert client.post(reverse("payment_cancel", args=[evening.pk, payment.pk])).status_code == 403
+    assert client.post(reverse("payment_cancel", args=[payment.pk])).status_code == 403
     assert Payment.objects.active().count() == 1
     # the scorer's own entry: theirs to cancel; the admin cancels anyone's
     mark(client, club, evening, payer="Dina", payee="Carl")
@@ -133,11 +152,10 @@ def test_a_scorer_cancels_only_their_own_entries_and_an_admin_any(client, cast, 
 
 
 def test_cancel_knows_only_its_clubs_payments(client, cast, club, scorer, evening, admin):
-    from scorebook.clubs.models import Club, Membership, Role
-
+    """A scorer of another club does not even learn that the payment exists."""
     client.force_login(scorer)
     mark(client, club, evening)
-    other = Club.objects.create(name="Elders", slug="elders")
-    Membership.objects.create(club=other, user=scorer, role=Role.SCORER)
-    assert cancel(client, other, Payment.objects.get()).status_code == 404
+    client.force_login(cast["other_admin"])
+    assert cancel(client, club, Payment.objects.get()).status_code == 404
+    assert client.get(reverse("payment_cancel", args=[Payment.objects.get().pk])).status_code == 404
     assert Payment.objects.active().count() == 1

@@ -52,16 +52,14 @@ def test_it_cancels_a_payment_once_when_two_phones_confirm(club, scorer, admin, 
     def setup(n):
         evening = club_evening(club, scorer, date(2026, 9, 1 + n), [SAMEN_9])
         payment, _ = payments.record_payment(evening, "Bert", "Anne", Decimal("1.40"), scorer)
-        if where == "settlement":
-            url = reverse("payment_cancel", args=[evening.pk, payment.pk])
-        else:
-            url = reverse("club_payment_cancel", args=[club.slug, payment.pk])
-        return SimpleNamespace(evening=evening, payment=payment, url=url)
+        url = reverse("payment_cancel", args=[payment.pk])
+        back = {"settlement": {}, "ledger": {"next": reverse("club_ledger", args=[club.slug]), "target": "ledger"}}
+        return SimpleNamespace(evening=evening, payment=payment, url=url, back=back[where])
 
-    def shots(s):
+    def shots(s):  # each phone follows where its cancel goes back to, as htmx does
         return [
-            Shot(scorer, "post", s.url, {"reason": "mine"}, headers=HTMX),
-            Shot(admin, "post", s.url, {"reason": "admin"}, headers=HTMX),
+            Shot(scorer, "post", s.url, {"reason": "mine"} | s.back, headers=HTMX, follow=True),
+            Shot(admin, "post", s.url, {"reason": "admin"} | s.back, headers=HTMX, follow=True),
         ]
 
     def check(s, answers):

@@ -30,7 +30,7 @@ from django.urls import reverse
 
 from builders import club_evening
 from pages import body
-from scorebook.evenings import services
+from scorebook.evenings import payments, services
 from scorebook.evenings.models import Payment
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +80,7 @@ def corrected(club, scorer):
         ("Dina", "Carl", "0.60"),
     ]
     for payer, payee, amount in (("Bert", "Carl", "0.50"), ("Dina", "Anne", "1.10")):
-        Payment.objects.create(evening=evening, payer=payer, payee=payee, amount=Decimal(amount), marked_by=scorer)
+        payments.record_payment(evening, payer, payee, Decimal(amount), scorer)
     services.edit_deal(evening, 1, {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 9}, scorer, None)
     return evening
 

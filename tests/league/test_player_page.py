@@ -136,7 +136,7 @@ def test_the_page_opens_on_the_latest_season_played(client, cast, club, built):
     assert stat(html, "average") == "+1.5"
     assert stat(html, "won") == "0"
     assert stat(html, "money") == "+€0.30"
-    assert stat(html, "unpaid") == "+€0.20"  # Bert owes 0.20 of A; Dina's 0.10 of B is marked paid
+    assert stat(html, "balance") == "+€0.20"  # Bert owes 0.20 of A; Dina's 0.10 of B is marked paid
 
 
 def test_all_evenings(client, cast, club, built):
@@ -199,12 +199,12 @@ def test_sat_out_deals_are_counted_apart_for_every_player(client, cast, club, bu
         assert (stat(html, "deals"), stat(html, "sat-out")) == (played, sat_out), name
 
 
-def test_the_unpaid_balance_of_a_debtor_is_negative(client, cast, club, built):
+def test_the_balance_of_a_debtor_is_negative(client, cast, club, built):
     client.force_login(cast["member"])
     dina = Player.objects.get(club=club, name="Dina")
     html = body(client.get(page(club, dina)))
     # A: Bert pays her 0.60; B: she pays Bert 2.50 and Carl 0.30 (her 0.10 to Anne is marked paid)
-    assert stat(html, "unpaid") == f"{MINUS}€2.20"
+    assert stat(html, "balance") == f"{MINUS}€2.20"
     assert "Not paid yet" in html and reverse("club_ledger", args=[club.slug]) in html
 
 
@@ -213,7 +213,7 @@ def test_a_player_without_evenings(client, cast, club):
     client.force_login(cast["member"])
     html = body(client.get(page(club, nobody)))
     assert "No evening played here yet." in html
-    assert stat(html, "deals") == "0" and stat(html, "unpaid") == "nothing"
+    assert stat(html, "deals") == "0" and stat(html, "balance") == "clear"
     assert "season-chart" not in html
 
 

@@ -3,12 +3,12 @@
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from builders import lose_the_site
 from night_builders import deal, tables
-from scorebook.clubs.models import Club, Player
+from scorebook.clubs.models import Club
 from scorebook.evenings import services as evenings
 from scorebook.evenings.models import Evening
 from scorebook.nights import services
@@ -40,11 +40,7 @@ def test_it_restores_a_night_with_its_tables_plan_and_ranking(make_night, direct
     call_command("export_club", club.slug, "-o", str(path))
     backup = json.loads(path.read_text())
     assert len(backup["nights"]) == 1 and len(backup["nights"][0]["tables"]) == 4
-    Evening.objects.all().delete()
-    Night.objects.all().delete()
-    Player.objects.all().delete()
-    Club.objects.all().delete()
-    get_user_model().objects.all().delete()
+    lose_the_site()
     call_command("import_club", str(path))
     restored = Night.objects.get()
     assert picture(restored) == before
@@ -61,11 +57,7 @@ def test_it_refuses_a_backup_whose_night_points_at_an_evening_it_does_not_have(m
     backup = json.loads(path.read_text())
     backup["nights"][0]["tables"][0]["evening"] = 99
     path.write_text(json.dumps(backup))
-    Evening.objects.all().delete()
-    Night.objects.all().delete()
-    Player.objects.all().delete()
-    Club.objects.all().delete()
-    get_user_model().objects.all().delete()
+    lose_the_site()
     with pytest.raises(CommandError, match=r"nights\[0\]: tables\[0\]: evening"):
         call_command("import_club", str(path))
     assert not Club.objects.exists()

@@ -296,7 +296,6 @@ def test_the_ledger_settles_the_night_once_and_names_it(client, admin, spring):
         nets[payer.text] -= amount
         nets[payee.text] += amount
     assert len(lines) == 5 and nets == NIGHT_NETS
-    assert len(article.all(".night-tables .ledger-line")) == 12  # the tables behind it, on tap
     # the CSV says which line comes from the night
     sheet = client.get(reverse("club_ledger_csv", args=[night.club.slug])).content.decode("utf-8-sig")
     assert len([line for line in sheet.splitlines() if "Lenteavond" in line]) == 5

@@ -20,6 +20,15 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=80)
     slug = models.SlugField(_("short name"), max_length=40, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # the club's kitty (docs/rules/money.md): what each player who takes part owes the club for an evening, and
+    # for a club night (once for the night); empty: no fee. Copied onto each evening and night when it
+    # starts, so that a change applies from the next one on.
+    kitty_evening_fee = models.DecimalField(
+        _("kitty fee per evening"), max_digits=8, decimal_places=2, null=True, blank=True
+    )
+    kitty_night_fee = models.DecimalField(
+        _("kitty fee per night"), max_digits=8, decimal_places=2, null=True, blank=True
+    )
 
     class Meta:
         ordering = ["name"]

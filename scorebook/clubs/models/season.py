@@ -29,6 +29,9 @@ class Season(models.Model):
     )
     drop_worst = models.PositiveSmallIntegerField(_("worst evenings dropped"), default=0)
     tie_break = models.CharField(_("tie break"), max_length=16, choices=TieBreak, default=TieBreak.EVENINGS_WON)
+    # the prizes the club's kitty pays for the final places, 1st first (amounts as text, "20.00"),
+    # in the currency of the season's evenings; awarded by an admin once the season is over
+    prizes = models.JSONField(_("prizes"), default=list, blank=True, help_text=_("Amounts for 1st, 2nd, 3rd… place."))
     archived = models.BooleanField(
         _("archived"), default=False, help_text=_("Kept, and left out of the club's lists of seasons.")
     )

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from .. import services
+from .. import payments, services
 from ..access import evening_for_user, refuse_if_managed
 
 CONFIRM = "core/confirm.html"
@@ -32,15 +32,19 @@ def _after_delete(evening):
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def evening_delete(request, pk):
-    """An evening without deals (started by mistake, or emptied) can be deleted."""
+    """An evening without deals (started by mistake, or emptied) and without payments can be deleted.
+    One with payments (cancelled ones too) cannot: the page names them, and offers to archive it."""
     evening = evening_for_user(request, pk, write=True)
     refuse_if_managed(evening)
     has_deals = evening.deals.exists()
-    if request.method == "POST" and not has_deals:
+    records = payments.payment_records(evening)
+    if request.method == "POST" and not has_deals and not records:
         try:
             services.delete_evening(evening)
         except services.HasDeals:  # a deal was recorded in the meantime
             has_deals = True
+        except services.HasPayments:  # a payment was recorded in the meantime
+            records = payments.payment_records(evening)
         except services.EveningGone:  # another phone deleted it a moment ago
             messages.info(request, _("This evening had already been deleted."))
             return _after_delete(evening)
@@ -57,7 +61,17 @@ def evening_delete(request, pk):
         "button": _("Delete the evening"),
         "cancel_url": reverse("settlement", args=[evening.pk]),
     }
-    if has_deals:  # nothing to confirm: say why, and what can be done instead
+    if records and not has_deals:  # payments outlive everything: name them, and what can be done instead
+        context |= {
+            "title": _("This evening cannot be deleted"),
+            "lines": payments.sentences(records),
+            "refusal": _(
+                "Payments were recorded for it, and a payment is never deleted (one recorded by mistake is "
+                "cancelled, and stays in the history): archive the evening to take it out of the lists."
+            ),
+            "alternative": (reverse("evening_archive", args=[evening.pk]), _("Archive the evening")),
+        }
+    elif has_deals:  # nothing to confirm: say why, and what can be done instead
         count = evening.deals.count()
         context |= {
             "title": _("This evening cannot be deleted"),
@@ -70,7 +84,8 @@ def evening_delete(request, pk):
             % {"count": count},
             "alternative": (reverse("evening_archive", args=[evening.pk]), _("Archive the evening")),
         }
-    return render(request, CONFIRM, context, status=422 if has_deals and request.method == "POST" else 200)
+    refused = has_deals or bool(records)
+    return render(request, CONFIRM, context, status=422 if refused and request.method == "POST" else 200)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -12,8 +12,8 @@ from decimal import Decimal, InvalidOperation
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -22,20 +22,20 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
 from scorebook.accounts.models import display_name
+from scorebook.core.collation import sort_key
 from scorebook.core.formatting import lang, money_text, party_label, signed_points, stake_text, tone
 from scorebook.core.http import HtmxHttpRequest
 from scorebook.rules.model import BeteEnd
 from scorebook.rules.scoring import BETE
 
 from .. import display, payments, rules_display, services, stored
-from ..access import evening_for_user, refuse_if_managed
+from ..access import evening_for_money, evening_for_user, may_pay, refuse_if_managed
 from ..display import TransferWords
-from ..forms import CancelForm, PaymentForm
+from ..forms import PaymentForm
 from ..models import Evening, Payment
 
 TEMPLATE = "evenings/settle/settlement.html"
 PRINT_TEMPLATE = "evenings/settle/print.html"
-CANCEL_TEMPLATE = "evenings/settle/payment_cancel.html"
 
 # --- what the pages show -------------------------------------------------------------------
 
@@ -65,8 +65,8 @@ class TransferRow(TransferWords):
 
 def _may_cancel(evening: Evening, payment: Payment, user) -> bool:
     """A scorer cancels the payments they entered, an admin (of the club; a private evening's
-    owner) any."""
-    if not getattr(evening, "may_score", False):
+    owner) any; a table's link, none."""
+    if not may_pay(evening):
         return False
     return bool(getattr(evening, "as_admin", False)) or (user is not None and payment.marked_by_id == user.pk)
 
@@ -99,11 +99,11 @@ def _transfer_rows(evening: Evening, user=None) -> list[TransferRow]:
         return []
     records = payments.payment_records(evening)
     rows = [_payment_row(evening, p, user) for p in records]
-    # after a correction a payment may no longer match any transfer of the settlement: it stays,
+    # after a correction a payment marked against a transfer may match none any more: it stays,
     # counts on account (netted in every balance), and says so (docs/rules/money.md)
-    pairs = {(t.payer, t.payee) for t in payments.settlement_due(evening)}
-    for row in rows:
-        row.unmatched = not row.cancelled and (row.payer, row.payee) not in pairs
+    due = payments.settlement_due(evening)
+    for row, record in zip(rows, records, strict=True):
+        row.unmatched = not row.cancelled and payments.unmatched(record, due)
     rows += [
         TransferRow(t.payer, t.payee, t.amount, money_text(t.amount, evening.currency), False)
         for t in payments.still_due(evening, [p for p in records if not p.cancelled])
@@ -112,7 +112,9 @@ def _transfer_rows(evening: Evening, user=None) -> list[TransferRow]:
 
 
 def _parties(evening: Evening) -> list[tuple[str, str]]:
-    return [(name, party_label(name)) for name in payments.parties(evening)]
+    """The payment form's choices: the players in the roster's order (collated), the bête last."""
+    named = [(name, party_label(name)) for name in payments.parties(evening)]
+    return sorted(named, key=lambda party: (party[0] == BETE, sort_key(party[1])))
 
 
 def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> dict:
@@ -146,7 +148,7 @@ def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> di
     carried = bete is not None and result.bete_end is BeteEnd.CARRY
     bete_money = money.get(BETE)
     transfers = _transfer_rows(evening, user)
-    if form is None and has_stake:
+    if form is None and has_stake and may_pay(evening) and not evening.managed:
         form = PaymentForm(parties=_parties(evening))
     return {
         "evening": evening,
@@ -166,6 +168,7 @@ def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> di
         "due_count": sum(not t.paid for t in transfers),
         "closed": not evening.is_open,
         "may_score": getattr(evening, "may_score", False),
+        "may_pay": may_pay(evening) and not evening.managed,  # a night's table settles with its night
         "sheet": sheet,
         "lang": code,
         "summary": rules_display.summary(evening.ruleset, rules),
@@ -216,7 +219,7 @@ def _transfers_answer(request, evening: Evening, form=None, status: int = 200) -
 def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Mark a transfer still due paid in full (a double tap is harmless: the second finds it paid).
     ``paid`` = "0" with a ``payment`` asks to cancel that payment: its confirmation page."""
-    evening = evening_for_user(request, pk, write=True)
+    evening = evening_for_money(request, pk, write=True)
     payer = (request.POST.get("payer") or "").strip()
     payee = (request.POST.get("payee") or "").strip()
     try:
@@ -240,12 +243,14 @@ def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             payment_id = int(request.POST.get("payment") or "")
         except ValueError:
             return HttpResponseBadRequest("payment must be a payment's number")
-        return redirect("payment_cancel", evening.pk, payment_id)
+        return redirect("payment_cancel", payment_id)
 
     # Payments of a closed evening are settled here as in the club's ledger: closing freezes the deals,
     # not the money, which is often paid days later.
     try:
         payments.record_payment(evening, payer, payee, amount, request.user, closed_too=True)
+    except payments.SettledWithTheNight:
+        raise PermissionDenied("A club night's table is settled with its night, in the club's ledger") from None
     except payments.NotDue:  # the page was out of date: a deal or a payment changed the settlement since
         messages.warning(request, _("The settlement has changed since the page was shown: check it again."))
         return HttpResponseClientRefresh() if request.htmx else redirect(_settlement_url(evening, "#transfers"))
@@ -257,9 +262,11 @@ def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def payment_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Record a payment typed in: part of a transfer, or a free amount between two parties of the
     evening, with a note. The form's key makes a repeated post record nothing."""
-    evening = evening_for_user(request, pk, write=True)
+    evening = evening_for_money(request, pk, write=True)
     if evening.stake is None:
         return HttpResponseBadRequest("this evening has no stake")
+    if evening.managed:
+        raise PermissionDenied("A club night's table is settled with its night, in the club's ledger")
     form = PaymentForm(request.POST, parties=_parties(evening))
     if not form.is_valid():
         return _transfers_answer(request, evening, form, status=422)
@@ -290,43 +297,6 @@ def payment_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             },
         )
     return _transfers_answer(request, evening)
-
-
-@login_required
-def payment_cancel(request: HtmxHttpRequest, pk: int, payment: int) -> HttpResponse:
-    """Cancel a payment, after a confirmation (this page, or the row in place with htmx), with a
-    reason: a record of who, when and why; the payment stays in the list, cancelled."""
-    evening = evening_for_user(request, pk, write=request.method == "POST")
-    record = get_object_or_404(
-        Payment.objects.select_related("marked_by__profile", "cancellation__by__profile"), pk=payment, evening=evening
-    )
-    row = _payment_row(evening, record, request.user)
-    form = CancelForm(request.POST) if request.method == "POST" else CancelForm()
-    if request.method == "POST":
-        if not form.is_valid():
-            return render(request, CANCEL_TEMPLATE, {"evening": evening, "t": row, "form": form}, status=422)
-        try:
-            payments.cancel_payment(record.pk, request.user, admin=evening.as_admin, reason=form.cleaned_data["reason"])
-        except payments.AlreadyCancelled:
-            messages.info(request, _("This payment was cancelled already."))
-        except payments.NotYours:
-            raise PermissionDenied("A scorer cancels only the payments they entered") from None
-        else:
-            messages.success(
-                request,
-                _("Cancelled: %(payer)s paying %(payee)s %(amount)s no longer counts; it stays in the history.")
-                % {"payer": row.payer_label, "payee": row.payee_label, "amount": row.amount_text},
-            )
-        return _transfers_answer(request, evening)
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
-    if row.cancelled:
-        messages.info(request, _("This payment was cancelled already."))
-        return redirect(_settlement_url(evening, "#transfers"))
-    if not row.may_cancel:
-        raise PermissionDenied("A scorer cancels only the payments they entered")
-    template = CANCEL_TEMPLATE + "#confirm" if request.htmx else CANCEL_TEMPLATE
-    return render(request, template, {"evening": evening, "t": row, "form": form})
 
 
 def _back(request, evening: Evening):

@@ -21,64 +21,73 @@ from django.views.decorators.http import require_safe
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Role
 from scorebook.core import spreadsheet
+from scorebook.ledger import books
 
 from ..backup import export_club
-from .ledger import open_ledger, payment_history
 from .roster import roster_rows
 
 
 @require_safe
 @login_required
 def ledger_csv(request, slug):
-    """What is still to pay (one line per open transfer), then every payment marked, with who and when."""
+    """Each party's balance, what is still to pay (one line per open transfer, evening by evening and
+    night by night), then every payment and kitty record, with who and when: all from the ledger."""
     club, _role = club_for_user(request, slug)
     fmt = spreadsheet.local_format()
-    ledger = open_ledger(club)
-    to_pay, paid = _("to pay"), _("paid")
+    blank = [""] * 12
+
+    def row(**cells) -> list[str]:
+        out = list(blank)
+        for name, value in cells.items():
+            out[COLUMNS.index(name)] = value
+        return out
+
     rows = [
-        [
-            t.date.isoformat(),
-            t.variant,
-            to_pay,
-            t.payer_label,
-            t.payee_label,
-            spreadsheet.number(t.amount, 2, fmt),
-            t.currency,
-            "",
-            "",
-            "",
-        ]
-        for t in ledger.transfers
+        row(status=_("balance"), player=b.name, currency=currency, balance=spreadsheet.number(amount, 2, fmt))
+        for b in books.balances(club)
+        for currency, amount in sorted(b.money.items())
     ]
+    to_pay = _("to pay")
+    evenings, _count = books.open_evenings(club, limit=None)
     rows += [
-        [
-            t.date.isoformat(),
-            _("night %(name)s") % {"name": t.name},
-            to_pay,
-            t.payer_label,
-            t.payee_label,
-            spreadsheet.number(t.amount, 2, fmt),
-            t.currency,
-            "",
-            "",
-            "",
-        ]
-        for night in ledger.nights
+        row(
+            evening=t.date.isoformat(),
+            variant=t.variant,
+            status=to_pay,
+            payer=t.payer_label,
+            payee=t.payee_label,
+            amount=spreadsheet.number(t.amount, 2, fmt),
+            currency=t.currency,
+        )
+        for e in evenings
+        for t in e.transfers
+    ]
+    nights, _count = books.open_nights(club, limit=None)
+    rows += [
+        row(
+            evening=t.date.isoformat(),
+            variant=_("night %(name)s") % {"name": t.name},
+            status=to_pay,
+            payer=t.payer_label,
+            payee=t.payee_label,
+            amount=spreadsheet.number(t.amount, 2, fmt),
+            currency=t.currency,
+        )
+        for night in nights
         for t in night.transfers
     ]
-    cancelled = _("cancelled")
+    statuses = {"payment": _("paid"), "expense": _("kitty expense"), "prize": _("prize")}
     rows += [
-        [
-            p.where,
-            "",
-            cancelled if p.cancelled else paid,
-            p.payer_label,
-            p.payee_label,
-            spreadsheet.number(p.amount, 2, fmt),
-            p.currency,
-            p.marked_by,
-            timezone.localtime(p.marked_at).strftime("%Y-%m-%d %H:%M"),
-            " · ".join(
+        row(
+            evening=p.where,
+            status=_("cancelled") if p.cancelled else statuses[p.what],
+            payer=p.payer_label,
+            payee=p.payee_label,
+            amount=spreadsheet.number(p.amount, 2, fmt),
+            currency=p.currency,
+            marked_by=p.marked_by,
+            marked_on=timezone.localtime(p.marked_at).strftime("%Y-%m-%d %H:%M"),
+            note=" · ".join(
                 part
                 for part in (
                     p.note,
@@ -95,8 +104,8 @@ def ledger_csv(request, slug):
                 )
                 if part
             ),
-        ]
-        for p in payment_history(club, limit=None)
+        )
+        for p in books.history(club, limit=None)
     ]
     header = [
         _("Evening"),
@@ -109,9 +118,27 @@ def ledger_csv(request, slug):
         _("Marked by"),
         _("Marked on"),
         _("Note"),
+        _("Player"),
+        _("Balance"),
     ]
     filename = spreadsheet.file_name(club.slug, pgettext("file name", "ledger"))
     return spreadsheet.csv_download(filename, header, rows, fmt)
+
+
+COLUMNS = [
+    "evening",
+    "variant",
+    "status",
+    "payer",
+    "payee",
+    "amount",
+    "currency",
+    "marked_by",
+    "marked_on",
+    "note",
+    "player",
+    "balance",
+]
 
 
 @require_safe

@@ -1,4 +1,4 @@
-"""A player's page: his evenings in the club, per variant, his records and contracts, what is unpaid.
+"""A player's page: his evenings in the club, per variant, his records and contracts, his money.
 
 Points of different grids (kleurenwiezen, Liège, …) are never added up: totals, averages,
 money and statistics are given per variant; only counts (evenings, deals) have an overall
@@ -8,14 +8,14 @@ of his evenings ("did not play"); the deals he sat out are counted apart.
 Every figure is added up by the database from the figures each seat keeps (``Seat.points``,
 ``place``, ``played``, ``money``, ``unpaid``…, written with the evening's summary by the same
 transaction): a fixed number of queries, none of them reading a summary. The contracts come
-from each of his seats' ``declared`` (a few bytes), for the evenings shown only. Long lists are
-capped: the latest evenings, the newest unpaid transfers, with links to the rest.
+from each of his seats' ``declared`` (a few bytes), for the evenings shown only. His money is the
+ledger's (``scorebook.ledger.books``): his balance, his lines in the club's settle-up, and the newest
+evenings and nights where something remains for him. Long lists are capped, with links to the rest.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Exists, OuterRef, Q, Sum
@@ -28,20 +28,21 @@ from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Season
 from scorebook.clubs.season_forms import FiguresForm
 from scorebook.core.cleaning import whole_number
-from scorebook.core.formatting import decimal_text, lang, signed_points, tone
+from scorebook.core.formatting import decimal_text, lang, money_text, signed_points, tone
 from scorebook.evenings import charts
-from scorebook.evenings.models import Evening, Seat
+from scorebook.evenings.models import Seat
+from scorebook.ledger import books
+from scorebook.ledger.books import variant_name
 from scorebook.nights import results as night_results
 from scorebook.rules import registry
 from scorebook.rules.model import RulesError
 
 from .. import standings as st
-from .ledger import OpenTransfer, open_ledger, variant_name
 from .seasons import purse_text, purse_tone
-from .settle_up import player_lines, settle_up_lines
 
 SHOWN_EVENINGS = 20  # the latest evenings listed per variant; the club's list (filtered on him) has the rest
-SHOWN_UNPAID = 10  # the newest unpaid transfers; the club's ledger has the rest
+SHOWN_UNPAID = 10  # the newest evenings where something remains for him; the club's ledger has the rest
+SHOWN_NIGHTS = 5  # the same for his nights
 CHART_POINTS = 250  # a chart of more evenings draws every n-th (and always the last)
 EVENING_ORDER = ("evening__date", "evening__created_at", "evening_id")  # the standings' order of evenings
 COUNTED = Q(place__isnull=False)  # one of his evenings: deals were played and he took part (docs/rules/money.md)
@@ -75,9 +76,6 @@ class Figures:
     season: int | None  # the season shown (None: all evenings)
     variants: list[st.PlayerStats] = field(default_factory=list)  # one per variant, the most played first
     rulesets: list[str] = field(default_factory=list)
-    unpaid: dict[str, Decimal] = field(default_factory=dict)  # by currency; > 0: others owe him
-    unpaid_transfers: list[OpenTransfer] = field(default_factory=list)  # the newest ones
-    unpaid_count: int = 0
     night_urls: dict[int, str] = field(default_factory=dict)  # evening id standing for a night -> his line
 
     @property
@@ -207,37 +205,54 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
     return found, urls
 
 
-def _unpaid(club, player: Player) -> tuple[dict[str, Decimal], list[OpenTransfer], int]:
-    """What is still open for him (every evening of the club): the seats' stored figures added up,
-    and the newest open transfers, worked out for the few evenings they come from."""
-    open_seats = Seat.objects.filter(player=player, evening__club=club, open_transfers__gt=0)
-    unpaid, count = {}, 0
-    for currency, amount, n in (
-        open_seats.values("evening__currency")
-        .annotate(amount=Sum("unpaid"), n=Sum("open_transfers"))
-        .values_list("evening__currency", "amount", "n")
-        .order_by()
-    ):
-        unpaid[currency] = amount
-        count += n
-    if not count:
-        return unpaid, [], 0
-    newest = list(
-        open_seats.order_by("-evening__date", "-evening__created_at").values_list("evening_id", flat=True)[
-            :SHOWN_UNPAID
-        ]
+def money(club, player: Player) -> dict:
+    """His money as the ledger has it: his balance (one figure, docs/rules/money.md), what he pays and receives
+    in the club's settle-up (the fewest payments that clear the club, the kitty apart) and what he
+    owes the kitty, and the newest evenings and nights where something remains for him."""
+    all_balances = books.balances(club)
+    balance = next((b for b in all_balances if b.key == player.pk), None) or books.Balance(
+        player.pk, player.name, player.pk
     )
-    ledger = open_ledger(club, evenings=Evening.objects.filter(pk__in=newest))
-    mine = [t for t in ledger.transfers if player.pk in (t.payer_key, t.payee_key)]
-    return unpaid, mine[:SHOWN_UNPAID], count
-
-
-def money_section(club, player: Player) -> dict:
-    """What the player owes and is owed, and to whom, in the club's settle-up (every evening, night
-    and payment on account netted: the fewest payments that clear the club)."""
-    lines = settle_up_lines(open_ledger(club).balances)
-    owes, owed = player_lines(lines, player.pk)
-    return {"owes": owes, "owed": owed}
+    settled = books.settle(all_balances, with_kitty=False)
+    evenings, evening_count = books.open_evenings(club, player, limit=SHOWN_UNPAID)
+    nights, _nights = books.open_nights(club, player, limit=SHOWN_NIGHTS)
+    items = [
+        {
+            "date": e.date,
+            "label": e.variant,
+            "url": reverse("evening", args=[e.pk]),
+            "amount": e.remaining(player.pk),
+            "currency": e.currency,
+        }
+        for e in evenings
+    ] + [
+        {
+            "date": n.date,
+            "label": n.name,
+            "url": reverse("night", args=[n.pk]),
+            "amount": n.remaining(player.pk),
+            "currency": n.currency,
+        }
+        for n in nights
+    ]
+    items.sort(key=lambda item: item["date"], reverse=True)
+    for item in items:
+        item["text"] = money_text(item["amount"], item["currency"], signed=True)
+        item["tone"] = tone(item["amount"])
+    kitty_texts = [
+        {"text": money_text(amount, currency, signed=True), "tone": tone(amount)}
+        for currency, amount in sorted(balance.kitty.items())
+        if amount
+    ]
+    return {
+        "balance": balance,
+        "owes": [line for line in settled.lines if line.payer_key == player.pk],
+        "owed": [line for line in settled.lines if line.payee_key == player.pk],
+        "settle_proved": settled.proved,
+        "kitty_texts": kitty_texts,
+        "open_items": items,
+        "open_hidden": max(evening_count - len(evenings), 0),
+    }
 
 
 def figures(club, player: Player, seasons: list[Season], wanted: str) -> Figures:
@@ -251,14 +266,10 @@ def figures(club, player: Player, seasons: list[Season], wanted: str) -> Figures
         chosen = _latest_season(club, player, seasons)
     found, urls = _variants(player, _seats(club, player, chosen))
     order = sorted(found, key=lambda ruleset: (-found[ruleset].evenings, ruleset))
-    unpaid, transfers, count = _unpaid(club, player)
     return Figures(
         season=chosen.pk if chosen else None,
         variants=[found[r] for r in order],
         rulesets=order,
-        unpaid=unpaid,
-        unpaid_transfers=transfers,
-        unpaid_count=count,
         night_urls=urls,
     )
 
@@ -374,7 +385,6 @@ def player_page(request, slug, player):
         )
         for stats, ruleset in zip(found.variants, found.rulesets, strict=True)
     ]
-    unpaid = found.unpaid
     context = {
         "club": club,
         "role": role,
@@ -385,16 +395,7 @@ def player_page(request, slug, player):
         "figures": found,
         "variants": variants,
         "several_variants": several,
-        "unpaid_texts": [
-            {"text": text, "tone": tone(amount)}
-            for (currency, amount), text in zip(
-                sorted(unpaid.items()), (purse_text({c: a}) for c, a in sorted(unpaid.items())), strict=True
-            )
-        ],
-        "unpaid_tone": purse_tone(unpaid) if unpaid else "zero",
-        "unpaid_transfers": found.unpaid_transfers,
-        "unpaid_hidden": found.unpaid_count - len(found.unpaid_transfers),
         "player_nights": night_results.nights_of(player),
     }
-    context |= money_section(club, player)
+    context |= money(club, player)
     return render(request, "league/player.html", context)

@@ -33,10 +33,11 @@ from scorebook.core import spreadsheet
 from scorebook.core.collation import by_name
 from scorebook.core.formatting import decimal_text, money_text, signed_points, tone
 from scorebook.evenings.models import Evening, Seat, usual_variant
+from scorebook.ledger.books import variant_name
 from scorebook.nights import results as night_results
 
 from .. import standings as st
-from .ledger import variant_name
+from . import prizes
 
 INVALID = 422
 CONFLICT = 409
@@ -352,6 +353,7 @@ def season(request, slug, pk):
         "seasons": list(club.seasons.filter(archived=False).only("id", "name", "start")),
         "tie_break": TieBreak(season.tie_break).label,
     }
+    context |= prizes.context(season, table, role)
     return render(request, "league/seasons/standings.html", context)
 
 

@@ -25,6 +25,7 @@ from django.views.decorators.http import condition, require_http_methods, requir
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core.cleaning import whole_number
+from scorebook.evenings import payments
 from scorebook.evenings.models import Deal
 
 from .. import results, services
@@ -354,11 +355,13 @@ def night_delete(request, pk):
     """GET: what deleting the night does; POST: delete it, while no deal is recorded at its tables."""
     night = night_for_director(request, pk)
     played = Deal.objects.filter(evening__night_table__session__night=night).exists()
-    if request.method == "POST" and not played:
+    records = services.payments_of(night)
+    if request.method == "POST" and not played and not records:
         try:
             services.delete_night(night)
         except services.NightError:
             played = True  # a deal was recorded in the meantime
+            records = services.payments_of(night)
         else:
             messages.success(request, _("The night “%(name)s” is deleted.") % {"name": night.name})
             return redirect("night_list", night.club.slug)
@@ -376,4 +379,16 @@ def night_delete(request, pk):
             "lines": [],
             "refusal": _("A deal has been recorded at one of its tables: the night cannot be deleted."),
         }
-    return render(request, "core/confirm.html", context, status=INVALID if played and request.method == "POST" else 200)
+    elif records:  # payments outlive everything: name them
+        context |= {
+            "title": _("This night cannot be deleted"),
+            "lines": payments.sentences(records),
+            "refusal": _(
+                "Payments were recorded for it, and a payment is never deleted (one recorded by mistake is "
+                "cancelled, and stays in the history): the night is kept."
+            ),
+        }
+    refused = played or bool(records)
+    return render(
+        request, "core/confirm.html", context, status=INVALID if refused and request.method == "POST" else 200
+    )

@@ -1,0 +1,292 @@
+"""Settling up a club: the fewest transfers that clear its balances (scoring reference, section 4).
+
+Plain Python, no Django. For n parties with a balance the fewest transfers is n minus the most
+groups a partition of them into groups that each sum to zero can have (a group of k is cleared in
+k - 1 transfers, never fewer; ``settlement.min_transfers`` does it by dynamic programming over every
+subset, which is O(n * 2**n): right for a card table, not for a club). A club has 25 to 60 members
+with a balance, and their balances in cents share many zero-sum groups (everyone at a table that
+met only once sums to zero; coincidences do the rest), so here the partition is searched by branch
+and bound:
+
+* a group of a maximal partition is *minimal*: it holds no smaller group summing to zero (else
+  splitting it would give one group more). A pair ``x, -x`` is always a group of some maximal
+  partition, so equal and opposite balances are paired first;
+* a node is the set ``R`` of parties not grouped yet. Its upper bound: each party ``e`` lies in a
+  group at least as large as ``size(e)``, the smallest zero-sum subset of ``R`` holding it, so a
+  partition of ``R`` has at most ``sum(1 / size(e))`` groups (each group adds up to 1 or more), and
+  at most as many as it has parties on either side. ``size`` is found exactly up to 4 parties by
+  hashing sums of pairs, and taken as 5 beyond (a lower bound keeps the upper bound sound);
+* it branches on the party with the smallest ``size`` (the largest balance on a tie): each zero-sum
+  subset of ``R`` holding it, smallest first (found with subset sums held as bits of Python
+  integers), each followed by the rest; the sizes stop where the bound says no larger group can
+  beat the best partition found;
+* the first partition is greedy (the smallest zero-sum group, again and again), and a set with no
+  zero-sum proper subset (one subset-sum pass) is one group.
+
+The search stops after ``NODES`` nodes: the same balances always give the same transfers, whatever
+the machine's load. ``Fewest.proved`` says whether the search finished (then no settlement takes
+fewer transfers); the page claims "the fewest" only then. ``bench/settle_up.py`` compares it with an
+independent solver on generated club months.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import reduce
+from math import gcd
+
+from .settlement import Transfer, _cents, _settle_group, _zero_sum_groups
+
+# About 0.5 s for a club of 30 members on a small server; a search of that many nodes either
+# finished (proved) or returns the best partition found.
+NODES = 400
+# Up to this many parties left once the pairs are grouped, the exact dynamic programming over every
+# subset decides (and proves) at once.
+SMALL = 12
+SIZE_CAP = 5  # size(e) found exactly up to 4; 5 stands for "5 or more"
+
+
+@dataclass(frozen=True)
+class Fewest:
+    """The transfers that clear the balances, and whether no settlement takes fewer (``proved``)."""
+
+    transfers: list[Transfer]
+    proved: bool
+
+
+class _Budget(Exception):
+    pass
+
+
+def _bits(values: list[int], members: list[int]) -> int:
+    """The offset that makes every subset sum of ``members`` a non-negative bit index."""
+    return sum(-values[i] for i in members if values[i] < 0)
+
+
+def _has_proper_zero_subset(values: list[int], members: list[int]) -> bool:
+    """Whether ``members`` (summing to zero) split into two zero-sum groups: a nonempty subset of
+    all but the first sums to zero (its complement then does too). One subset-sum pass."""
+    rest = members[1:]
+    offset = _bits(values, rest)
+    reach = 0  # bit offset + s: a nonempty subset of the members seen sums to s
+    for i in rest:
+        v = values[i]
+        shifted = reach << v if v > 0 else reach >> -v
+        reach |= shifted | (1 << (offset + v))
+    return bool(reach >> offset & 1)
+
+
+def _small_groups(values: list[int], members: list[int]) -> dict[int, list[int]]:
+    """For each member, the zero-sum subsets of 3 and of 4 members holding it (as bit masks, those of 3
+    first), found once for a search by hashing the sums of pairs; a node keeps those it still holds."""
+    pairs: dict[int, list[tuple[int, int]]] = {}
+    for a_at, a in enumerate(members):
+        for b in members[a_at + 1 :]:
+            pairs.setdefault(values[a] + values[b], []).append((a, b))
+    threes: set[int] = set()
+    fours: set[int] = set()
+    for total, these in pairs.items():
+        for c in members:
+            if values[c] == -total:
+                threes.update(1 << a | 1 << b | 1 << c for a, b in these if c not in (a, b))
+        if total <= 0:
+            for a, b in these:
+                for c, d in pairs.get(-total, ()):
+                    if len({a, b, c, d}) == 4:
+                        fours.add(1 << a | 1 << b | 1 << c | 1 << d)
+    found: dict[int, list[int]] = {i: [] for i in members}
+    for masks in (sorted(threes), sorted(fours)):
+        for mask in masks:
+            for i in members:
+                if mask >> i & 1:
+                    found[i].append(mask)
+    return found
+
+
+def _sizes(values: list[int], members: list[int], small: dict[int, list[int]]) -> dict[int, int]:
+    """size(e) for each member: 2, 3 or 4 when e is in a zero-sum subset of that many members, else
+    SIZE_CAP. ``small``: the zero-sum subsets of 3 and 4 of a set holding ``members`` (``_small_groups``)."""
+    held = 0
+    present: dict[int, int] = {}
+    for i in members:
+        held |= 1 << i
+        present[values[i]] = present.get(values[i], 0) + 1
+    sizes: dict[int, int] = {}
+    for e in members:
+        need = -values[e]
+        if present.get(need, 0) > (need == values[e]):
+            sizes[e] = 2
+            continue
+        sizes[e] = SIZE_CAP
+        for mask in small[e]:
+            if mask & held == mask:
+                sizes[e] = mask.bit_count()
+                break
+    return sizes
+
+
+def _upper_bound(values: list[int], members: list[int], sizes: dict[int, int]) -> int:
+    """The most groups a partition of ``members`` can have: sum(1 / size(e)), and no more than the
+    parties on either side (sixtieths: every size divides 60)."""
+    positive = sum(values[i] > 0 for i in members)
+    return min(positive, len(members) - positive, sum(60 // sizes[i] for i in members) // 60)
+
+
+def _subsets(values: list[int], members: list[int], e: int, size: int) -> Iterator[list[int]]:
+    """Every subset of ``members`` of ``size`` holding ``e`` that sums to zero, in a fixed order."""
+    others = [i for i in members if i != e]
+    k_max = size - 1
+    offset = _bits(values, others)
+    # tails[j][k]: the sums (bits, offset) of k members among others[j:]
+    tails: list[list[int]] = [[0] * (k_max + 1) for _ in range(len(others) + 1)]
+    tails[len(others)][0] = 1 << offset
+    for j in range(len(others) - 1, -1, -1):
+        v = values[others[j]]
+        row, below = tails[j], tails[j + 1]
+        row[0] = below[0]
+        for k in range(1, k_max + 1):
+            take = below[k - 1]
+            row[k] = below[k] | (take << v if v > 0 else take >> -v)
+    stack: list[tuple[int, int, int, list[int]]] = [(0, k_max, offset - values[e], [e])]
+    while stack:
+        j, k, target, chosen = stack.pop()
+        if k == 0:
+            if target == offset:
+                yield chosen
+            continue
+        if j >= len(others) or target < 0 or not tails[j][k] >> target & 1:
+            continue
+        stack.append((j + 1, k, target, chosen))  # without others[j] (taken after the branch with it)
+        stack.append((j + 1, k - 1, target - values[others[j]], [*chosen, others[j]]))
+
+
+def _smallest_group(values: list[int], members: list[int]) -> list[int] | None:
+    """A smallest zero-sum proper subset of ``members`` (the one the fixed order finds first), if any:
+    its size from the subset sums of each size (bits), then the first such subset by its first member."""
+    half = len(members) // 2  # a zero-sum proper subset or its complement has at most half of them
+    offset = _bits(values, members)
+    layers = [1 << offset] + [0] * half
+    for i in members:
+        v = values[i]
+        for k in range(half, 0, -1):
+            take = layers[k - 1]
+            layers[k] |= take << v if v > 0 else take >> -v
+    size = next((k for k in range(2, half + 1) if layers[k] >> offset & 1), None)
+    if size is None:
+        return None
+    for at, e in enumerate(members):
+        found = next(_subsets(values, [e, *members[at + 1 :]], e, size), None)
+        if found is not None:
+            return found
+    return None
+
+
+def _greedy(values: list[int], members: list[int]) -> list[list[int]]:
+    groups: list[list[int]] = []
+    rest = list(members)
+    while rest:
+        group = _smallest_group(values, rest) if _has_proper_zero_subset(values, rest) else None
+        if group is None:
+            groups.append(rest)
+            break
+        groups.append(sorted(group))
+        taken = set(group)
+        rest = [i for i in rest if i not in taken]
+    return groups
+
+
+class _Search:
+    def __init__(self, values: list[int], nodes: int):
+        self.values = values
+        self.left = nodes
+        self.best: list[list[int]] = []
+        self.small: dict[int, list[int]] = {}
+        self.seen: dict[frozenset[int], int] = {}  # a set of parties left -> the most groups made before it
+
+    def run(self, members: list[int]) -> None:
+        self.best = _greedy(self.values, members)
+        self.small = _small_groups(self.values, members)
+        self.node(members, [])
+
+    def node(self, members: list[int], groups: list[list[int]]) -> None:
+        if not members:
+            if len(groups) > len(self.best):
+                self.best = list(groups)
+            return
+        key = frozenset(members)
+        if self.seen.get(key, -1) >= len(groups):
+            return
+        self.seen[key] = len(groups)
+        self.left -= 1
+        if self.left < 0:
+            raise _Budget
+        values, have = self.values, len(groups)
+        if not _has_proper_zero_subset(values, members):
+            if have + 1 > len(self.best):
+                self.best = [*groups, members]
+            return
+        sizes = _sizes(values, members, self.small)
+        if have + _upper_bound(values, members, sizes) <= len(self.best):
+            return
+        e = min(members, key=lambda i: (sizes[i], -abs(values[i]), i))
+        rest_bound = sum(60 // sizes[i] for i in members if i != e)  # sixtieths
+        widest = max(sizes.values())
+        for size in range(sizes[e], len(members) - 1):
+            # the others of a group of ``size`` take at least (size - 1) / widest off the rest's bound
+            if have + 1 + (rest_bound - (size - 1) * (60 // widest)) // 60 <= len(self.best):
+                break
+            for group in _subsets(values, members, e, size):
+                taken = set(group)
+                self.node([i for i in members if i not in taken], [*groups, sorted(group)])
+        if have + 1 > len(self.best):  # e's group is all of them
+            self.best = [*groups, members]
+
+
+def _partition(values: list[int], nodes: int) -> tuple[list[list[int]], bool]:
+    """A partition of the indices of ``values`` (non-zero, summing to zero) into as many zero-sum
+    groups as the search finds, and whether it proved there are no more."""
+    groups: list[list[int]] = []
+    waiting: dict[int, list[int]] = {}
+    rest = []
+    for i, v in enumerate(values):  # pairs first, each debtor with the earliest creditor of his amount
+        if waiting.get(-v):
+            groups.append(sorted([waiting[-v].pop(0), i]))
+        else:
+            waiting.setdefault(v, []).append(i)
+    paired = {i for g in groups for i in g}
+    rest = [i for i in range(len(values)) if i not in paired]
+    if not rest:
+        return groups, True
+    if len(rest) <= SMALL:
+        small = _zero_sum_groups([values[i] for i in rest])
+        return groups + [[rest[j] for j in g] for g in small], True
+    divisor = reduce(gcd, (values[i] for i in rest))
+    scaled = [v // divisor for v in values]
+    search = _Search(scaled, nodes)
+    try:
+        search.run(rest)
+        proved = True
+    except _Budget:
+        proved = False
+    return groups + search.best, proved
+
+
+def fewest_transfers(balances: dict[str, Decimal], nodes: int = NODES) -> Fewest:
+    """The transfers that clear ``balances`` (positive: is owed; they must sum to zero, in whole cents),
+    the fewest the search finds within ``nodes`` nodes, each group of the partition cleared by its
+    largest debtor paying its largest creditor; sorted by (payer, payee) in the order of ``balances``.
+    The same balances always give the same list."""
+    cents = _cents(balances)
+    position = {name: i for i, name in enumerate(balances)}
+    names = [name for name, c in cents.items() if c]
+    values = [cents[name] for name in names]
+    groups, proved = _partition(values, nodes)
+    transfers: list[Transfer] = []
+    for group in groups:
+        transfers += _settle_group([names[i] for i in group], [values[i] for i in group])
+    return Fewest(sorted(transfers, key=lambda t: (position[t.payer], position[t.payee])), proved)
+
+
+__all__ = ["NODES", "Fewest", "Transfer", "fewest_transfers"]
