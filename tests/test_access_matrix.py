@@ -137,6 +137,7 @@ def _lines(w):
         ("password_reset_done", [], "get", None, PUBLIC),
         ("password_reset_complete", [], "get", None, PUBLIC),
         ("password_reset_confirm", ["MQ", "set-password"], "get", None, PUBLIC),
+        ("password_link", ["an-unknown-password-link-000"], "get", None, {key: {410} for key in ROLES}),
         ("password_change", [], "get", None, SIGNED_IN),
         ("password_change_done", [], "get", None, SIGNED_IN),
         ("profile", [], "get", None, SIGNED_IN),
@@ -174,6 +175,15 @@ def _lines(w):
         ("club_member_remove", [slug, w["membership"].pk], "get", None, CLUB_ADMIN),
         ("club_member_role", [slug, w["membership"].pk], "post", {"role": "member"}, _writes(CLUB_ADMIN)),
         ("club_member_remove", [slug, w["membership"].pk], "post", {}, _writes(CLUB_ADMIN)),
+        # a member restored without a password: his link to choose one, made by an admin (refused with a
+        # sentence, 409, for an account that has a password: the member's here)
+        (
+            "club_member_password_link",
+            [slug, w["membership"].pk],
+            "post",
+            {},
+            CLUB_ADMIN | {"admin": {409}, "anonymous": LOGIN},
+        ),
         ("club_invitation_new", [slug], "post", {"role": "member", "days": "7", "uses": "1"}, _writes(CLUB_ADMIN)),
         ("club_invitation_revoke", [slug, w["invitation"].pk], "post", {}, _writes(CLUB_ADMIN)),
         ("club_rules", [slug], "get", None, CLUB_READ),
