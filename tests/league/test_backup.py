@@ -150,7 +150,7 @@ def test_it_lets_members_log_in_after_a_restore_and_shows_the_same_standings(clu
 def test_it_refuses_to_restore_over_an_existing_club(club, tmp_path):
     path = tmp_path / "club.json"
     call_command("export_club", "klaverboer", "-o", str(path))
-    with pytest.raises(CommandError, match="already exists"):
+    with pytest.raises(CommandError, match="The short name “klaverboer” is taken"):
         call_command("import_club", str(path))
 
 
