@@ -71,7 +71,7 @@ def test_an_admin_gives_a_restored_member_his_link_and_he_is_in(client, admin, c
 
     lotte = Client()
     form = lotte.get(link)
-    assert form.status_code == 200 and form["Referrer-Policy"] == "no-referrer"
+    assert form.status_code == 200 and form["Referrer-Policy"] == "same-origin"
     assert "user name <strong>lotte</strong>" in body(form)
     short = lotte.post(link, {"new_password1": "kort", "new_password2": "kort"})
     assert short.status_code == 422 and field_errors(body(short), "new_password2")

@@ -124,7 +124,8 @@ class PasswordResetView(_Invalid422, auth_views.PasswordResetView):
 class PasswordResetConfirmView(_Invalid422, auth_views.PasswordResetConfirmView):
     """Django's, except that the link's token stays in the page's address (the form posts back to it)
     and never goes into the session: the sessions are in the database, which keeps no link in clear.
-    Django moved the token out of the address lest the page's Referer carry it: this page sends none."""
+    Django moved the token out of the address lest the page's Referer carry it to another site: the
+    site's Referrer-Policy (same-origin) sends it to none."""
 
     @method_decorator(sensitive_post_parameters())
     @method_decorator(never_cache)
@@ -137,11 +138,8 @@ class PasswordResetConfirmView(_Invalid422, auth_views.PasswordResetConfirmView)
             and self.token_generator.check_token(self.user, token)
         )
         if self.validlink:
-            response = FormView.dispatch(self, request, *args, **kwargs)  # the form, here
-        else:
-            response = self.render_to_response(self.get_context_data())
-        response["Referrer-Policy"] = "no-referrer"
-        return response
+            return FormView.dispatch(self, request, *args, **kwargs)  # the form, here
+        return self.render_to_response(self.get_context_data())
 
     def form_valid(self, form):
         form.save()  # Django's would also take the token out of the session, where it never was

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from scorebook.clubs.models import Club, Player
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core.engine_messages import localized
-from scorebook.core.forms import Choice, ChoiceRows
+from scorebook.core.forms import ChoiceRows
 from scorebook.rules import evening_file
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import RulesError
@@ -48,25 +48,16 @@ class ImportForm(forms.Form):
     rules = forms.ChoiceField(
         label=gettext_lazy("Rules, in a club"),
         choices=[
-            (
-                "club",
-                Choice(
-                    gettext_lazy("The club's house rules"),
-                    gettext_lazy("Its deals are scored as the club's other evenings of the variant."),
-                ),
-            ),
-            (
-                "file",
-                Choice(
-                    gettext_lazy("The rules written in the file"),
-                    gettext_lazy("Its totals stay as they were where it was played."),
-                ),
-            ),
+            ("club", gettext_lazy("The club's house rules")),
+            ("file", gettext_lazy("The rules written in the file")),
         ],
         initial="club",
         required=False,  # the club's unless the file's are asked for
         widget=ChoiceRows,
-        help_text=gettext_lazy("The evening says which rules it was scored with."),
+        help_text=gettext_lazy(
+            "With the club's, its deals are scored as the club's other evenings of the variant; with the "
+            "file's, its totals stay as they were where it was played. The evening says which."
+        ),
     )
     file = forms.FileField(
         label=gettext_lazy("Evening file"),
