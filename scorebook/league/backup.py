@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.utils.translation import gettext as _
 
 from scorebook.accounts.models import Profile
@@ -127,7 +127,18 @@ def export_club(club: Club, *, with_secrets: bool = False) -> dict[str, Any]:
     users = list(User.objects.filter(pk__in=ids).select_related("profile").order_by("pk"))
     players = list(Player.objects.filter(club=club).select_related("user", "created_by").order_by("pk"))
     # every list in the order its rows were made (their ids), so that a restore makes them in that order
-    evenings = list(Evening.objects.filter(club=club).select_related("owner", "closed_by").order_by("pk"))
+    evenings = list(
+        Evening.objects.filter(club=club)
+        .select_related("owner", "closed_by")
+        .order_by("pk")
+        .prefetch_related(  # a few queries whatever the number of evenings
+            "seats",
+            Prefetch("deals", Deal.objects.defer("result", "state").select_related("recorded_by").order_by("number")),
+            Prefetch("payments", Payment.objects.select_related("marked_by", "cancellation__by").order_by("pk")),
+            Prefetch("revisions", DealRevision.objects.select_related("by").order_by("pk")),
+            Prefetch("scoring_links", ScoringLink.objects.order_by("pk")),
+        )
+    )
     payments = list(
         Payment.objects.filter(Q(club=club) | Q(evening__club=club))
         .select_related("marked_by", "cancellation__by", "night_link")
@@ -259,7 +270,8 @@ def _export_payment(p: Payment) -> dict[str, Any]:
 
 
 def _export_evening(evening: Evening) -> dict[str, Any]:
-    deals = list(evening.deals.select_related("recorded_by").order_by("number"))
+    """An evening with its deals, payments, revisions and links prefetched (``export_club``)."""
+    deals = list(evening.deals.all())
     data = stored.file_dict(evening, [d.data for d in deals])  # with the full copy of the rules: restored exactly
     return {
         "file": data,
@@ -267,7 +279,7 @@ def _export_evening(evening: Evening) -> dict[str, Any]:
         "status": evening.status,
         "version": evening.version,
         "owner": _user(evening.owner),
-        "payments": [_export_payment(p) for p in evening.payments.select_related("cancellation").order_by("pk")],
+        "payments": [_export_payment(p) for p in evening.payments.all()],
         "created_at": _at(evening.created_at),
         "updated_at": _at(evening.updated_at),
         "closed_at": _at(evening.closed_at),
@@ -292,7 +304,7 @@ def _export_evening(evening: Evening) -> dict[str, Any]:
                 "at": _at(r.at),
                 "evening_version": r.evening_version,
             }
-            for r in evening.revisions.select_related("by").order_by("pk")
+            for r in evening.revisions.all()
         ],
         "share": {"id": evening.share_id, "digest": evening.share_hash} if evening.share_id else None,
         "scoring_links": [
@@ -302,7 +314,7 @@ def _export_evening(evening: Evening) -> dict[str, Any]:
                 "revoked_at": _at(link.revoked_at),
                 "replaced": link.replaced,
             }
-            for link in evening.scoring_links.order_by("pk")
+            for link in evening.scoring_links.all()
         ],
     }
 

@@ -118,3 +118,18 @@ def test_a_backup_of_format_2_restores_everything_it_holds():
     written = json.loads((FIXTURES / "club-backup-2.json").read_text())
     club = import_club(written)
     assert _by_name(export_club(club)) == _by_name(written)
+
+
+def test_a_deletion_restored_from_a_backup_can_still_be_undone():
+    """The liege evening of the format-2 backup has a deal deleted (its undo on the page): after a
+    restore the undo puts it back, with a new id (the deleted deal's id was the other database's)."""
+    from scorebook.evenings import services
+    from scorebook.evenings.models import DealRevision
+
+    club = import_club(json.loads((FIXTURES / "club-backup-2.json").read_text()))
+    evening = Evening.objects.get(club=club, ruleset="liege")
+    deleted = evening.revisions.get(action=DealRevision.Action.DELETED, undone=False)
+    count = evening.deals.count()
+    back = services.restore_deal(evening, deleted.pk, None)
+    assert evening.deals.count() == count + 1 and back.data == deleted.before
+    assert evening.revisions.filter(action=DealRevision.Action.RESTORED).exists()
