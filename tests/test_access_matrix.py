@@ -46,6 +46,11 @@ def world(make_user):
     for role in ("member", "scorer", "admin"):
         Membership.objects.create(club=club, user=users[role], role=Role(role))
     Membership.objects.create(club=other, user=users["other_admin"], role=Role.ADMIN)
+    # a member restored from the club's backup, no password yet: the members page offers his link to choose one
+    restored = make_user("restored")
+    restored.set_unusable_password()
+    restored.save()
+    Membership.objects.create(club=club, user=restored, role=Role.MEMBER)
     # a house rule: the pages that name the evening's rules list it
     HouseRules.objects.create(club=club, ruleset="kleurenwiezen", overrides={"all_pass_multiplier": 1})
 
