@@ -92,7 +92,7 @@ def test_a_night_of_three_tables_run_from_phones(phone, scorer):
     assert Deal.objects.filter(evening_id=evening3).count() == 2
 
     # the director makes the live ranking's link (shown once), and a follower opens it
-    director.page.goto(f"/nights/{night.pk}/")
+    director.goto(f"/nights/{night.pk}/")
     with director.page.expect_navigation():
         director.tap('form[action$="/ranking-link/"] button')
     ranking_link = director.page.locator(".night-url a").get_attribute("href")
