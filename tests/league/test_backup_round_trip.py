@@ -42,7 +42,7 @@ BLOCKS = re.compile(  # the elements that begin a line of their own
     r"|form|h[1-6]|header|hr|label|legend|li|main|nav|ol|option|p|pre|section|summary|table|tbody|td|th|thead|tr|ul"
 )
 PRINTED = re.compile(r"(sheet made on|Printed on) [^·\n]*")  # the time of printing
-IDS = re.compile(r"/\d+/")
+IDS = re.compile(r"(?<=[/=])\d+(?=[/&]|$)")  # an id in a path or a query
 
 
 def _lines(element) -> str:
@@ -91,7 +91,7 @@ def crawl(client: Client, slug: str, *, every: bool) -> list[tuple[str, str, lis
         assert response.status_code in (200, 302), f"{url} (linked from {origin}): {response.status_code}"
         if response.status_code == 302:
             continue
-        pages.append((IDS.sub("/#/", url), url, _text(response)))
+        pages.append((IDS.sub("#", url), url, _text(response)))
         for link in _links(response, url):
             if not every and SAME_FOR_ALL.search(link):
                 continue
