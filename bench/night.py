@@ -266,6 +266,7 @@ def night(args, tmp, database_url, started, deadline) -> int:
     out("created_s", time.perf_counter() - t, "{:.1f}")
     out("night", f"{args.tables} x {args.sessions} sessions x {args.deals} deals, {args.followers} followers")
     tokens = services.table_links(night)
+    ranking_token = services.new_ranking_link(night)  # the hall's link, as the director makes it
     tables = {
         s.number: [(t.evening_id, [seat.name for seat in t.evening.seats.all()]) for t in s.tables.order_by("number")]
         for s in night.night_sessions.prefetch_related("tables__evening__seats")
@@ -281,7 +282,7 @@ def night(args, tmp, database_url, started, deadline) -> int:
         server.start()
         base = server.base
         followers = [
-            threading.Thread(target=follower, args=(base, night.ranking_token, stop, i, stats), daemon=True)
+            threading.Thread(target=follower, args=(base, ranking_token, stop, i, stats), daemon=True)
             for i in range(args.followers)
         ]
         for f in followers:

@@ -47,6 +47,11 @@ def world(make_user):
     for role in ("member", "scorer", "admin"):
         Membership.objects.create(club=club, user=users[role], role=Role(role))
     Membership.objects.create(club=other, user=users["other_admin"], role=Role.ADMIN)
+    # a member restored from the club's backup, no password yet: the members page offers his link to choose one
+    restored = make_user("restored")
+    restored.set_unusable_password()
+    restored.save()
+    Membership.objects.create(club=club, user=restored, role=Role.MEMBER)
     # a house rule: the pages that name the evening's rules list it
     HouseRules.objects.create(club=club, ruleset="kleurenwiezen", overrides={"all_pass_multiplier": 1})
 
@@ -97,6 +102,7 @@ def world(make_user):
         "users": users,
         "club": club,
         "night": night,
+        "ranking_token": nights.new_ranking_link(night),
         "kw": kw,
         "classic": classic,
         "private": private,
@@ -147,6 +153,7 @@ def _lines(w):
         ("password_reset_done", [], "get", None, PUBLIC),
         ("password_reset_complete", [], "get", None, PUBLIC),
         ("password_reset_confirm", ["MQ", "set-password"], "get", None, PUBLIC),
+        ("password_link", ["an-unknown-password-link-000"], "get", None, {key: {410} for key in ROLES}),
         ("password_change", [], "get", None, SIGNED_IN),
         ("password_change_done", [], "get", None, SIGNED_IN),
         ("profile", [], "get", None, SIGNED_IN),
@@ -184,6 +191,15 @@ def _lines(w):
         ("club_member_remove", [slug, w["membership"].pk], "get", None, CLUB_ADMIN),
         ("club_member_role", [slug, w["membership"].pk], "post", {"role": "member"}, _writes(CLUB_ADMIN)),
         ("club_member_remove", [slug, w["membership"].pk], "post", {}, _writes(CLUB_ADMIN)),
+        # a member restored without a password: his link to choose one, made by an admin (refused with a
+        # sentence, 409, for an account that has a password: the member's here)
+        (
+            "club_member_password_link",
+            [slug, w["membership"].pk],
+            "post",
+            {},
+            CLUB_ADMIN | {"admin": {409}, "anonymous": LOGIN},
+        ),
         ("club_invitation_new", [slug], "post", {"role": "member", "days": "7", "uses": "1"}, _writes(CLUB_ADMIN)),
         ("club_invitation_revoke", [slug, w["invitation"].pk], "post", {}, _writes(CLUB_ADMIN)),
         ("club_rules", [slug], "get", None, CLUB_READ),
@@ -288,11 +304,18 @@ def _lines(w):
             {},
             _writes(CLUB_SCORE),
         ),
-        ("night_ranking", [w["night"].ranking_token], "get", None, PUBLIC),
-        ("night_ranking_live", [w["night"].ranking_token], "get", None, PUBLIC),
-        ("night_ranking_csv", [w["night"].ranking_token], "get", None, PUBLIC),
-        ("night_line", [w["night"].ranking_token, 1], "get", None, PUBLIC),
-        ("night_session_results", [w["night"].ranking_token, 1], "get", None, PUBLIC),
+        ("night_ranking_link", [w["night"].pk], "post", {}, _writes(CLUB_SCORE)),
+        ("night_ranking", [w["ranking_token"]], "get", None, PUBLIC),
+        ("night_ranking_live", [w["ranking_token"]], "get", None, PUBLIC),
+        ("night_ranking_csv", [w["ranking_token"]], "get", None, PUBLIC),
+        ("night_line", [w["ranking_token"], 1], "get", None, PUBLIC),
+        ("night_session_results", [w["ranking_token"], 1], "get", None, PUBLIC),
+        # the same ranking from the club's pages: its members, without the link
+        ("night_results", [w["night"].pk], "get", None, CLUB_READ),
+        ("night_results_live", [w["night"].pk], "get", None, CLUB_READ),
+        ("night_results_csv", [w["night"].pk], "get", None, CLUB_READ),
+        ("night_results_line", [w["night"].pk, 1], "get", None, CLUB_READ),
+        ("night_results_session", [w["night"].pk, 1], "get", None, CLUB_READ),
         ("scoring_link", ["an-unknown-table-link-0000"], "get", None, {key: {404} for key in ROLES}),
         # a private evening: its owner only
         ("evening", [w["private"].pk], "get", None, PRIVATE),

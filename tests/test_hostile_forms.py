@@ -418,7 +418,7 @@ def test_it_answers_every_token_address_with_a_hostile_token_without_a_500(world
     for name, free, parts in _token_patterns():
         base = dict(good)
         if name.startswith("night_"):
-            base |= {"token": night.ranking_token, "pk": night.pk}
+            base |= {"token": world["ranking_token"], "pk": night.pk}
         for part in free:
             for label, value in HOSTILE_TOKENS.items():
                 kwargs = {p: base.get(p, 1) for p in parts}

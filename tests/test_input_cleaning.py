@@ -243,7 +243,7 @@ def test_it_answers_404_to_a_link_with_a_nul_or_foreign_character(marie_client, 
 def test_it_still_opens_the_links_it_makes(client, make_evening, night):
     evening = make_evening()
     assert client.get(reverse("evening_public", args=[evening.share_token])).status_code == 200
-    assert client.get(reverse("night_ranking", args=[night.ranking_token])).status_code == 200
+    assert client.get(reverse("night_ranking", args=[nights.new_ranking_link(night)])).status_code == 200
 
 
 # the helpers themselves

@@ -48,3 +48,22 @@ class Session(AbstractBaseSession):
         from .sessions import SessionStore
 
         return SessionStore
+
+
+class PasswordLink(models.Model):
+    """A one-time link that lets an account with no password yet choose one (a member restored from a
+    club's backup, which holds no password): made by the site's operator (``import_club``,
+    ``password_link``) or by an admin of the member's club, shown once, stored as its digest, dead once
+    used, replaced or expired (``accounts.password_links``)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="password_links")
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"password link of {self.user_id}"

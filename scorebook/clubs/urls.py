@@ -10,6 +10,11 @@ urlpatterns = [
     path("c/<slug:slug>/members/", members.member_list, name="club_members"),
     path("c/<slug:slug>/members/<id:membership>/role/", members.member_role, name="club_member_role"),
     path("c/<slug:slug>/members/<id:membership>/remove/", members.member_remove, name="club_member_remove"),
+    path(
+        "c/<slug:slug>/members/<id:membership>/password-link/",
+        members.member_password_link,
+        name="club_member_password_link",
+    ),
     path("c/<slug:slug>/invitations/", members.invitation_new, name="club_invitation_new"),
     path("c/<slug:slug>/invitations/<id:invitation>/revoke/", members.invitation_revoke, name="club_invitation_revoke"),
     path("join/<token:token>/", members.join, name="club_join"),

@@ -25,13 +25,16 @@ the pages or the other commands: pydantic is not loaded at every start).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any, ClassVar
 
+from django.core.exceptions import ValidationError as FormError
+from django.utils import timezone
 from django.utils.dateparse import parse_date
 from pydantic import BaseModel, ConfigDict, PlainValidator, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
+from scorebook.core import cleaning
 from scorebook.rules import registry
 
 FAULT = "fault"
@@ -60,7 +63,8 @@ class Schema(BaseModel):
     def _keys(cls, data: Any) -> Any:
         keys = {field.alias or name: field.is_required() for name, field in cls.model_fields.items()}
         if cls.shape:
-            if not isinstance(data, dict) or set(data) != set(keys):
+            required = {key for key, needed in keys.items() if needed}
+            if not isinstance(data, dict) or not required <= set(data) <= set(keys):
                 raise fault(cls.shape.format(keys=cls.keys_sentence()))
             return data
         if not isinstance(data, dict):
@@ -117,6 +121,86 @@ def text(raw: Any, max_length: int, *, empty: bool = False) -> str:
 def Text(max_length: int, *, empty: bool = False) -> Any:
     """A text of at most ``max_length`` characters, none of them a control character (empty only with ``empty``)."""
     return Annotated[str, value(lambda raw: text(raw, max_length, empty=empty))]
+
+
+def _said(error: FormError) -> str:
+    """A form's refusal as one sentence of a document's refusal (its final full stop left to ``read``)."""
+    return " ".join(str(m) for m in error.messages).rstrip(".")
+
+
+def Name(max_length: int, *, empty: bool = False) -> Any:
+    """A name, cleaned as every form of the site cleans one (``core.cleaning.clean_name``: the same
+    refusals in the same words; the name kept as the form keeps it)."""
+
+    def check(raw: Any) -> str:
+        if not isinstance(raw, str):
+            raise fault("a text is expected")
+        if empty and not raw.strip():
+            return ""
+        try:
+            return cleaning.clean_name(raw, max_length=max_length)
+        except FormError as error:
+            raise fault(_said(error)) from None
+
+    return Annotated[str, value(check)]
+
+
+def FreeText(max_length: int) -> Any:
+    """Free text (a note, a reason), cleaned as the forms clean it (``core.cleaning.clean_text``)."""
+
+    def check(raw: Any) -> str:
+        if not isinstance(raw, str):
+            raise fault("a text is expected")
+        if len(raw) > max_length:
+            raise fault(f"at most {max_length} characters")
+        try:
+            return cleaning.clean_text(raw)
+        except FormError as error:
+            raise fault(_said(error)) from None
+
+    return Annotated[str, value(check)]
+
+
+def plain_strings(data: Any, *at: str | int) -> None:
+    """Every text in ``data`` (a JSON value: its keys too) cleaned as free text (``FreeText``): rules
+    and other documents of a document hold no control character or direction mark either."""
+    if isinstance(data, str):
+        try:
+            cleaning.clean_text(data)
+        except FormError as error:
+            raise fault(_said(error), *at) from None
+    elif isinstance(data, dict):
+        for key, item in data.items():
+            plain_strings(key, *at)
+            plain_strings(item, *at, key)
+    elif isinstance(data, list):
+        for k, item in enumerate(data):
+            plain_strings(item, *at, k)
+
+
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)  # before any Scorebook
+
+
+def moment(raw: Any) -> datetime:
+    """A moment as a document writes it (ISO 8601 with its offset), within reason: from 2000 to
+    tomorrow (what a record of the site can say of when something was done)."""
+    if isinstance(raw, datetime):
+        found = raw
+    else:
+        try:
+            found = datetime.fromisoformat(raw) if isinstance(raw, str) else None
+        except ValueError:
+            found = None
+        if found is None:
+            raise fault("a date and time (ISO 8601) is expected")
+    if found.tzinfo is None:
+        raise fault("a date and time with its offset is expected")
+    if not EARLIEST <= found <= timezone.now() + timedelta(days=1):
+        raise fault("a date and time from 2000 to today is expected")
+    return found
+
+
+Moment = Annotated[datetime, value(moment)]
 
 
 def OneOf(choices: Iterable[str], sentence: str = "") -> Any:

@@ -8,7 +8,7 @@ before anything is written, then scored and stored as every write stores them (`
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date as date_cls
 from decimal import Decimal
 
@@ -139,6 +139,7 @@ def create_evening(
     club=None,
     deals: list[dict] = (),
     closed: bool = False,
+    rules_from: str = Evening.RulesFrom.STARTED,
 ) -> Evening:
     """Start an evening with a copy of the rules: the preset, with the house rules given on top,
     and (an imported evening) its deals, every one checked by the engine first. ``closed``: it
@@ -164,6 +165,7 @@ def create_evening(
             owner=by,
             club=club,
             kitty_fee=_kitty_fee(club),
+            rules_from=rules_from,
             **(_arrives_closed(user) if closed else {}),
         )
         evening.quick_contracts = quick_contracts(evening, resolved)
@@ -205,14 +207,23 @@ def _arrives_closed(user) -> dict:
     }
 
 
-def import_evening(text: str | bytes, user, club=None, *, closed: bool = False) -> Evening:
+def import_evening(text: str | bytes, user, club=None, *, closed: bool = False, house_rules: bool = True) -> Evening:
     """Create an evening from an evening file; raises FileError or DealError (nothing saved).
-    ``closed``: it arrives closed, reopened by an admin only (``create_evening``)."""
+    ``closed``: it arrives closed, reopened by an admin only (``create_evening``). Into a club, with
+    ``house_rules`` its deals are scored with the club's house rules for its variant, in place of the
+    file's (every deal is checked against them too); without, it keeps the file's rules. The evening
+    says which (``Evening.rules_from``)."""
     data = evening_file.parse_json(text)
     engine = evening_file.from_dict(data)
     score(engine)  # every deal valid before anything is written
     _matches_the_schema(data)
     data = evening_file.to_dict(engine)
+    rules_from = Evening.RulesFrom.FILE
+    if club is not None and house_rules:
+        key = engine.rules.key
+        engine = replace(engine, rules=registry.resolve(key, club.overrides_for(key)))
+        score(engine)  # and valid under the club's rules
+        data["rules"], rules_from = club.overrides_for(key), Evening.RulesFrom.CLUB
     try:
         return create_evening(
             ruleset=engine.rules.key,
@@ -226,6 +237,7 @@ def import_evening(text: str | bytes, user, club=None, *, closed: bool = False) 
             club=club,
             deals=data["deals"],
             closed=closed,
+            rules_from=rules_from,
         )
     except IntegrityError as exc:  # pragma: no cover - a database refusal is reported, never half-saved
         raise FileError(0, f"the evening could not be saved: {exc}") from None

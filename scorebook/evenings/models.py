@@ -17,8 +17,16 @@ class Evening(models.Model):
         OPEN = "open", _("open")
         CLOSED = "closed", _("closed")
 
+    class RulesFrom(models.TextChoices):
+        STARTED = "", _("the preset with the club's house rules, when it started")
+        CLUB = "club", _("the club's house rules, in place of the imported file's")
+        FILE = "file", _("the imported file's own rules")
+
     ruleset = models.CharField(_("variant"), max_length=20, choices=registry.choices())
     rules = models.JSONField(_("rules"), help_text=_("The copy of the rules this evening is played with."))
+    # where its copy of the rules came from: an evening imported from a file into a club is scored with
+    # the club's house rules or keeps the file's, as the importer chose; the rules pages say which
+    rules_from = models.CharField(max_length=4, choices=RulesFrom, default=RulesFrom.STARTED, blank=True)
     date = models.DateField(_("date"))
     stake = models.DecimalField(_("stake"), max_digits=9, decimal_places=4, null=True, blank=True)
     currency = models.CharField(_("currency"), max_length=8, default="EUR")

@@ -41,6 +41,12 @@ class RulesSummary:
     key: str
     preset: str  # the preset's name in the reader's language
     differences: list[str] = field(default_factory=list)
+    origin: str = ""  # Evening.rules_from: "" as started, "club" or "file" for an imported evening
+
+    @property
+    def origin_label(self) -> str:
+        """Where the rules of an imported evening came from, in a few words ("": as it started)."""
+        return {"club": _("the club's house rules"), "file": _("the rules of the imported file")}.get(self.origin, "")
 
     @property
     def changed(self) -> bool:
@@ -121,8 +127,9 @@ def differences(key: str, rules: Ruleset) -> list[str]:
     return out
 
 
-def summary(key: str, rules: Ruleset) -> RulesSummary:
-    return RulesSummary(key, registry.get(key).names.get(lang()), differences(key, rules))
+def summary(key: str, rules: Ruleset, origin: str = "") -> RulesSummary:
+    """``origin``: the evening's ``rules_from`` (which rules an imported evening was scored with)."""
+    return RulesSummary(key, registry.get(key).names.get(lang()), differences(key, rules), origin)
 
 
 # --- the full grid --------------------------------------------------------------------------------

@@ -6,10 +6,16 @@ account that exists there) is ``league.backup.check``.
 
 To extend the backup: declare the new object here (or in its app, as ``nights.backup_schema``), add
 a field for it to ``ClubBackup`` with a default (older backups lack it), export it in
-``league.backup.export_club`` and restore it in ``import_club``.
+``league.backup.export_club`` and restore it in ``import_club``. Whoever did something (an author, a
+"by") is one of the backup's accounts or null: add its place to ``ClubBackup._authors``.
+
+Text is cleaned as the site's forms clean it (``core.schema.Name`` and ``FreeText``, over
+``core.cleaning``: the same refusals in the same words), a moment is within reason (``Moment``: from
+2000 to today), a link is only ever a digest.
 """
 
-from datetime import datetime
+import re
+from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, Self
 
@@ -23,29 +29,34 @@ from scorebook.accounts.models import Profile
 from scorebook.clubs.models import Club, Player, Ranking, Role, Season, TieBreak
 from scorebook.core.money import FEE_LIMIT
 from scorebook.core.schema import (
+    EARLIEST,
     Day,
     Flag,
+    FreeText,
+    Moment,
+    Name,
     Object,
     OneOf,
     RawList,
     Schema,
-    Text,
     Variant,
     Whole,
     among,
     fault,
+    plain_strings,
     text,
     value,
     whole,
 )
-from scorebook.evenings.models import Evening, Payment
+from scorebook.evenings.models import DealRevision, Evening, Payment
 from scorebook.nights.backup_schema import NightBackup
 from scorebook.rules import evening_file, registry
+from scorebook.rules.deals import Adjustment
 from scorebook.rules.deals import Evening as EngineEvening
 from scorebook.rules.model import RulesError
 from scorebook.rules.scoring import DealError, score
 
-from .backup import FORMAT
+from .backup import FORMAT, FORMATS
 
 MAX_SMALL = 32767  # PositiveSmallIntegerField
 PAYMENT_LIMIT = Decimal("9999999999.99")  # what Payment.amount holds (12 digits, 2 decimals)
@@ -59,17 +70,48 @@ def _max(model, field: str) -> int:
 
 
 def _format(raw: Any) -> str:
-    if raw != FORMAT:
+    if raw not in FORMATS:
         raise fault(f"not a club backup ({FORMAT!r} expected)")
     return raw
 
 
 def _slug(raw: Any) -> str:
+    """A short name as the club's form keeps it: lowercased (the site never has two differing in case only)."""
     text(raw, _max(Club, "slug"))
     try:
         validate_slug(raw)
     except ValidationError:
         raise fault(f"{raw!r} is not a short name (letters, digits, - and _)") from None
+    return raw.lower()
+
+
+def _expiry(raw: Any) -> datetime:
+    """A moment to come (ISO 8601 with its offset), after 2000."""
+    try:
+        found = datetime.fromisoformat(raw) if isinstance(raw, str) else None
+    except ValueError:
+        found = None
+    if found is None or found.tzinfo is None or found < EARLIEST:
+        raise fault("a date and time (ISO 8601) with its offset is expected")
+    return found
+
+
+HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+SHARE_ID = re.compile(r"[A-Za-z0-9_-]{8,16}\Z")
+
+
+def _digest(raw: Any) -> str:
+    if not isinstance(raw, str) or not HEX64.match(raw):
+        raise fault("a link's digest (64 hexadecimal digits) is expected")
+    return raw
+
+
+Digest = Annotated[str, value(_digest)]
+
+
+def _share_id(raw: Any) -> str:
+    if not isinstance(raw, str) or not SHARE_ID.match(raw):
+        raise fault("a read-only link's id is expected")
     return raw
 
 
@@ -151,13 +193,6 @@ Fee = Annotated[Decimal | None, value(_fee)]
 KITTY = Payment.KITTY
 
 
-class ClubEntry(Schema):
-    name: Text(_max(Club, "name"))
-    slug: Annotated[str, value(_slug)]
-    kitty_evening_fee: Fee = None  # since the club's kitty
-    kitty_night_fee: Fee = None
-
-
 def _party(raw: Any) -> int | str:
     """A player of the backup (his id: ClubBackup checks it), or the club's kitty."""
     if raw == KITTY:
@@ -173,32 +208,91 @@ def _currency(raw: Any) -> str | None:
     return raw
 
 
+class FormerSlugEntry(Schema):
+    slug: Annotated[str, value(_slug)]
+    changed_at: Moment
+
+
+class ClubEntry(Schema):
+    name: Name(_max(Club, "name"))
+    slug: Annotated[str, value(_slug)]
+    created_at: Moment | None = None  # since format 2, as are all the keys with a default below
+    former_slugs: list[FormerSlugEntry] = []  # its old addresses, which redirect to the new ones
+    kitty_evening_fee: Fee = None  # since the club's kitty
+    kitty_night_fee: Fee = None
+
+    @model_validator(mode="after")
+    def _slugs_apart(self) -> Self:
+        slugs = [self.slug, *(f.slug for f in self.former_slugs)]
+        if len(set(slugs)) != len(slugs):
+            raise fault("a short name is given twice", "former_slugs")
+        return self
+
+
 class Account(Schema):
     username: Annotated[str, value(_username)]
-    first_name: Text(150, empty=True)
-    display_name: Text(_max(Profile, "display_name"), empty=True)
+    first_name: Name(150, empty=True)
+    display_name: Name(_max(Profile, "display_name"), empty=True)
     is_active: Flag
     password: Annotated[str, value(_password)] = ""  # a hash, only in a backup made --with-secrets
     email: Annotated[str, value(_email)] = ""  # the same
 
 
+class InvitationEntry(Schema):
+    """An invitation link: its digest only (the link itself is never kept), so that a link given out
+    goes on working after a restore (a digest gives no link back)."""
+
+    digest: Digest
+    role: OneOf(Role.values)
+    created_by: Any = None  # one of the accounts, or null: ClubBackup checks every author
+    created_at: Moment
+    expires_at: Annotated[datetime, value(_expiry)]  # at most 31 days after it was made: checked below
+    max_uses: Whole(1, MAX_SMALL)
+    uses: Whole(0, MAX_SMALL)
+    revoked_at: Moment | None = None
+
+    @model_validator(mode="after")
+    def _within_its_days(self) -> Self:
+        if not self.created_at < self.expires_at <= self.created_at + timedelta(days=31):
+            raise fault("a date and time within 31 days of its making is expected", "expires_at")
+        if self.uses > self.max_uses:
+            raise fault("used more times than it allows", "uses")
+        return self
+
+
 class Member(Schema):
     username: Any  # one of the accounts: ClubBackup checks it
     role: OneOf(Role.values)
+    joined_at: Moment | None = None
+    invitation: Whole(0, 2**31 - 1, none=True) = None  # the link he joined with: its place in the invitations
 
 
 class PlayerEntry(Schema):
     id: Whole(1, 2**63 - 1)
-    name: Text(_max(Player, "name"))
+    name: Name(_max(Player, "name"))
     account: Any  # null, or one of the accounts: ClubBackup checks it
+    created_by: Any = None  # one of the accounts, or null
+    created_at: Moment | None = None
+
+
+class ClaimEntry(Schema):
+    """A member says a roster entry is him; it waits for an admin's answer (an answered claim is the
+    player's account, or nothing)."""
+
+    player: Whole(1, 2**63 - 1)  # one of the backup's players: ClubBackup checks it
+    account: Any  # one of the accounts: ClubBackup checks it
+    created_at: Moment
 
 
 class HouseRulesEntry(Schema):
     ruleset: Any  # a preset, which the overrides must fit: checked below
     overrides: Object
+    updated_at: Moment | None = None
+    updated_by: Any = None  # one of the accounts, or null
 
     @model_validator(mode="after")
     def _fits_the_preset(self) -> Self:
+        plain_strings(self.overrides, "overrides")
         try:
             registry.resolve(self.ruleset, self.overrides)
         except (RulesError, TypeError) as exc:
@@ -207,7 +301,7 @@ class HouseRulesEntry(Schema):
 
 
 class SeasonEntry(Schema):
-    name: Text(_max(Season, "name"))
+    name: Name(_max(Season, "name"))
     start: Day
     end: Day
     ruleset: Variant
@@ -216,6 +310,7 @@ class SeasonEntry(Schema):
     league_points: Annotated[list[Whole(-10_000, 10_000)], BeforeValidator(_places)]
     drop_worst: Whole(0, MAX_SMALL)
     tie_break: OneOf(TieBreak.values)
+    archived: Flag = False
 
     @model_validator(mode="after")
     def _in_order(self) -> Self:
@@ -224,26 +319,10 @@ class SeasonEntry(Schema):
         return self
 
 
-def _when(value):
-    """A moment as the backup writes it (ISO 8601, with its offset)."""
-    if isinstance(value, datetime):
-        return value
-    try:
-        moment = datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise fault("a date and time (ISO 8601) is expected") from None
-    if moment.tzinfo is None:
-        raise fault("a date and time with its offset is expected")
-    return moment
-
-
-When = Annotated[datetime, BeforeValidator(_when)]
-
-
 class CancellationEntry(Schema):
     by: Any = None  # one of the accounts, or null
-    at: When
-    reason: Annotated[str, Field(max_length=200)] = ""
+    at: Moment
+    reason: FreeText(200) = ""
 
 
 class PaymentEntry(Schema):
@@ -253,9 +332,9 @@ class PaymentEntry(Schema):
     currency: Annotated[str | None, value(_currency)] = None  # since the kitty (older: the evening's, the club's)
     # written since payments are records (older backups have none: a full transfer, no author, now)
     kind: OneOf(Payment.Kind.values) = Payment.Kind.FULL
-    note: Annotated[str, Field(max_length=200)] = ""
+    note: FreeText(200) = ""
     marked_by: Any = None  # one of the accounts, or null
-    marked_at: When | None = None
+    marked_at: Moment | None = None
     cancelled: CancellationEntry | None = None
 
 
@@ -269,15 +348,67 @@ class AccountPaymentEntry(PaymentEntry):
     night: Whole(0, 2**31 - 1) | None = None  # a payment for a night: its place in the backup's nights
 
 
+class RecordedEntry(Schema):
+    """Who recorded a deal of the evening and when (the deal itself is the file's, at the same place)."""
+
+    by: Any = None  # one of the accounts, or null
+    at: Moment
+    version: Whole(1, 2**31 - 1)
+    request_key: Annotated[str, Field(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")] = ""
+
+
+class RevisionEntry(Schema):
+    """A correction of the evening: a deal corrected, deleted, or put back (the undo)."""
+
+    number: Whole(1, evening_file.MAX_DEALS + 1)
+    action: OneOf(DealRevision.Action.values)
+    before: Any = None  # a deal of the evening (or null): EveningEntry reads it
+    after: Any = None
+    request_key: Annotated[str, Field(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")] = ""
+    undone: Flag = False
+    by: Any = None  # one of the accounts, or null
+    at: Moment
+    evening_version: Whole(0, 2**31 - 1)
+
+
+class ScoringLinkEntry(Schema):
+    """A scoring link (a table's card): its digest, so that a card printed goes on working."""
+
+    digest: Digest
+    created_at: Moment
+    revoked_at: Moment | None = None
+    replaced: Flag = False
+
+
+class ShareEntry(Schema):
+    """The evening's read-only link: its id and its secret's digest."""
+
+    id: Annotated[str, value(_share_id)]
+    digest: Digest
+
+
 class EveningEntry(Schema):
     file: Any  # an evening file (docs/evening-file.md), with its rules and deals: read below
     seats: RawList  # one of the backup's players per seat of the file: ClubBackup checks them
     status: OneOf(Evening.Status.values)
     version: Whole(0, 2**31 - 1)
-    share_token: Any = None  # written by older backups; never restored (a new link is made)
+    share_token: Any = None  # written by format 1 (the link in clear); never restored
     owner: Any  # null, or one of the accounts: ClubBackup checks it
     payments: list[PaymentEntry]
     kitty_fee: Fee = None  # since the club's kitty
+    # since format 2
+    created_at: Moment | None = None
+    updated_at: Moment | None = None
+    closed_at: Moment | None = None
+    closed_by: Any = None  # one of the accounts, or null
+    admin_reopens: Flag = False
+    archived: Flag = False
+    rules_from: OneOf(Evening.RulesFrom.values) = Evening.RulesFrom.STARTED
+    quick_contracts: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=40)] = []
+    recorded: list[RecordedEntry] | None = None  # one per deal of the file
+    revisions: list[RevisionEntry] = []
+    share: ShareEntry | None = None
+    scoring_links: list[ScoringLinkEntry] = []
 
     _engine: EngineEvening = PrivateAttr()
 
@@ -290,9 +421,30 @@ class EveningEntry(Schema):
             raise fault(str(exc)) from None
         if engine.date is None:
             raise fault("the evening has no date", "file")
+        if isinstance(self.file, dict):
+            plain_strings(self.file.get("rules"), "file", "rules")
+        known = getattr(engine.rules, "contracts", {})
+        if any(key not in known for key in self.quick_contracts):
+            raise fault("contracts of the evening's rules are expected", "quick_contracts")
         for k, p in enumerate(self.payments):
             if p.payer not in engine.players or p.payee not in engine.players or p.payer == p.payee:
                 raise fault("two different players of the evening are expected", "payments", k)
+        for k, deal in enumerate(engine.deals):
+            _clean_note(deal, "file", "deals", k, "note")
+        if self.recorded is not None and len(self.recorded) != len(engine.deals):
+            raise fault("one entry per deal of the file is expected", "recorded")
+        for k, revision in enumerate(self.revisions):
+            for side in ("before", "after"):
+                raw = getattr(revision, side)
+                if raw is None:
+                    continue
+                try:
+                    deal = evening_file.parse_deal(raw, engine, revision.number)
+                except evening_file.FileError as exc:
+                    raise fault(str(exc), "revisions", k, side) from None
+                _clean_note(deal, "revisions", k, side, "note")
+        if self.status == Evening.Status.OPEN and (self.closed_at is not None or self.closed_by is not None):
+            raise fault("an open evening has no closing", "closed_at")
         self._engine = engine
         return self
 
@@ -304,26 +456,26 @@ class EveningEntry(Schema):
 
 class WithdrawalEntry(Schema):
     by: Any = None  # one of the accounts, or null
-    at: When
-    reason: Annotated[str, Field(max_length=200)] = ""
+    at: Moment
+    reason: FreeText(200) = ""
 
 
 class KittyRecordEntry(Schema):
     amount: Annotated[Decimal, value(_amount)]
     currency: Annotated[str, value(_currency)]
     recorded_by: Any = None  # one of the accounts, or null
-    recorded_at: When
+    recorded_at: Moment
     withdrawn: WithdrawalEntry | None = None
 
 
 class ExpenseEntry(KittyRecordEntry):
     day: Day
-    note: Text(200)
+    note: FreeText(200)
 
 
 class PrizeEntry(KittyRecordEntry):
     season: Whole(0, 2**31 - 1, none=True)  # its place in the backup's seasons (null: deleted since)
-    season_name: Text(80)
+    season_name: FreeText(80)
     place: Whole(1, MAX_SMALL)
     player: Whole(1, 2**63 - 1)  # one of the backup's players: ClubBackup checks it
 
@@ -339,15 +491,30 @@ class KittyEntry(Schema):
     night_fees: list[NightFeeEntry] = []  # the nights whose players owe the kitty a fee
 
 
+def _clean_note(deal, *at: str | int) -> None:
+    """An adjustment's note cleaned as the form cleans it (the engine reads any text)."""
+    if isinstance(deal, Adjustment) and deal.note:
+        from django.core.exceptions import ValidationError as FormError
+
+        from scorebook.core import cleaning
+
+        try:
+            cleaning.clean_text(deal.note)
+        except FormError as error:
+            raise fault(" ".join(str(m) for m in error.messages).rstrip("."), *at) from None
+
+
 class ClubBackup(Schema):
     """The whole backup, in the order a restore reads it."""
 
     format: Annotated[str, value(_format)]
     club: ClubEntry
     accounts: list[Account]
+    invitations: Any = None  # written by format 1 (their links in clear); never restored
+    invitation_links: list[InvitationEntry] = []  # format 2: digests only
     members: list[Member]
-    invitations: Any = None  # written by older backups (their links in clear); never restored
     players: list[PlayerEntry]
+    claims: list[ClaimEntry] = []
     house_rules: list[HouseRulesEntry]
     seasons: list[SeasonEntry]
     evenings: list[EveningEntry]
@@ -375,6 +542,10 @@ class ClubBackup(Schema):
             raise fault("an account is a member twice")
         if not any(m.role == Role.ADMIN for m in members):
             raise fault("the club has no admin")
+        links = info.data.get("invitation_links") or []
+        for i, m in enumerate(members):
+            if m.invitation is not None and m.invitation >= len(links):
+                raise fault(f"invitation {m.invitation} is not one of the backup's invitation links", i, "invitation")
         return members
 
     @field_validator("players")
@@ -394,6 +565,22 @@ class ClubBackup(Schema):
         if len(set(linked)) != len(linked):
             raise fault("an account is linked to two players")
         return players
+
+    @field_validator("claims")
+    @classmethod
+    def _claims(cls, claims: list[ClaimEntry], info: ValidationInfo) -> list[ClaimEntry]:
+        names, players = cls._names(info), info.data.get("players")
+        if names is None or players is None:
+            return claims
+        ids = {p.id for p in players}
+        for i, c in enumerate(claims):
+            if c.player not in ids:
+                raise fault("one of the backup's players is expected", i, "player")
+            if not _one_of(c.account, names):
+                raise fault(f"{c.account!r} is not one of the backup's accounts", i, "account")
+        if len({(c.player, c.account) for c in claims}) != len(claims):
+            raise fault("a claim is given twice")
+        return claims
 
     @field_validator("house_rules")
     @classmethod
@@ -466,8 +653,52 @@ class ClubBackup(Schema):
                 raise fault(f"payments_on_account[{i}]: night {p.night} is not one of the backup's nights")
         return nights
 
+    @model_validator(mode="after")
+    def _authors(self) -> Self:
+        """Whoever did something (made a link, recorded a deal, marked a payment...) is one of the
+        backup's accounts, or nobody (null): never an account the backup does not hold."""
+        names = {a.username for a in self.accounts}
+        for at, who in self._who():
+            if who is not None and not _one_of(who, names):
+                raise fault(f"{who!r} is not one of the backup's accounts", *at)
+        return self
+
+    def _who(self):
+        """(path, author) of every author the backup names."""
+        for i, inv in enumerate(self.invitation_links):
+            yield ("invitation_links", i, "created_by"), inv.created_by
+        for i, p in enumerate(self.players):
+            yield ("players", i, "created_by"), p.created_by
+        for i, h in enumerate(self.house_rules):
+            yield ("house_rules", i, "updated_by"), h.updated_by
+        for i, e in enumerate(self.evenings):
+            yield ("evenings", i, "closed_by"), e.closed_by
+            for k, r in enumerate(e.recorded or ()):
+                yield ("evenings", i, "recorded", k, "by"), r.by
+            for k, r in enumerate(e.revisions):
+                yield ("evenings", i, "revisions", k, "by"), r.by
+            for k, p in enumerate(e.payments):
+                yield from _payment_authors(p, ("evenings", i, "payments", k))
+        for i, p in enumerate(self.payments_on_account):
+            yield from _payment_authors(p, ("payments_on_account", i))
+        for i, n in enumerate(self.nights):
+            yield ("nights", i, "created_by"), n.created_by
+            for k, event in enumerate(n.events):
+                yield ("nights", i, "events", k, "by"), event.by
+        for part in ("expenses", "prizes"):  # the kitty's records
+            for i, r in enumerate(getattr(self.kitty, part)):
+                yield ("kitty", part, i, "recorded_by"), r.recorded_by
+                if r.withdrawn is not None:
+                    yield ("kitty", part, i, "withdrawn", "by"), r.withdrawn.by
+
     @staticmethod
     def _names(info: ValidationInfo) -> set[str] | None:
         """The accounts' user names (None when the accounts are refused: their fault is reported)."""
         accounts = info.data.get("accounts")
         return None if accounts is None else {a.username for a in accounts}
+
+
+def _payment_authors(p: PaymentEntry, at: tuple):
+    yield (*at, "marked_by"), p.marked_by
+    if p.cancelled is not None:
+        yield (*at, "cancelled", "by"), p.cancelled.by

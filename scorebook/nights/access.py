@@ -1,5 +1,6 @@
 """Who may run a night: the club's admins and scorers (its director). A night of a club the user
-is not a member of answers 404; a member without that role gets 403."""
+is not a member of answers 404; a member without that role gets 403. Who may read its ranking:
+every member of the club, and whoever holds the ranking's link (found by its token's digest)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.http import Http404
 
 from scorebook.clubs.access import role_in
 from scorebook.clubs.models.club import SCORING_ROLES, Role
+from scorebook.evenings.models import link_token_hash
 
 from .models import Night
 
@@ -26,8 +28,15 @@ def night_for_director(request, pk: int) -> Night:
     return night
 
 
-def night_for_token(token: str) -> Night:
-    night = Night.objects.select_related("club").filter(ranking_token=token).first() if len(token) < 100 else None
-    if night is None:
+def ranking_lookup(token: str) -> dict | None:
+    """The filter that finds the night of a ranking link by its token's digest (None: no token of the
+    site's shape). A link replaced since finds nothing."""
+    return {"ranking_hash": link_token_hash(token)} if 16 <= len(token) <= 100 else None
+
+
+def night_for_member(request, pk: int) -> Night:
+    """The night, for a member of its club (any role; staff too); 404 for anyone else."""
+    night = Night.objects.select_related("club").filter(pk=pk).first() if 0 < pk <= MAX_ID else None
+    if night is None or (role_in(request.user, night.club) is None and not request.user.is_staff):
         raise Http404("No such night")
     return night

@@ -1,7 +1,8 @@
-"""A club's nights in its backup (``league.backup``): each night's settings, participants, plan
-and sessions, its tables pointing at the backup's evenings (the evening files) by their place in
-the backup's list. Checked against its schema (``backup_schema.NightBackup``) before anything is
-written; a refusal names the field."""
+"""A club's nights in its backup (``league.backup``): each night's settings, rules, participants
+(with their names at the night), plan, sessions (open or closed, and when), its director's log, its
+ranking link's digest, and its tables (the card to reprint) pointing at the backup's evenings (the
+evening files) by their place in the backup's list. Checked against its schema
+(``backup_schema.NightBackup``) before anything is written; a refusal names the field."""
 
 from __future__ import annotations
 
@@ -9,16 +10,25 @@ from typing import TYPE_CHECKING, Any
 
 from scorebook.evenings.models import Evening
 
-from .models import Night, NightSession, NightTable, Participant
+from .models import Night, NightEvent, NightSession, NightTable, Participant
 
 if TYPE_CHECKING:  # the schema (and pydantic) is loaded when a backup is read
     from .backup_schema import NightBackup
 
 
+def _user(user) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+def _at(moment) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
 def export_nights(club, evening_index: dict[int, int]) -> list[dict[str, Any]]:
-    """``evening_index``: {evening pk: its place in the backup's list of evenings}."""
+    """``evening_index``: {evening pk: its place in the backup's list of evenings}. The nights in the
+    order they were made."""
     out = []
-    for night in Night.objects.filter(club=club).order_by("date", "pk"):
+    for night in Night.objects.filter(club=club).select_related("created_by").order_by("pk"):
         out.append(
             {
                 "name": night.name,
@@ -39,6 +49,7 @@ def export_nights(club, evening_index: dict[int, int]) -> list[dict[str, Any]]:
                         "first_session": p.first_session,
                         "last_session": p.last_session,
                         "replaces": p.replaces.number if p.replaces else None,
+                        "name": p.name,
                     }
                     for p in night.participants.select_related("replaces").order_by("number")
                 ],
@@ -48,26 +59,48 @@ def export_nights(club, evening_index: dict[int, int]) -> list[dict[str, Any]]:
                         "table": t.number,
                         "status": t.session.status,
                         "evening": evening_index[t.evening_id],
+                        "reprint": t.reprint,
                     }
                     for t in NightTable.objects.filter(session__night=night)
                     .select_related("session")
                     .order_by("session__number", "number")
+                ],
+                "rules": night.rules,
+                "version": night.version,
+                "created_by": _user(night.created_by),
+                "created_at": _at(night.created_at),
+                "ranking_link": {"digest": night.ranking_hash, "made_at": _at(night.ranking_link_at)}
+                if night.ranking_hash
+                else None,
+                "session_states": [
+                    {"number": s.number, "status": s.status, "closed_at": _at(s.closed_at)}
+                    for s in night.night_sessions.order_by("number")
+                ],
+                "events": [
+                    {"kind": e.kind, "session": e.session, "detail": e.detail, "by": _user(e.by), "at": _at(e.at)}
+                    for e in night.events.select_related("by").order_by("pk")
                 ],
             }
         )
     return out
 
 
-def import_nights(club, nights: list[NightBackup], players: dict[int, Any], evenings: list) -> None:
-    """``players``: {backup player id: Player}; ``evenings``: the restored evenings in the backup's order.
-    Runs inside the restore's transaction."""
+def import_nights(
+    club, nights: list[NightBackup], players: dict[int, Any], evenings: list, accounts: dict[str, Any]
+) -> None:
+    """``players``: {backup player id: Player}; ``evenings``: the restored evenings in the backup's order;
+    ``accounts``: {user name in the backup: User}. Runs inside the restore's transaction."""
     for n in nights:
+        if n.rules is not None:
+            rules = n.rules
+        else:  # format 1: its first table's
+            rules = evenings[n.tables[0].evening].rules if n.tables else {}
         night = Night.objects.create(
             club=club,
             name=n.name,
             date=n.date,
             ruleset=n.ruleset,
-            rules=evenings[n.tables[0].evening].rules if n.tables else {},
+            rules=rules,
             sessions=n.sessions,
             deals_per_session=n.deals_per_session,
             ranking=n.ranking,
@@ -76,7 +109,13 @@ def import_nights(club, nights: list[NightBackup], players: dict[int, Any], even
             currency=n.currency,
             seed=n.seed,
             plan=n.plan,
+            version=n.version,
+            created_by=accounts.get(n.created_by),
+            ranking_hash=n.ranking_link.digest if n.ranking_link else None,
+            ranking_link_at=n.ranking_link.made_at if n.ranking_link else None,
         )
+        if n.created_at is not None:
+            Night.objects.filter(pk=night.pk).update(created_at=n.created_at)
         made = {}
         for p in n.participants:
             player = players[p.player]
@@ -84,20 +123,35 @@ def import_nights(club, nights: list[NightBackup], players: dict[int, Any], even
                 night=night,
                 number=p.number,
                 player=player,
-                name=player.name,
+                name=p.name or player.name,
                 first_session=p.first_session,
                 last_session=p.last_session,
             )
         for p in n.participants:
             if p.replaces is not None:
                 Participant.objects.filter(pk=made[p.number].pk).update(replaces=made[p.replaces])
-        statuses = {t.session: t.status for t in n.tables}
+        if n.session_states is not None:
+            states = {s.number: (s.status, s.closed_at) for s in n.session_states}
+        else:  # format 1: from the tables
+            states = {t.session: (t.status, None) for t in n.tables}
         sessions = {
-            number: NightSession.objects.create(night=night, number=number, status=statuses.get(number, "open"))
+            number: NightSession.objects.create(
+                night=night,
+                number=number,
+                status=states.get(number, ("open", None))[0],
+                closed_at=states.get(number, ("open", None))[1],
+            )
             for number in range(1, n.sessions + 1)
         }
         for t in n.tables:
-            NightTable.objects.create(session=sessions[t.session], number=t.table, evening=evenings[t.evening])
+            NightTable.objects.create(
+                session=sessions[t.session], number=t.table, evening=evenings[t.evening], reprint=t.reprint
+            )
+        for e in n.events:
+            event = NightEvent.objects.create(
+                night=night, kind=e.kind, session=e.session, detail=e.detail, by=accounts.get(e.by)
+            )
+            NightEvent.objects.filter(pk=event.pk).update(at=e.at)
         # its tables are run from the night again (docs/rules/club-nights.md)
         tables = [evenings[t.evening].pk for t in n.tables]
         Evening.objects.filter(pk__in=tables).update(managed=True, deal_limit=n.deals_per_session)

@@ -12,16 +12,28 @@ from typing import Annotated, Any, Self
 
 from pydantic import BeforeValidator, model_validator
 
-from scorebook.core.schema import Day, OneOf, Schema, Variant, Whole, among, fault, value, whole
+from scorebook.core.schema import (
+    Day,
+    Flag,
+    FreeText,
+    Moment,
+    Name,
+    Object,
+    OneOf,
+    Schema,
+    Variant,
+    Whole,
+    among,
+    fault,
+    plain_strings,
+    value,
+    whole,
+)
+from scorebook.rules import registry
+from scorebook.rules.model import RulesError
 
 from . import seating
-from .models import Night, NightSession
-
-
-def _name(raw: Any) -> str:
-    if not isinstance(raw, str) or not raw.strip() or len(raw) > 80 or not raw.isprintable():
-        raise fault("a text of 1 to 80 characters is expected")
-    return raw
+from .models import Night, NightEvent, NightSession
 
 
 def _place_points(raw: Any) -> list[int | float]:
@@ -64,29 +76,63 @@ def _player(raw: Any) -> int:
     return raw
 
 
+def _digest(raw: Any) -> str:
+    if not isinstance(raw, str) or len(raw) != 64 or any(c not in "0123456789abcdef" for c in raw):
+        raise fault("a link's digest (64 hexadecimal digits) is expected")
+    return raw
+
+
 class ParticipantBackup(Schema):
-    shape = "an object with number, player, first_session, last_session and replaces is expected"
+    shape = "an object with number, player, first_session, last_session and replaces (and name) is expected"
 
     number: Whole(1, seating.MAX_PLAYERS + 100)
     player: Annotated[int, value(_player)]  # one of the backup's players: check_references
     first_session: Any  # from 1 to the night's sessions: NightBackup checks it
     last_session: Any  # the same, or null
     replaces: Any  # null, or the number of another participant: NightBackup checks it
+    name: Name(40) | None = None  # since format 2: his name at the night (the roster's may have changed since)
 
 
 class TableBackup(Schema):
-    shape = "an object with session, table, status and evening is expected"
+    shape = "an object with session, table, status and evening (and reprint) is expected"
 
     session: Any  # from 1 to the night's sessions: NightBackup checks it
     table: Whole(1, 1000)
     status: OneOf(NightSession.Status.values, "open or closed is expected")
     evening: Any  # its place in the backup's evenings: check_references
+    reprint: Flag = False  # since format 2: its card to print again
+
+
+class SessionBackup(Schema):
+    """A session of the night, open or closed (and when): format 2 (format 1 had them from the tables)."""
+
+    number: Any  # from 1 to the night's sessions: NightBackup checks it
+    status: OneOf(NightSession.Status.values, "open or closed is expected")
+    closed_at: Moment | None = None
+
+
+class EventBackup(Schema):
+    """What the director did to the night (its log): format 2."""
+
+    kind: OneOf(NightEvent.Kind.values)
+    session: Whole(0, seating.MAX_SESSIONS)
+    detail: FreeText(300) = ""
+    by: Any = None  # one of the backup's accounts, or null: the club's backup checks it
+    at: Moment
+
+
+class RankingLinkBackup(Schema):
+    """The live ranking's link: its digest only (a digest gives no link back), so that the link on a
+    hall's screen goes on working after a restore."""
+
+    digest: Annotated[str, value(_digest)]
+    made_at: Moment
 
 
 class NightBackup(Schema):
     shape = "an object with the keys {keys} is expected"
 
-    name: Annotated[str, value(_name)]
+    name: Name(80)
     date: Day
     ruleset: Variant
     sessions: Whole(1, seating.MAX_SESSIONS)
@@ -99,6 +145,14 @@ class NightBackup(Schema):
     plan: Any  # one list of tables per session: checked below
     participants: Annotated[list[ParticipantBackup], BeforeValidator(_some)]
     tables: list[TableBackup]
+    # since format 2
+    rules: Object | None = None  # the copy of the rules every table plays with (format 1: its first table's)
+    version: Whole(0, 2**31 - 1) = 0
+    created_by: Any = None  # one of the backup's accounts, or null: the club's backup checks it
+    created_at: Moment | None = None
+    ranking_link: RankingLinkBackup | None = None
+    session_states: list[SessionBackup] | None = None
+    events: list[EventBackup] = []
 
     @model_validator(mode="after")
     def _within_the_night(self) -> Self:
@@ -131,6 +185,20 @@ class NightBackup(Schema):
             whole(t.session, 1, self.sessions, "tables", k, "session")
         if len({(t.session, t.table) for t in self.tables}) != len(self.tables):
             raise fault("a table of a session is given twice", "tables")
+        if self.session_states is not None:
+            for k, state in enumerate(self.session_states):
+                whole(state.number, 1, self.sessions, "session_states", k, "number")
+            if sorted(state.number for state in self.session_states) != list(range(1, self.sessions + 1)):
+                raise fault("each session of the night once is expected", "session_states")
+        for k, event in enumerate(self.events):
+            if event.session > self.sessions:
+                raise fault(f"a whole number from 0 to {self.sessions} is expected", "events", k, "session")
+        if self.rules is not None:
+            plain_strings(self.rules, "rules")
+            try:
+                registry.resolve(self.ruleset, self.rules)
+            except (RulesError, TypeError) as exc:
+                raise fault(str(exc), "rules") from None
         return self
 
     def check_references(self, at: int, players: Collection[int], rulesets: Sequence[str], used: set[int]) -> None:

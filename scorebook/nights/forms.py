@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from scorebook.clubs.services import check_names
 from scorebook.core import cleaning
 from scorebook.core.collation import by_name
-from scorebook.core.fields import CurrencyField, StakeField
+from scorebook.core.fields import CurrencyField, StakeField, check_stake, confirm_field
 from scorebook.core.formatting import lang
 from scorebook.core.forms import Checks
 from scorebook.rules import registry
@@ -55,6 +55,7 @@ class NightForm(forms.Form):
     )
     stake = StakeField()
     currency = CurrencyField()
+    confirm_stake = confirm_field()  # shown when the stake asks for it, as on the new-evening form
     roster = forms.MultipleChoiceField(
         label=_("Players of the roster"), required=False, widget=Checks(css="night-roster")
     )
@@ -142,6 +143,7 @@ class NightForm(forms.Form):
             )
         if data.get("ranking") == Night.Ranking.PLACES and not data.get("place_points"):
             self.add_error("place_points", _("Give the points of each place."))
+        check_stake(self)
         data["players"] = names
         return data
 

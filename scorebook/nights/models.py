@@ -21,7 +21,8 @@ from scorebook.rules import registry
 
 
 def new_ranking_token() -> str:
-    return secrets.token_urlsafe(16)  # 128 random bits: the read-only ranking only
+    """The ranking link's token as the first migration made it, kept in clear (migration 0007 keeps its digest)."""
+    return secrets.token_urlsafe(16)
 
 
 class Night(models.Model):
@@ -47,7 +48,11 @@ class Night(models.Model):
     kitty_fee = models.DecimalField(_("kitty fee"), max_digits=8, decimal_places=2, null=True, blank=True)
     seed = models.PositiveIntegerField(default=0)
     plan = models.JSONField(default=dict, help_text="{'sessions': [{'tables': [[numbers], ...]}, ...]}")
-    ranking_token = models.CharField(max_length=64, unique=True, default=new_ranking_token)
+    # the live ranking's read-only link is /r/<token>/: only the token's digest is kept (the link is
+    # shown once, when the director makes it; a new one replaces it). Empty: no link (the club's
+    # members read the ranking from the club's pages, without one).
+    ranking_hash = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
+    ranking_link_at = models.DateTimeField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0, help_text="Goes up with every change of the night itself.")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -42,7 +42,7 @@ def results(night: Night) -> NightResults:
 
 
 def version(**night) -> tuple[int, str] | None:
-    """(pk, version) of the night found by ``night`` (``pk=`` or ``ranking_token=``): what changes
+    """(pk, version) of the night found by ``night`` (``pk=`` or ``ranking_hash=``): what changes
     whenever its ranking may change, read in one aggregate query and no summary. The night's own
     version (its sessions, participants, plan), its tables, and the sum of their evenings' versions:
     every write of an evening raises its version in the write's own transaction, so no write has to
@@ -106,7 +106,6 @@ class Outcome:
     ruleset: str
     currency: str
     created_at: object
-    token: str
     summary: dict
     evenings: list[tuple[int, int, int, str]]  # (session, table, evening id, status), in order
     numbers: dict[int, int]  # roster player id -> his number at the night
@@ -124,8 +123,7 @@ def outcomes(night_ids) -> dict[int, Outcome]:
         return {}
     nights = {n.pk: n for n in Night.objects.filter(pk__in=ids).defer("plan", "rules")}
     found = {
-        pk: Outcome(pk, n.name, n.date, n.ruleset, n.currency, n.created_at, n.ranking_token, {}, [], {})
-        for pk, n in nights.items()
+        pk: Outcome(pk, n.name, n.date, n.ruleset, n.currency, n.created_at, {}, [], {}) for pk, n in nights.items()
     }
     people: dict[int, list[tuple[int, int, str]]] = {}
     for night, number, player, name in Participant.objects.filter(night__in=ids).values_list(
@@ -167,13 +165,13 @@ def outcomes(night_ids) -> dict[int, Outcome]:
 
 def nights_of(player) -> list[dict]:
     """The club nights a roster player took part in, newest first (one query), with the number he
-    had: the player page links each one to his night line on the night's ranking."""
+    had: the player page links each one to his night line on the night's ranking (the members' way in)."""
     rows = (
         Participant.objects.filter(player=player)
         .order_by("-night__date", "-night_id")
-        .values_list("number", "night__name", "night__date", "night__ranking_token")
+        .values_list("number", "night__name", "night__date", "night_id")
     )
-    return [{"number": n, "name": name, "date": day, "token": token} for n, name, day, token in rows]
+    return [{"number": n, "name": name, "date": day, "pk": pk} for n, name, day, pk in rows]
 
 
 def table_heading(evening) -> str | None:

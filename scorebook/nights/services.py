@@ -21,7 +21,7 @@ from scorebook.clubs.models import Club, Player
 from scorebook.clubs.services import lock_club
 from scorebook.evenings import creation, links
 from scorebook.evenings import services as evenings
-from scorebook.evenings.models import Deal, Evening, Payment, Seat
+from scorebook.evenings.models import Deal, Evening, Payment, Seat, link_token_hash, new_link_token
 from scorebook.rules import registry
 from scorebook.rules.model import to_dict
 
@@ -151,6 +151,18 @@ def reprint_links(night: Night) -> dict[int, str]:
     tokens = links.issue_many([t.evening for t in tables])
     NightTable.objects.filter(pk__in=[t.pk for t in tables]).update(reprint=False)
     return tokens
+
+
+def new_ranking_link(night: Night) -> str:
+    """A new read-only link to the night's live ranking; the one before stops at once (404). Only
+    its digest is kept: the token is shown once, to the director who made it."""
+    token = new_link_token()
+    with transaction.atomic():
+        locked = _locked(night)
+        locked.ranking_hash, locked.ranking_link_at = link_token_hash(token), timezone.now()
+        locked.save(update_fields=["ranking_hash", "ranking_link_at"])
+    night.ranking_hash, night.ranking_link_at = locked.ranking_hash, locked.ranking_link_at
+    return token
 
 
 def to_reprint(night: Night) -> list[NightTable]:

@@ -17,6 +17,14 @@ urlpatterns = [
     path("nights/<id:pk>/sessions/<id:number>/reopen/", director.session_reopen, name="night_session_reopen"),
     path("nights/<id:pk>/tables/<id:table>/link/", director.table_link, name="night_table_link"),
     path("nights/<id:pk>/tables/<id:table>/revoke/", director.table_revoke, name="night_table_revoke"),
+    path("nights/<id:pk>/ranking-link/", director.ranking_link, name="night_ranking_link"),
+    # the ranking: from the club's pages (its members) and by its link (whoever holds it); the same
+    # pages below both, linked to each other by relative addresses (views.ranking)
+    path("nights/<id:pk>/ranking/", ranking.ranking_page, name="night_results"),
+    path("nights/<id:pk>/ranking/live/", ranking.ranking_live, name="night_results_live"),
+    path("nights/<id:pk>/ranking/ranking.csv", ranking.ranking_csv, name="night_results_csv"),
+    path("nights/<id:pk>/ranking/players/<id:number>/", ranking.night_line, name="night_results_line"),
+    path("nights/<id:pk>/ranking/sessions/<id:number>/", ranking.session_results, name="night_results_session"),
     path("r/<token:token>/", ranking.ranking_page, name="night_ranking"),
     path("r/<token:token>/live/", ranking.ranking_live, name="night_ranking_live"),
     path("r/<token:token>/ranking.csv", ranking.ranking_csv, name="night_ranking_csv"),

@@ -56,7 +56,6 @@ SIZES_JS = """
 def check(p, path: str, shot: str, problems: list, unfold: bool = True, refuse: dict | None = None) -> None:
     """``refuse``: what to type into the page's form (selector: value) before sending it without the
     browser's own checks, so that the page comes back with the site's errors next to the fields."""
-    from axe_playwright_python.sync_playwright import Axe
 
     p.goto(path)
     p.page.wait_for_load_state("load")
@@ -69,6 +68,13 @@ def check(p, path: str, shot: str, problems: list, unfold: bool = True, refuse: 
         p.page.wait_for_load_state("load")
         if not p.page.locator(".field-errors").count():
             problems.append(f"{path}: sent {refuse}, no error came back")
+    inspect(p, path, shot, problems, unfold=unfold)
+
+
+def inspect(p, path: str, shot: str, problems: list, unfold: bool = True) -> None:
+    """The page the phone shows now (``path`` names it): axe-core, tap targets, text sizes, a photograph."""
+    from axe_playwright_python.sync_playwright import Axe
+
     if unfold:
         p.page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
     results = Axe().run(p.page)

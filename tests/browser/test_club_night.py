@@ -91,9 +91,14 @@ def test_a_night_of_three_tables_run_from_phones(phone, scorer):
     expect(t3.page.locator("#deals li.waiting")).to_have_count(0, timeout=10_000)
     assert Deal.objects.filter(evening_id=evening3).count() == 2
 
-    # a follower opens the live ranking
+    # the director makes the live ranking's link (shown once), and a follower opens it
+    director.goto(f"/nights/{night.pk}/")
+    with director.page.expect_navigation():
+        director.tap('form[action$="/ranking-link/"] button')
+    ranking_link = director.page.locator(".night-url a").get_attribute("href")
+    director.shot("04b-ranking-link")
     follower = phone(name="night-ranking")
-    follower.goto(f"/r/{night.ranking_token}/")
+    follower.page.goto(ranking_link)
     expect(follower.page.locator(".night-status")).to_contain_text("Provisional")
     follower.shot("05-ranking-provisional")
 

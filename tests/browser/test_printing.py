@@ -155,7 +155,7 @@ def test_the_evening_sheet_and_the_club_nights_papers_fit_the_sheet(phone, live_
     p = sheet(phone, live_server, "marie", "fr", "print-night")
     pages = {
         "evening-sheet": f"/e/{evening.pk}/print/",
-        "night-ranking": f"/r/{night.ranking_token}/",
+        "night-ranking": f"/r/{nights.new_ranking_link(night)}/",
         "night-plan": f"/nights/{night.pk}/plan/",
     }
     sheets = {}

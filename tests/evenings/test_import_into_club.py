@@ -136,3 +136,53 @@ def test_it_seats_the_roster_player_a_typed_look_alike_reads_as(scorer_client, c
     assert scorer_client.post(reverse("evening_new"), data).status_code == 302
     assert [s.name for s in Evening.objects.get().seats.order_by("position")] == ["Anne", "Bert", "Carl", "Dina"]
     assert Player.objects.filter(club=club).count() == 4
+
+
+# the club's house rules or the file's (issue 29): samen 9 made with 10 tricks is +14 in the preset; the
+# club pays it +20 (its house rule)
+
+SAMEN_10 = {"contracts": {"samen-9": {"made": {"10": [20, -20]}}}}
+
+
+@pytest.fixture
+def house_rules(club):
+    from scorebook.clubs.models import HouseRules
+
+    return HouseRules.objects.create(club=club, ruleset="kleurenwiezen", overrides=SAMEN_10)
+
+
+def totals(evening):
+    return {p["name"]: p["points"] for p in evening.summary["players"]}
+
+
+def test_it_asks_which_rules_apply_the_clubs_by_default(scorer_client, club):
+    from pages import Page
+
+    page = Page(body(scorer_client.get(reverse("evening_import"))))
+    assert page.checked("rules") == ["club"]
+    assert "The club's house rules" in page.text and "The rules written in the file" in page.text
+
+
+def test_it_scores_the_evening_with_the_clubs_house_rules_and_says_so(scorer_client, club, house_rules):
+    response = post(scorer_client, club=club.pk, text=evening_file())  # the question left as it is
+    assert response.status_code == 302
+    evening = Evening.objects.get()
+    assert totals(evening) == {"Anne": 20, "Bert": -20, "Carl": 20, "Dina": -20}
+    assert evening.rules_from == Evening.RulesFrom.CLUB
+    settlement = body(scorer_client.get(reverse("settlement", args=[evening.pk])))
+    assert "the club&#x27;s house rules" in settlement or "the club's house rules" in settlement
+    rules = body(scorer_client.get(reverse("evening_rules", args=[evening.pk])))
+    assert "Imported from an evening file and scored with the club" in rules
+
+
+def test_it_keeps_the_files_rules_when_asked(scorer_client, club, house_rules):
+    assert post(scorer_client, club=club.pk, text=evening_file(), rules="file").status_code == 302
+    evening = Evening.objects.get()
+    assert totals(evening) == {"Anne": 14, "Bert": -14, "Carl": 14, "Dina": -14}
+    assert evening.rules_from == Evening.RulesFrom.FILE
+    scoring = body(scorer_client.get(reverse("evening", args=[evening.pk])))
+    assert "the file's rules" in scoring.replace("&#x27;", "'")
+    # house rules changed afterwards change neither evening
+    house_rules.overrides = {}
+    house_rules.save()
+    assert totals(Evening.objects.get()) == {"Anne": 14, "Bert": -14, "Carl": 14, "Dina": -14}

@@ -145,7 +145,7 @@ def test_it_lets_members_log_in_after_a_restore_and_shows_the_same_standings(clu
 def test_it_refuses_to_restore_over_an_existing_club(club, tmp_path):
     path = tmp_path / "club.json"
     call_command("export_club", "klaverboer", "-o", str(path))
-    with pytest.raises(CommandError, match="already exists"):
+    with pytest.raises(CommandError, match="The short name “klaverboer” is taken"):
         call_command("import_club", str(path))
 
 
@@ -166,3 +166,32 @@ def test_it_restores_nothing_from_a_damaged_backup(club, tmp_path):
 def test_it_names_an_unknown_club():
     with pytest.raises(CommandError, match="no club"):
         call_command("export_club", "nope")
+
+
+@pytest.mark.django_db
+def test_its_download_reads_as_many_queries_for_three_evenings_as_for_six(client, club, admin, scorer):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries():
+        client.force_login(admin)
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse("club_backup", args=[club.slug])).status_code == 200
+        return len(captured)
+
+    three = queries()
+    for day in (21, 22, 23):
+        evening = creation.create_evening(
+            ruleset="kleurenwiezen",
+            players=PLAYERS,
+            first_dealer=0,
+            stake=Decimal("0.05"),
+            currency="EUR",
+            date=date(2026, 11, day),
+            user=scorer,
+            club=club,
+        )
+        services.record_deal(evening, DEALS[0], scorer)
+        services.delete_deal(evening, 1, scorer)
+        services.new_share_link(evening)
+    assert queries() == three

@@ -100,8 +100,8 @@ def backup(tmp_path):
             "members[0]: role: 'owner' is not one of admin, scorer, member",
         ),
         (lambda d: d["evenings"][0].update(status="lost"), "evenings[0]: status: 'lost' is not one of open, closed"),
-        (lambda d: d["players"][0].update(name="An\x00ne"), "players[0]: name: it holds control characters"),
-        (lambda d: d["club"].update(name="Club\x00"), "club: name: it holds control characters"),
+        (lambda d: d["players"][0].update(name="An\x00ne"), "players[0]: name: A name cannot hold control characters"),
+        (lambda d: d["club"].update(name="Club\x00"), "club: name: A name cannot hold control characters"),
         (lambda d: d["accounts"][0].update(username="a b\x00"), "accounts[0]: username"),
         (lambda d: d["accounts"][0].update(password="x"), "accounts[0]: password: not a password hash"),
         (
@@ -142,7 +142,7 @@ def test_it_refuses_a_key_given_twice_and_deep_nesting_with_a_sentence(club, tmp
     text = export(tmp_path).read_text()
     wipe()
     with pytest.raises(CommandError, match="given twice"):
-        restore(tmp_path, text.replace('"format": "scorebook-club/1"', '"format": "scorebook-club/1", "format": "x"'))
+        restore(tmp_path, text.replace('"format": "scorebook-club/2"', '"format": "scorebook-club/2", "format": "x"'))
     with pytest.raises(CommandError, match="deeper than"):
         restore(tmp_path, "[" * 100_000 + "]" * 100_000)
     assert not Club.objects.exists()

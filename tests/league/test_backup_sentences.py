@@ -72,15 +72,15 @@ FAULTS = [
     # the document
     (lambda d: d.update(surprise=1), "the backup: unknown key 'surprise'."),
     (lambda d: d.pop("players"), "the backup: the key 'players' is missing."),
-    (lambda d: d.update(format="scorebook-club/2"), "format: not a club backup ('scorebook-club/1' expected)."),
+    (lambda d: d.update(format="scorebook-club/3"), "format: not a club backup ('scorebook-club/2' expected)."),
     # the club
     (lambda d: d.update(club=[]), "club: an object is expected."),
     (lambda d: d["club"].update(motto="x"), "club: unknown key 'motto'."),
     (lambda d: d["club"].pop("slug"), "club: the key 'slug' is missing."),
     (lambda d: d["club"].update(name=3), "club: name: a text is expected."),
-    (lambda d: d["club"].update(name="  "), "club: name: it cannot be empty."),
-    (lambda d: d["club"].update(name="C" * 81), "club: name: at most 80 characters."),
-    (lambda d: d["club"].update(name="Club\x00"), "club: name: it holds control characters."),
+    (lambda d: d["club"].update(name="  "), "club: name: Type a name."),
+    (lambda d: d["club"].update(name="C" * 81), "club: name: At most 80 characters (this name has 81): shorten it."),
+    (lambda d: d["club"].update(name="Club\x00"), "club: name: A name cannot hold control characters."),
     (
         lambda d: d["club"].update(slug="quatre as"),
         "club: slug: 'quatre as' is not a short name (letters, digits, - and _).",
@@ -96,7 +96,10 @@ FAULTS = [
     ),
     (lambda d: d["accounts"][0].update(username=""), "accounts[0]: username: it cannot be empty."),
     (lambda d: d["accounts"][0].update(first_name=None), "accounts[0]: first_name: a text is expected."),
-    (lambda d: d["accounts"][0].update(display_name="D" * 61), "accounts[0]: display_name: at most 60 characters."),
+    (
+        lambda d: d["accounts"][0].update(display_name="D" * 61),
+        "accounts[0]: display_name: At most 60 characters (this name has 61): shorten it.",
+    ),
     (lambda d: d["accounts"][0].update(is_active=1), "accounts[0]: is_active: true or false is expected."),
     (lambda d: d["accounts"][0].update(password="x"), "accounts[0]: password: not a password hash this site knows."),
     (lambda d: d["accounts"][0].update(password=5), "accounts[0]: password: a text is expected."),
@@ -123,7 +126,7 @@ FAULTS = [
         lambda d: d["players"][0].update(id="1"),
         "players[0]: id: a whole number from 1 to 9223372036854775807 is expected.",
     ),
-    (lambda d: d["players"][0].update(name="An\x00ne"), "players[0]: name: it holds control characters."),
+    (lambda d: d["players"][0].update(name="An\x00ne"), "players[0]: name: A name cannot hold control characters."),
     (
         lambda d: d["players"][0].update(account="zoe"),
         "players[0]: account: 'zoe' is not one of the backup's accounts.",
@@ -148,7 +151,7 @@ FAULTS = [
     (lambda d: d["house_rules"].append(copy.deepcopy(d["house_rules"][0])), "house_rules: a variant is given twice."),
     # seasons
     (lambda d: d["seasons"][0].pop("tie_break"), "seasons[0]: the key 'tie_break' is missing."),
-    (lambda d: d["seasons"][0].update(name=""), "seasons[0]: name: it cannot be empty."),
+    (lambda d: d["seasons"][0].update(name=""), "seasons[0]: name: Type a name."),
     (lambda d: d["seasons"][0].update(start="2026-13-01"), "seasons[0]: start: a date written YYYY-MM-DD is expected."),
     (lambda d: d["seasons"][0].update(start="2026-02-30"), "seasons[0]: start: a date written YYYY-MM-DD is expected."),
     (lambda d: d["seasons"][0].update(end=20261231), "seasons[0]: end: a date written YYYY-MM-DD is expected."),
@@ -229,16 +232,21 @@ FAULTS = [
     (lambda d: d.update(nights={}), "nights: a list is expected."),
     (
         lambda d: night(d).pop("seed"),
-        "nights[0]: an object with the keys currency, date, deals_per_session, name, participants, place_points, "
-        "plan, ranking, ruleset, seed, sessions, stake, tables is expected.",
+        "nights[0]: an object with the keys created_at, created_by, currency, date, deals_per_session, events, name, "
+        "participants, place_points, plan, ranking, ranking_link, rules, ruleset, seed, session_states, sessions, "
+        "stake, tables, version is expected.",
     ),
     (
         lambda d: night(d).update(surprise=1),
-        "nights[0]: an object with the keys currency, date, deals_per_session, name, participants, place_points, "
-        "plan, ranking, ruleset, seed, sessions, stake, tables is expected.",
+        "nights[0]: an object with the keys created_at, created_by, currency, date, deals_per_session, events, name, "
+        "participants, place_points, plan, ranking, ranking_link, rules, ruleset, seed, session_states, sessions, "
+        "stake, tables, version is expected.",
     ),
-    (lambda d: night(d).update(name=""), "nights[0]: name: a text of 1 to 80 characters is expected."),
-    (lambda d: night(d).update(name="N" * 81), "nights[0]: name: a text of 1 to 80 characters is expected."),
+    (lambda d: night(d).update(name=""), "nights[0]: name: Type a name."),
+    (
+        lambda d: night(d).update(name="N" * 81),
+        "nights[0]: name: At most 80 characters (this name has 81): shorten it.",
+    ),
     (lambda d: night(d).update(date="20 oct"), "nights[0]: date: a date written YYYY-MM-DD is expected."),
     (lambda d: night(d).update(ruleset="bridge"), "nights[0]: ruleset: unknown variant 'bridge'."),
     (
@@ -260,7 +268,7 @@ FAULTS = [
     (
         lambda d: night(d)["participants"][0].pop("replaces"),
         "nights[0]: participants[0]: an object with number, player, first_session, last_session and replaces "
-        "is expected.",
+        "(and name) is expected.",
     ),
     (
         lambda d: night(d)["participants"][0].update(number=0),
@@ -302,7 +310,7 @@ FAULTS = [
     (lambda d: night(d).update(tables={}), "nights[0]: tables: a list is expected."),
     (
         lambda d: night(d)["tables"][0].pop("status"),
-        "nights[0]: tables[0]: an object with session, table, status and evening is expected.",
+        "nights[0]: tables[0]: an object with session, table, status and evening (and reprint) is expected.",
     ),
     (
         lambda d: night(d)["tables"][0].update(session=3),
@@ -378,7 +386,7 @@ def test_it_refuses_a_club_that_exists_here(make_user):
     Club.objects.create(name="Other", slug="quatre-as")
     with pytest.raises(BackupError) as refused:
         check(backup())
-    assert str(refused.value) == "club: a club 'quatre-as' already exists here."
+    assert str(refused.value) == "club: slug: The short name “quatre-as” is taken: choose another."
 
 
 def test_it_refuses_an_account_that_exists_here_unless_it_is_mapped(make_user):

@@ -129,7 +129,8 @@ def test_it_ranks_tied_players_of_a_night_by_name(client, club, scorer, language
         players=players,
         seed=1,
     )
-    response = client.get(reverse("night_ranking_csv", args=[night.ranking_token]), HTTP_ACCEPT_LANGUAGE=language)
+    token = nights.new_ranking_link(night)
+    response = client.get(reverse("night_ranking_csv", args=[token]), HTTP_ACCEPT_LANGUAGE=language)
     text = response.content.decode("utf-8-sig")
     assert (
         in_order(text, players)

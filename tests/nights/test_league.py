@@ -75,7 +75,7 @@ def test_it_lists_the_players_nights_on_his_player_page(director_client, make_ni
     night = make_night(players=8)
     player = night.participants.get(number=3).player
     html = director_client.get(reverse("club_player", args=[club.slug, player.pk])).content.decode()
-    assert "Club nights" in html and reverse("night_line", args=[night.ranking_token, 3]) in html
+    assert "Club nights" in html and reverse("night_results_line", args=[night.pk, 3]) in html
 
 
 def test_it_links_the_club_page_to_its_nights(director_client, club):

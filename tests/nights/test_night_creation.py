@@ -2,6 +2,7 @@
 that the other evenings' phones never wait on it."""
 
 import threading
+from decimal import Decimal
 
 import pytest
 from django.db import close_old_connections, connection
@@ -10,6 +11,7 @@ from night_builders import NAMES, deal
 from scorebook.evenings import services as evenings
 from scorebook.nights import seating, services
 from scorebook.nights.forms import NightForm
+from scorebook.nights.models import Night
 
 
 def night_data(players: int, sessions: int) -> dict:
@@ -113,3 +115,23 @@ def test_it_gives_a_night_its_sessions_from_its_players(club, players, sessions)
     assert form.is_valid(), form.errors
     assert form.cleaned_data["sessions"] == sessions
     assert form.cleaned_data["sessions"] <= max(3, seating.repeat_free_sessions(players))
+
+
+@pytest.mark.django_db
+def test_it_asks_to_confirm_a_stake_of_a_euro_a_point_or_more(club, director_client):
+    """As the new-evening form does (issue 29): a night at €1 a point or more waits for the box."""
+    from django.urls import reverse
+
+    from pages import body, field_errors
+
+    url = reverse("night_new", args=[club.slug])
+    response = director_client.post(url, night_data(8, 2) | {"stake": "1"})
+    assert response.status_code == 422
+    html = body(response)
+    assert "1 a point is a lot (a 30-point deal costs 30)" in field_errors(html, "stake")
+    assert 'name="confirm_stake"' in html
+    assert not Night.objects.exists()
+    assert director_client.post(url, night_data(8, 2) | {"stake": "0.99"}).status_code == 302  # below: no question
+    assert director_client.post(url, night_data(8, 2) | {"stake": "1", "confirm_stake": "on"}).status_code == 302
+    assert sorted(Night.objects.values_list("stake", flat=True)) == [Decimal("0.99"), Decimal("1")]
+    assert 'name="confirm_stake"' not in body(director_client.get(url))

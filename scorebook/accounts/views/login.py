@@ -13,8 +13,12 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.generic.edit import FormView
 
 from ..forms import LoginForm
 from ..limits import account_locked, lift_lockouts, remember_device
@@ -118,8 +122,28 @@ class PasswordResetView(_Invalid422, auth_views.PasswordResetView):
 
 
 class PasswordResetConfirmView(_Invalid422, auth_views.PasswordResetConfirmView):
+    """Django's, except that the link's token stays in the page's address (the form posts back to it)
+    and never goes into the session: the sessions are in the database, which keeps no link in clear.
+    Django moved the token out of the address lest the page's Referer carry it to another site: the
+    site's Referrer-Policy (same-origin) sends it to none."""
+
+    @method_decorator(sensitive_post_parameters())
+    @method_decorator(never_cache)
+    def dispatch(self, request, *args, **kwargs):
+        self.user = self.get_user(kwargs["uidb64"])
+        token = kwargs["token"]
+        self.validlink = (
+            self.user is not None
+            and token != self.reset_url_token
+            and self.token_generator.check_token(self.user, token)
+        )
+        if self.validlink:
+            return FormView.dispatch(self, request, *args, **kwargs)  # the form, here
+        return self.render_to_response(self.get_context_data())
+
     def form_valid(self, form):
-        response = super().form_valid(form)
+        form.save()  # Django's would also take the token out of the session, where it never was
+        response = HttpResponseRedirect(self.get_success_url())
         lift_lockouts(form.user)
         remember_device(self.request, response, form.user)  # she proved the account is hers, on this device
         return response

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scorebook.accounts import password_links
 from scorebook.accounts.models import display_name
 from scorebook.clubs.access import club_for_user, role_in
 from scorebook.core.collation import sort_key
@@ -33,10 +34,20 @@ def _grantable(request, club) -> list[Role]:
 
 
 def _members_page(
-    request, club, *, failed=None, role_form=None, error="", invitation_form=None, new_link="", status=200
+    request,
+    club,
+    *,
+    failed=None,
+    role_form=None,
+    error="",
+    invitation_form=None,
+    new_link="",
+    password_link=None,
+    status=200,
 ):
     """The members page; ``failed`` is the membership whose change was refused (its row shows why).
-    ``new_link``: the invitation link just made, shown this once (only its digest is stored)."""
+    ``new_link``: the invitation link just made, shown this once (only its digest is stored);
+    ``password_link``: (membership, link) a member's link to choose his password, just made, shown once."""
     memberships = list(Membership.objects.filter(club=club).select_related("user__profile"))
     memberships.sort(key=lambda m: (-services.RANK[Role(m.role)], sort_key(display_name(m.user))))
     rows = []
@@ -54,6 +65,9 @@ def _members_page(
                 "is_me": m.user_id == request.user.pk,
                 "form": form,
                 "error": error if is_failed else "",
+                # restored from a backup, no password yet: the admin gives him a link to choose one
+                "awaits_password": password_links.awaits_password(m.user),
+                "password_link": password_link[1] if password_link and password_link[0].pk == m.pk else "",
             }
         )
     invitations = [
@@ -123,6 +137,25 @@ def member_remove(request, slug, membership):
         return redirect("club_list")
     messages.success(request, _("%(name)s is no longer a member.") % {"name": display_name(membership.user)})
     return redirect("club_members", club.slug)
+
+
+@login_required
+@require_POST
+def member_password_link(request, slug, membership):
+    """A member restored without a password: a new one-time link to choose one, shown once on his row
+    for the admin to send him (the one made before stops working)."""
+    club, _role = club_for_user(request, slug, Role.ADMIN)
+    membership = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
+    if not password_links.awaits_password(membership.user):
+        messages.error(
+            request,
+            _("%(name)s has a password already: he logs in with it, or asks for a new one from the login page.")
+            % {"name": display_name(membership.user)},
+        )
+        return _members_page(request, club, status=CONFLICT)
+    token = password_links.make(membership.user, by=request.user)
+    link = request.build_absolute_uri(reverse("password_link", args=[token]))
+    return _members_page(request, club, password_link=(membership, link))
 
 
 def _remove_confirmation(request, club, membership):

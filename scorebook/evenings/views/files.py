@@ -19,6 +19,7 @@ from scorebook.clubs.models import Club, Player
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core import cleaning
 from scorebook.core.engine_messages import localized
+from scorebook.core.forms import ChoiceRows
 from scorebook.rules import evening_file
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import RulesError
@@ -26,6 +27,7 @@ from scorebook.rules.scoring import DealError
 
 from .. import creation
 from ..access import evening_for_user
+from ..models import Evening
 
 MAX_FILE_BYTES = 1024 * 1024  # 1 MB: a long evening is a few tens of kilobytes
 
@@ -44,6 +46,20 @@ class ImportForm(forms.Form):
     add_players = forms.BooleanField(
         label=gettext_lazy("Add the players who are not on the club's roster yet"),
         required=False,
+    )
+    rules = forms.ChoiceField(
+        label=gettext_lazy("Rules, in a club"),
+        choices=[
+            ("club", gettext_lazy("The club's house rules")),
+            ("file", gettext_lazy("The rules written in the file")),
+        ],
+        initial="club",
+        required=False,  # the club's unless the file's are asked for
+        widget=ChoiceRows,
+        help_text=gettext_lazy(
+            "With the club's, its deals are scored as the club's other evenings of the variant; with the "
+            "file's, its totals stay as they were where it was played. The evening says which."
+        ),
     )
     file = forms.FileField(
         label=gettext_lazy("Evening file"),
@@ -183,7 +199,8 @@ def evening_import(request):
             elif club is None or _roster_problems(form, club, list(table.players)):
                 # an evening of an earlier day arrives closed, reopened by an admin only; tonight's may go on
                 old = table.date is not None and table.date < timezone.localdate()
-                evening = creation.import_evening(content, request.user, club=club, closed=old)
+                house_rules = form.cleaned_data.get("rules") != "file"
+                evening = creation.import_evening(content, request.user, club=club, closed=old, house_rules=house_rules)
             else:
                 evening = None
                 if field == "file":  # keep what was sent: the next submit does not need the file again
@@ -200,6 +217,13 @@ def evening_import(request):
                     ngettext("Evening imported with %(count)s deal.", "Evening imported with %(count)s deals.", count)
                     % {"count": count},
                 )
+                if club is not None:
+                    messages.info(
+                        request,
+                        _("Its deals are scored with the club's house rules.")
+                        if evening.rules_from == Evening.RulesFrom.CLUB
+                        else _("It keeps the rules written in the file."),
+                    )
                 if not evening.is_open:
                     messages.info(
                         request,

@@ -19,7 +19,7 @@ def _context(evening) -> dict:
     rules = stored.rules_of(evening)
     return {
         "evening": evening,
-        "summary": rules_display.summary(evening.ruleset, rules),
+        "summary": rules_display.summary(evening.ruleset, rules, evening.rules_from),
         "grids": rules_display.contract_grids(evening.ruleset, rules),
         "figures": rules_display.classic_figures(evening.ruleset, rules),
         "all_pass": getattr(rules, "all_pass_multiplier", None),

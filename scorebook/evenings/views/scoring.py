@@ -184,7 +184,7 @@ def _board_context(
         "rotation": display.rotation(sheet.state),
         "undo_dealer": _dealer_of(evening, sheet, undo.number) if undo is not None else None,
         "refused": refused,
-        "rules_summary": rules_display.summary(evening.ruleset, rules),
+        "rules_summary": rules_display.summary(evening.ruleset, rules, evening.rules_from),
         "heading": headings.heading(evening),  # the page's h1: a night's table names its table and session
     }
     if classic:

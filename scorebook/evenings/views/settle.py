@@ -171,7 +171,7 @@ def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> di
         "may_pay": may_pay(evening) and not evening.managed,  # a night's table settles with its night
         "sheet": sheet,
         "lang": code,
-        "summary": rules_display.summary(evening.ruleset, rules),
+        "summary": rules_display.summary(evening.ruleset, rules, evening.rules_from),
         "rules_url": reverse("evening_rules", args=[evening.pk]),
     }
 

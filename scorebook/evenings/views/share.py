@@ -76,7 +76,7 @@ def public(request, token):
     evening = evening_for_token(token)
     context = _board(evening) | {
         "token": token,
-        "summary": rules_display.summary(evening.ruleset, stored.rules_of(evening)),
+        "summary": rules_display.summary(evening.ruleset, stored.rules_of(evening), evening.rules_from),
         "rules_url": reverse("evening_public_rules", args=[token]),
     }
     return render(request, "evenings/share/public.html", context)

@@ -2,8 +2,9 @@
 
 The CSV files are written as the reader's spreadsheet reads them (``core.spreadsheet``: ``;``
 and ``1,50`` in French and Dutch, a name in the language), never with a formula. The backup is
-``backup.export_club`` without secrets: no password hash, no e-mail address, no live link (the
-server command ``export_club --with-secrets`` keeps those, for the operator only).
+``backup.export_club`` without secrets: no password hash, no e-mail address, and links only as
+digests (the server command ``export_club --with-secrets`` adds the hashes and addresses, for the
+operator only); restored, its members choose a password through a link (``accounts.password_links``).
 """
 
 from __future__ import annotations
@@ -154,8 +155,8 @@ def roster_csv(request, slug):
 @require_safe
 @login_required
 def club_backup(request, slug):
-    """The club's backup as a JSON file, for its admins: members, players, house rules, seasons,
-    nights and every evening, without password hashes, e-mail addresses or live links."""
+    """The club's backup as a JSON file, for its admins: everything the club holds (``backup``), without
+    password hashes or e-mail addresses, and links only as their digests."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
     text = json.dumps(export_club(club, with_secrets=False), ensure_ascii=False, indent=1) + "\n"
     day = timezone.localdate().isoformat()

@@ -177,7 +177,7 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
         )
         declarations.append((outcome.ruleset, entry.get("declared") or {}))
         number = outcome.numbers.get(player.pk)
-        urls[outcome.evening] = reverse("night_line", args=[outcome.token, number]) if number else ""
+        urls[outcome.evening] = reverse("night_results_line", args=[outcome.pk, number]) if number else ""
     lines.sort(key=lambda line: (line[1], line[2], line[3]))  # the standings' order of evenings
     running: dict[str, int] = {}
     for ruleset, day, _created, evening, points, best, worst in lines:
@@ -229,7 +229,7 @@ def money(club, player: Player) -> dict:
         {
             "date": n.date,
             "label": n.name,
-            "url": reverse("night", args=[n.pk]),
+            "url": reverse("night_results", args=[n.pk]),
             "amount": n.remaining(player.pk),
             "currency": n.currency,
         }

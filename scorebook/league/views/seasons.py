@@ -585,7 +585,7 @@ def _night_row(outcome) -> dict:
     winners = [e.get("name", "") for e in entries if e["night_place"] == 1]
     row.update(
         night=outcome.name,
-        url=reverse("night_ranking", args=[outcome.token]),
+        url=reverse("night_results", args=[outcome.pk]),
         open=any(status == Evening.Status.OPEN for *_rest, status in outcome.evenings),
         winners=winners,
         totals=[

@@ -141,7 +141,6 @@ def _progress(night: Night) -> dict:
 def _night_context(request, night: Night, **forms) -> dict:
     participants = list(night.participants.all())
     playing = [p for p in participants if p.last_session is None]
-    ranking_url = request.build_absolute_uri(reverse("night_ranking", args=[night.ranking_token]))
     return {
         "night": night,
         "club": night.club,
@@ -151,8 +150,6 @@ def _night_context(request, night: Night, **forms) -> dict:
         "substitute_form": forms.get("substitute_form") or SubstituteForm(participants=playing),
         "late_form": forms.get("late_form") or LateForm(),
         "cards_form": CardsForm(sessions=night.sessions),
-        "ranking_url": ranking_url,
-        "ranking_qr": qr_svg(ranking_url, _("QR code of the live ranking")),
         "next_unplayed": services.next_unplayed(night),
         "reprint": services.to_reprint(night),
     }
@@ -314,6 +311,20 @@ def table_revoke(request, pk, table):
     services.revoke_table_link(t)
     messages.success(request, _("The link of table %(t)s is revoked: its phone can no longer score.") % {"t": t.number})
     return redirect(night)
+
+
+@login_required
+@require_POST
+def ranking_link(request, pk):
+    """A new link to the live ranking, shown this once with its QR (the one before stops working)."""
+    night = night_for_director(request, pk)
+    token = services.new_ranking_link(night)
+    url = request.build_absolute_uri(reverse("night_ranking", args=[token]))
+    context = {"night": night, "url": url, "qr": qr_svg(url, _("QR code of the live ranking"))}
+    response = render(request, "nights/ranking_link.html", context)
+    response["Cache-Control"] = "no-store"  # the link is shown once
+    response["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 @login_required

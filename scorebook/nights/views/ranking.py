@@ -1,5 +1,10 @@
 """The night's live ranking: one read-only link (and its QR) for the hall's screen and every
-phone, provisional during a session and final once the last one is closed.
+phone, provisional during a session and final once the last one is closed. The same pages are
+reached by the club's members from the club's pages, without the link (``/nights/<id>/ranking/``).
+
+The link's token is never stored (its digest finds the night), nor is it in anything kept: the
+pages link to each other by relative addresses (``players/3/``, ``../../``), so one render of the
+live region serves both ways in and holds no token when it is kept in the cache (the database).
 
 The live region polls ``ranking_live``. Its ETag is the night's version (``results.version``: one
 aggregate query over what the writes store, never a summary read), so a follower whose copy is
@@ -15,7 +20,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import wraps
 
+from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -33,12 +40,46 @@ from scorebook.core import spreadsheet
 from scorebook.core.http import noindex
 
 from .. import ranking, results
-from ..access import night_for_token
+from ..access import night_for_member, ranking_lookup
 from ..models import Night
 
 POLL_SECONDS = 4
 FRESH_SECONDS = 2  # a kept render of an older state still serves the followers for this long
-MAX_TOKEN = 100
+
+
+@dataclass(frozen=True)
+class Way:
+    """How a ranking page was reached: ``lookup`` finds its night (the link's digest, or its id for a
+    member, checked already); ``night`` loads it (once)."""
+
+    lookup: dict
+    member: bool  # reached from the club's pages (not by the link)
+
+    def night(self) -> Night:
+        found = Night.objects.select_related("club").filter(**self.lookup).first()
+        if found is None:
+            raise Http404("No such night")
+        return found
+
+
+def reached(view):
+    """A ranking view reached by the night's link (``token``: whoever holds it) or from the club's
+    pages (``pk``: a logged-in member of the club; 404 for anyone else)."""
+
+    @wraps(view)
+    def wrapped(request, *args, token=None, pk=None, **kwargs):
+        if token is not None:
+            lookup = ranking_lookup(token)
+            if lookup is None:
+                raise Http404("No such night")
+            way = Way(lookup, member=False)
+        else:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            way = Way({"pk": night_for_member(request, pk).pk}, member=True)
+        return view(request, way, *args, **kwargs)
+
+    return wrapped
 
 
 def live_context(night: Night) -> dict:
@@ -79,19 +120,19 @@ def _not_modified(request, etag: str) -> HttpResponse | None:
     return response
 
 
-def _rendered(night_pk: int, version: str, token: str) -> Live:
+def _rendered(night_pk: int, version: str, way: Way) -> Live:
     key = f"night-live:{night_pk}:{translation.get_language()}"
     kept = cache.get(key)
     if kept is not None and (kept.version == version or time.time() - kept.made < FRESH_SECONDS):
         return kept
-    context = live_context(night_for_token(token))
+    context = live_context(way.night())
     live = Live(version, render_to_string("nights/ranking.html#live", context), context["results"].final, time.time())
     cache.set(key, live, timeout=3600)
     return live
 
 
-def _version(token: str) -> tuple[int, str]:
-    found = results.version(ranking_token=token) if len(token) < MAX_TOKEN else None
+def _version(way: Way) -> tuple[int, str]:
+    found = results.version(**way.lookup)
     if found is None:
         raise Http404("No such night")
     return found
@@ -100,15 +141,17 @@ def _version(token: str) -> tuple[int, str]:
 @require_safe
 @noindex
 @cache_control(no_cache=True)
-def ranking_page(request, token):
-    night = night_for_token(token)
-    pk, version = _version(token)
-    live = _rendered(pk, version, token)
+@reached
+def ranking_page(request, way: Way):
+    night = way.night()
+    pk, version = _version(way)
+    live = _rendered(pk, version, way)
     context = {
         "night": night,
         "live": mark_safe(live.html),  # rendered by the template's own partial
         "session_numbers": list(range(1, night.sessions + 1)),
         "poll": POLL_SECONDS,
+        "member": way.member,
     }
     return render(request, "nights/ranking.html", context)
 
@@ -116,12 +159,13 @@ def ranking_page(request, token):
 @require_safe
 @noindex
 @cache_control(no_cache=True)
-def ranking_live(request, token):
+@reached
+def ranking_live(request, way: Way):
     """The ranking region, or 304 when the follower has what would be served."""
-    pk, version = _version(token)
+    pk, version = _version(way)
     if (unchanged := _not_modified(request, _etag(version))) is not None:
         return unchanged  # his copy is of the night as it is now: one query
-    live = _rendered(pk, version, token)
+    live = _rendered(pk, version, way)
     if (unchanged := _not_modified(request, live.etag)) is not None:
         return unchanged  # his copy is the render every follower is served for these few seconds
     response = HttpResponseStopPolling(live.html) if live.final else HttpResponse(live.html)
@@ -132,9 +176,10 @@ def ranking_live(request, token):
 @require_safe
 @noindex
 @cache_control(no_cache=True)
-def night_line(request, token, number):
+@reached
+def night_line(request, way: Way, number):
     """One player's night: per session his table, his opponents, his points."""
-    night = night_for_token(token)
+    night = way.night()
     r = results.results(night)
     row = next((row for row in r.rows if row.number == number), None)
     if row is None:
@@ -162,9 +207,10 @@ def night_line(request, token, number):
 @require_safe
 @noindex
 @cache_control(no_cache=True)
-def session_results(request, token, number):
+@reached
+def session_results(request, way: Way, number):
     """Every table of one session, its players by points (and places)."""
-    night = night_for_token(token)
+    night = way.night()
     if not 0 < number <= night.sessions:
         raise Http404("No such session")
     r = results.results(night)
@@ -179,10 +225,11 @@ def session_results(request, token, number):
 
 @require_safe
 @noindex
-def ranking_csv(request, token):
+@reached
+def ranking_csv(request, way: Way):
     """The ranking for a spreadsheet, like the club's other CSV files: the reader's separators and
     decimals (``;`` and ``1,50`` in French and Dutch), a translated header, never a formula."""
-    night = night_for_token(token)
+    night = way.night()
     r = results.results(night)
     fmt = spreadsheet.local_format()
     sessions = range(1, night.sessions + 1)

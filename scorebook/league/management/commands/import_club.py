@@ -1,5 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from scorebook.accounts import password_links
+from scorebook.accounts.models import display_name
+from scorebook.clubs.models import Role
 from scorebook.league.backup import BackupError, import_club
 from scorebook.rules.evening_file import FileError, parse_json
 
@@ -22,8 +25,13 @@ class Command(BaseCommand):
             help="attach the backup's account FILE_NAME to the existing user USER here (with the backup's role "
             "for it); without it, an account whose user name exists here stops the restore",
         )
+        parser.add_argument(
+            "--site",
+            default="",
+            help="the site's address (e.g. https://scorebook.example.org), written before the admins' links",
+        )
 
-    def handle(self, *args, file, account, **options):
+    def handle(self, *args, file, account, site="", **options):
         mapping = {}
         for item in account:
             name, sep, target = item.partition("=")
@@ -44,3 +52,26 @@ class Command(BaseCommand):
         except BackupError as exc:
             raise CommandError(f"{file}: {exc} Nothing was restored.") from None
         self.stdout.write(f"{club.name}: {club.evenings.count()} evenings, {club.memberships.count()} members restored")
+        self._admins_links(club, site)
+
+    def _admins_links(self, club, site: str) -> None:
+        """The members restored without a password choose one through a link: the operator hands the admins
+        theirs (shown this once); each admin then makes the other members' links on the members page."""
+        waiting = [
+            m for m in club.memberships.select_related("user__profile") if password_links.awaits_password(m.user)
+        ]
+        admins = [m for m in waiting if m.role == Role.ADMIN]
+        if not waiting:
+            return
+        self.stdout.write(
+            f"{len(waiting)} of its members have no password here yet (the backup holds none). Hand each admin "
+            "his link to choose one (shown this once; it works once, for 7 days); an admin then makes each other "
+            "member's link on the club's members page (Members, \"Make a link to choose a password\")."
+        )
+        for m in admins:
+            token = password_links.make(m.user)
+            self.stdout.write(
+                f"  {display_name(m.user)} ({m.user.get_username()}), admin: {password_links.address(token, site)}"
+            )
+        if not admins:
+            self.stdout.write("  No admin is among them: each admin logs in as before, and makes the links.")

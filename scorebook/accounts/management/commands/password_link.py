@@ -1,0 +1,26 @@
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from scorebook.accounts import password_links
+
+
+class Command(BaseCommand):
+    help = (
+        "Make a one-time link (7 days) with which an account that has no password yet (restored from a "
+        "club's backup, never logged in) chooses one; the link made before stops working. Shown once."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("username")
+        parser.add_argument("--site", default="", help="the site's address, e.g. https://scorebook.example.org")
+
+    def handle(self, *args, username, site, **options):
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise CommandError(f"no user {username!r}")
+        if not password_links.awaits_password(user):
+            raise CommandError(
+                f"{username} has a password already, or has logged in: no link is made "
+                "(a password is reset from the login page, or with changepassword)."
+            )
+        self.stdout.write(password_links.address(password_links.make(user), site))
