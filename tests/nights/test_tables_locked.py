@@ -98,3 +98,23 @@ def test_the_tables_phone_page_names_its_night_table_and_session(director_client
     table = tables(night, 2)[1]
     page = Page(body(director_client.get(reverse("evening", args=[table.evening.pk]))))
     assert page.one("h1").text == "Kaartavond · Table 2 · session 2"
+
+
+@pytest.mark.parametrize("name", ["evening_close", "evening_archive", "evening_share"])
+def test_an_admin_refused_on_a_nights_table_is_told_it_belongs_to_the_night(client, admin, make_night, name):
+    """Not "your role does not allow this" (issue 30): Adèle is the club's admin; the table's page
+    says which night, table and session it belongs to, and who runs it."""
+    night = make_night(players=8)
+    table = tables(night)[0].evening
+    client.force_login(admin)
+    response = (
+        client.post(reverse(name, args=[table.pk]))
+        if name != "evening_share"
+        else client.get(reverse(name, args=[table.pk]))
+    )
+    assert response.status_code == 403
+    text = response.content.decode()
+    assert "Kaartavond · Table 1 · session 1 belongs to a club night: only its director" in text
+    assert "Your role does not allow this" not in text
+    table.refresh_from_db()
+    assert table.is_open and not table.archived
