@@ -27,6 +27,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from scorebook.core.cleaning import whole_number
 from scorebook.core.engine_messages import localized
+from scorebook.core.http import page_or_fragment
 from scorebook.rules import registry
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import ClassicRules
@@ -216,6 +217,7 @@ def _broken_page(request, evening):
     return render(request, "evenings/broken.html", {"evening": evening}, status=500)
 
 
+@page_or_fragment
 @login_or_link
 def evening(request, pk):
     evening = evening_for_user(request, pk)

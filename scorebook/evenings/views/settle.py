@@ -23,7 +23,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from scorebook.accounts.models import display_name
 from scorebook.core.formatting import lang, money_text, party_label, signed_points, stake_text, tone
-from scorebook.core.http import HtmxHttpRequest
+from scorebook.core.http import HtmxHttpRequest, page_or_fragment
 from scorebook.rules.model import BeteEnd
 from scorebook.rules.scoring import BETE
 
@@ -292,6 +292,7 @@ def payment_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _transfers_answer(request, evening)
 
 
+@page_or_fragment
 @login_required
 def payment_cancel(request: HtmxHttpRequest, pk: int, payment: int) -> HttpResponse:
     """Cancel a payment, after a confirmation (this page, or the row in place with htmx), with a

@@ -35,7 +35,7 @@ from scorebook.clubs.models import Player, Role
 from scorebook.core import cleaning
 from scorebook.core.collation import sort_key
 from scorebook.core.formatting import lang, money_text, party_label, tone
-from scorebook.core.http import HtmxHttpRequest
+from scorebook.core.http import HtmxHttpRequest, page_or_fragment
 from scorebook.evenings import payments, summary
 from scorebook.evenings.display import TransferWords
 from scorebook.evenings.forms import CancelForm, PaymentForm, new_request_key
@@ -645,6 +645,7 @@ def ledger_night_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _ledger_answer(request, club, role, "#open-transfers")
 
 
+@page_or_fragment
 @login_required
 def ledger_cancel(request: HtmxHttpRequest, slug: str, payment: int) -> HttpResponse:
     """Cancel a payment of the club after a confirmation (a page, or the line in place with htmx),
