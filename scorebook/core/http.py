@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import wraps
 
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
@@ -26,6 +26,11 @@ page_or_fragment = vary_on_headers("HX-Request")
 class Refusal(PermissionDenied):
     """A 403 whose message is a sentence for the person, in his language: the refusal page says it
     (instead of the general "your role does not allow this")."""
+
+
+class Gone(Http404):
+    """What the address showed is gone for this visitor (a table's link withdrawn): answered 410 by
+    the not-found page with this sentence for the person, in his language."""
 
 
 def noindex(view):

@@ -5,7 +5,7 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.http import reswap, retarget
 
-from .http import Refusal
+from .http import Gone, Refusal
 
 
 def _refused(request, *, csrf: bool, reason: str = ""):
@@ -27,6 +27,13 @@ def _refused(request, *, csrf: bool, reason: str = ""):
 def forbidden(request, exception=None):
     reason = str(exception) if isinstance(exception, Refusal) else ""
     return _refused(request, csrf=False, reason=reason)
+
+
+def not_found(request, exception=None):
+    """404, the site's page; 410 with its sentence for what is gone for this visitor (``Gone``)."""
+    if isinstance(exception, Gone):
+        return render(request, "404.html", {"reason": str(exception)}, status=410)
+    return render(request, "404.html", status=404)
 
 
 def csrf_failure(request, reason=""):

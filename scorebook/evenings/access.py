@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from scorebook.clubs.models import Membership, Role
 from scorebook.clubs.models.club import SCORING_ROLES
-from scorebook.core.http import Refusal
+from scorebook.core.http import Gone, Refusal
 
 from . import links
 from .models import Evening, link_token_hash
@@ -74,10 +74,10 @@ def evening_for_user(request, pk: int, *, write: bool = False) -> Evening:
         may_view = may_score = evening.by_link = True
     if not may_view and not request.user.is_authenticated and links.held_once(request, evening.pk):
         # a table's phone whose link was revoked (or its card replaced): say so, not "not found"
-        raise Refusal(
+        raise Gone(
             _(
-                "This phone no longer scores this table: its link was withdrawn, or its card replaced. Ask the "
-                "director for the table's card."
+                "This phone no longer scores this table: its link was withdrawn, or its card replaced. The deals "
+                "waiting here stay until you discard them; ask the director for the table's new card."
             )
         )
     if not may_view:
