@@ -118,3 +118,26 @@ def test_an_admin_refused_on_a_nights_table_is_told_it_belongs_to_the_night(clie
     assert "Your role does not allow this" not in text
     table.refresh_from_db()
     assert table.is_open and not table.archived
+
+
+def test_the_tables_phone_says_its_sessions_deals_are_done_after_its_last_deal(director_client, make_night):
+    """After its last deal of the session a table's page offers no "Deal 5" (issue 30): the answer to
+    that deal is the whole board, which says the session's deals are done, without the record form;
+    the deals can still be corrected."""
+    night = make_night(players=8, deals=2)
+    table = tables(night)[0].evening
+    names = [s.name for s in table.seats.order_by("position")]
+    answer = None
+    for declarers in ([names[1], names[3]], [names[0], names[2]]):
+        answer = director_client.post(
+            reverse("deal_record", args=[table.pk]),
+            {"contract": "samen-9", "declarers": declarers, "tricks": "9"},
+            headers={"HX-Request": "true"},
+        )
+        assert answer.status_code == 200
+    html = answer.content.decode()
+    assert "This session's deals are done: the table has played its 2 deals." in html
+    assert 'id="record"' not in html and 'id="save-deal"' not in html and "Deal 3" not in html
+    page = director_client.get(reverse("evening", args=[table.pk])).content.decode()
+    assert "This session's deals are done" in page and 'id="record"' not in page
+    assert reverse("deal_edit", args=[table.pk, 2]) in page
