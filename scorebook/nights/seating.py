@@ -145,6 +145,28 @@ def make_plan(
     return Plan(tuple(tuple(tuple(t) for t in s) for s in list(played) + drawn))
 
 
+def aligned(previous: Sequence[Session], drawn: Sequence[Session]) -> tuple[Session, ...]:
+    """``drawn`` (sessions redrawn from a plan drawn before) with each table that keeps its players
+    where ``previous`` had it, in its seats (its number and its printed card stay good); the tables
+    that changed take the numbers left, and a new table comes last."""
+    out = []
+    for before, after in zip(previous, drawn, strict=False):
+        places: list[Table | None] = [None] * max(len(before), len(after))
+        left = []
+        kept = {frozenset(t): i for i, t in enumerate(before)}
+        for table in after:
+            i = kept.pop(frozenset(table), None)
+            if i is None:
+                left.append(table)
+            else:
+                places[i] = tuple(before[i])
+        free = (i for i, t in enumerate(places) if t is None)
+        for table, i in zip(left, free, strict=False):
+            places[i] = table
+        out.append(tuple(t for t in places if t is not None))
+    return tuple(out) + tuple(drawn[len(out) :])
+
+
 # --- the search -----------------------------------------------------------------------------
 
 

@@ -59,3 +59,23 @@ def test_a_revoked_card_is_still_unknown_not_replaced(director_client, make_nigh
     table = tables(night, 1)[0]
     director_client.post(reverse("night_table_revoke", args=[night.pk, table.pk]))
     assert sorted(Client().get(url).status_code for url in cards) == [302, 404]
+
+
+def test_a_late_arrival_keeps_the_cards_of_the_tables_that_keep_their_players(director_client, make_night, director):
+    """Issue 30: a late arrival at a night of 40 (10 tables a session) voided every card of the
+    sessions left, though most tables kept their players (under another table number). Now a table
+    that keeps its players keeps its number, its seats and its card; only the others are reprinted."""
+    night = make_night(players=40, sessions=3)
+    cards = card_links(director_client.post(reverse("night_cards", args=[night.pk]), {"session": "2"}).content.decode())
+    before = [(t.number, [s.name for s in t.evening.seats.order_by("position")]) for t in tables(night, 2)]
+    first = tables(night, 1)[0].evening
+    evenings.record_deal(first, deal(first), director)  # session 1 has begun: sessions 2 and 3 are redrawn
+    services.late_arrival(night, "Zoë", director)
+    after = {t.number: [s.name for s in t.evening.seats.order_by("position")] for t in tables(night, 2)}
+    kept = [number for number, names in before if after.get(number) == names]
+    reprint = {t.number for t in services.to_reprint(night) if t.session.number == 2}
+    assert len(kept) >= 8  # the newcomer joins one table; the others keep theirs
+    assert reprint == set(after) - set(kept)
+    phone = Client()
+    for (number, _names), url in zip(before, cards, strict=True):
+        assert phone.get(url).status_code == (302 if number in kept else 410), number

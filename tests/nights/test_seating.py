@@ -184,3 +184,14 @@ def test_it_always_seats_everyone_once_per_session_at_tables_of_four_or_five(pla
 def test_it_never_repeats_a_meeting_for_four_m_players_up_to_the_constructions_sessions(players, seed, data):
     sessions = data.draw(st.integers(1, min(repeat_free_sessions(players), 20)))
     assert make_plan(players, sessions, seed=seed).repeats() == 0
+
+
+def test_a_redraw_keeps_each_unchanged_table_at_its_number_in_its_seats():
+    from scorebook.nights.seating import aligned
+
+    previous = [((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12))]
+    drawn = [((12, 11, 10, 9, 13), (8, 7, 6, 5), (4, 3, 2, 1))]  # the late 13th joins the third table
+    assert aligned(previous, drawn) == (((1, 2, 3, 4), (5, 6, 7, 8), (12, 11, 10, 9, 13)),)
+    more = [((1, 2, 3, 4), (5, 6, 7, 8))]
+    grown = [((9, 10, 11, 12), (5, 6, 7, 8), (1, 2, 3, 4))]  # a new table comes last
+    assert aligned(more, grown) == (((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12)),)
