@@ -33,7 +33,7 @@ from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import ClassicRules
 from scorebook.rules.scoring import DealError
 
-from .. import creation, display, headings, rules_display, services, stored
+from .. import creation, display, headings, listing, rules_display, services, stored
 from ..access import MAX_ID, evening_for_user, visible_evenings
 from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RecordForm, RobreForm, deal_form_class
 from ..links import login_or_link
@@ -51,12 +51,16 @@ LIST_PAGE = 30  # evenings a page of the list (the installed app's start page: t
 @login_required
 def evening_list(request):
     """The evenings this user may see, the newest first, a page at a time (?page=2: older ones);
-    archived ones only when asked (?archived=1). A page costs the same however many there are."""
+    archived ones only when asked (?archived=1); a club night as one line (``listing``). A page costs
+    the same however many there are."""
     archived = request.GET.get("archived") == "1"
-    visible = visible_evenings(request.user)
+    visible = listing.listed(visible_evenings(request.user))  # a club night: one line
     evenings = visible.filter(archived=archived).select_related("club").prefetch_related("seats")
     page = Paginator(evenings, LIST_PAGE).get_page(request.GET.get("page"))
     hidden = 0 if archived or page.number > 1 else visible.filter(archived=True).count()
+    lines = listing.lines(page.object_list, request.user)
+    for e in page.object_list:
+        e.line = lines.get(e.pk)
     context = {"evenings": page.object_list, "page": page, "archived": archived, "archived_count": hidden}
     return render(request, "evenings/list.html", context)
 
