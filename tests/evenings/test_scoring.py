@@ -623,7 +623,11 @@ ERRORS = {
         "declarers",
         "together 8 is played by 2 declarers, not 1",
     ),
-    "changed trump outside troel": ({**SAMEN, "trump_changed": "on"}, "trump_changed", "together 8 has no changed trump"),
+    "changed trump outside troel": (
+        {**SAMEN, "trump_changed": "on"},
+        "trump_changed",
+        "together 8 has no changed trump",
+    ),
     "three players play": ({**SAMEN, "playing": ["Bert", "Carl", "Dina"]}, "playing", "Four players play a deal."),
 }
 
