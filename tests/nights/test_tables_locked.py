@@ -138,6 +138,7 @@ def test_the_tables_phone_says_its_sessions_deals_are_done_after_its_last_deal(d
     html = answer.content.decode()
     assert "This session's deals are done: the table has played its 2 deals." in html
     assert 'id="record"' not in html and 'id="save-deal"' not in html and "Deal 3" not in html
+    assert "Only the club's scorers record deals" not in html
     page = director_client.get(reverse("evening", args=[table.pk])).content.decode()
     assert "This session's deals are done" in page and 'id="record"' not in page
     assert reverse("deal_edit", args=[table.pk, 2]) in page
