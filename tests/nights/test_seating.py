@@ -90,6 +90,16 @@ def test_it_spreads_the_tables_of_five_and_avoids_repeats_where_there_is_room(pl
     assert plan.repeats() == 0
 
 
+@pytest.mark.parametrize(("players", "sessions"), [(17, 5), (21, 6), (27, 20), (33, 8), (41, 10)])
+def test_it_never_seats_anyone_at_five_beyond_his_share_plus_one_even_for_fewer_repeats(players, sessions):
+    """The limit is a rule of a new night (issue 30): 17 players x 5 sessions had one player at the
+    table of five every session (8 repeats instead of 12), 27 x 20 one at 14 of 20 (limit 13)."""
+    plan = make_plan(players, sessions, seed=0)
+    seats = sum(len(t) for s in plan.sessions for t in s if len(t) == 5)
+    limit = -(-seats // players) + 1
+    assert max(at_five(plan).values()) <= limit
+
+
 def test_it_prefers_no_repeated_meeting_to_an_even_spread_of_the_tables_of_five():
     # 26 players x 2 sessions: with the two tables of five of session 2 filled only by players
     # who sat at four in session 1, 4 pairs meet twice (5 players from 4 tables, twice, and
