@@ -428,6 +428,9 @@ class _Search:
         if self.keep:  # a redraw: the seats at five are not worth changing tables once no repeat is left
             floor = floor // MEETING * MEETING + self._five_cost() if cost // MEETING <= floor // MEETING else floor
         best_cost, best = cost, [[list(t) for t in s] for s in sessions]
+        # a redraw keeps the tables drawn before unless fewer meetings are found (an evener spread of
+        # the seats at five is not worth changing tables, and their cards); a new night weighs all
+        better = (lambda a, b: a // MEETING < b // MEETING) if self.keep else (lambda a, b: a < b)
         size = len(self.everyone)
         # p may not go back to table tabu_table[si][p] of session si before step tabu_until[si][p]
         tabu_table = [[-1] * size for _ in sessions]
@@ -504,12 +507,12 @@ class _Search:
             tenure = 3 + rng.randrange(8)
             tabu_table[si][p], tabu_until[si][p] = ta, step + tenure
             tabu_table[si][q], tabu_until[si][q] = tb, step + tenure
-            if cost < best_cost:
+            if better(cost, best_cost):
                 best_cost, best = cost, [[list(t) for t in s] for s in sessions]
                 since_best = 0
             else:
                 since_best += 1
-        if cost > best_cost:
+        if cost != best_cost or self.keep:
             for s in sessions:
                 self._count(s, -1)
             sessions[:] = best
