@@ -253,3 +253,35 @@ def test_the_settlement_page_opens_with_no_network_after_one_visit(
     p.page.goto(p.url(f"/e/{evening.pk}/"))  # and back to the evening, with no network
     expect(p.page.locator("#deal-1")).to_be_visible()
     assert p.errors == []
+
+
+@pytest.mark.browser
+def test_a_late_arrival_keeps_the_cards_of_the_tables_that_keep_their_players(
+    deployed_phone, deployed_scorer, deployed
+):
+    """The director adds a late arrival from her phone; the cards printed before still open the
+    tables that kept their players (most of them), and only the others say they were replaced."""
+    night = deployed.call("night", username=deployed_scorer.username, players=[f"P{n:02d}" for n in range(1, 17)])
+    cards = deployed.call("table_cards", night=night["night"], session=2)
+    director = deployed_phone(name="kept-late-arrival")
+    director.login(deployed_scorer.username, next_path=f"/nights/{night['night']}/")
+    director.tap(director.page.locator(".night-changes > summary"))
+    director.page.fill("#id_late_name", "Zoë")
+    with director.page.expect_navigation():
+        director.tap(director.page.get_by_role("button", name="Add the late arrival"))
+    reprint = director.page.locator(".night-reprint li")
+    expect(reprint.first).to_be_visible()
+    director.shot("01-reprint")
+    table = deployed_phone(name="kept-late-arrival-table")
+    kept = []
+    for number, path in sorted(cards.items()):
+        answer = table.page.goto(table.url(path))
+        if answer.status == 200:
+            expect(table.page.locator("#record")).to_be_visible()
+            kept.append(number)
+        else:
+            assert answer.status == 410 and "This card was replaced" in table.page.content()
+    assert len(kept) >= 2, kept  # 16 -> 17 players: the newcomer's table changes, most keep theirs
+    listed = reprint.all_inner_texts()
+    assert not [t for t in listed if any(f"Table {n} · session 2" == t.strip() for n in kept)]
+    assert director.errors == []
