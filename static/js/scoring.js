@@ -432,11 +432,17 @@
   function rowActions(li, entry, now, trusted) {
     var form = entry.kind === "line" ? $('#board form[action="' + entry.url + '"]') : document.getElementById("record");
     var here = board() && board().dataset.evening === entry.evening;
-    var correctable = entry.status === "refused" && (entry.refusal === "engine" || (entry.refusal === "closed" && here && form));
+    // a closed evening: Correct once it can be reopened by whoever holds the phone (not a table's
+    // phone: only the director reopens its table)
+    var reopens = form || (board() && !board().dataset.linkOnly);
+    var correctable = entry.status === "refused" && (entry.refusal === "engine" || (entry.refusal === "closed" && here && reopens));
     $('[data-queue="correct"]', li).hidden = !(correctable && entry.kind !== "correction") && !(entry.status === "refused" && entry.kind === "correction" && entry.refusal === "engine");
     var resend = $('[data-queue="resend"]', li);
     resend.hidden = !(entry.status === "conflict" && here && trusted && now && now.dealer);
-    if (!resend.hidden) resend.textContent = fill(words("resend"), { __N__: String(now.number) });
+    if (!resend.hidden) {
+      resend.textContent = fill(words("resend"), { __N__: String(now.number) });
+      resend.dataset.number = String(now.number);
+    }
     var login = $("[data-queue-login]", li);
     login.hidden = entry.refusal !== "login";
     login.href = loginUrl(entry);
@@ -712,8 +718,11 @@
     var stopped = false;
     var token = csrfToken();
 
-    function finish() {
+    /* ``done``: nothing was left to send when it looked (not a failure): a line confirmed or saved
+       meanwhile, while this run was under way, is sent now rather than at the next retry */
+    function finish(done) {
       flushing = false;
+      if (done && nextToSend(load())) return flush();
       var b = board();
       if ((sent || stopped) && b && window.htmx) {
         htmx.ajax("GET", b.dataset.boardUrl, { target: "#board", swap: "outerHTML" }).then(function () {
@@ -726,7 +735,7 @@
 
     function step() {
       var entry = nextToSend(load());
-      if (!entry) return finish();
+      if (!entry) return finish(true);
       var params = new URLSearchParams(entry.body);
       if (token) params.set("csrfmiddlewaretoken", token);
       if (entry.version !== null && entry.version !== undefined && params.has("evening_version")) {
@@ -804,8 +813,18 @@
     if (action === "copy") return copy(entry, button);
     if (action === "resend") { // the place confirmed: recorded there, the server checks it again
       var places = checkPlaces(entry.evening);
-      if (!places.trusted) return renderQueue(); // an older board: its places are not the evening's now
       var now = places[waiting(entry.evening).findIndex(function (e) { return e.id === id; })];
+      if (!places.trusted && board() && window.htmx && !retried) {
+        // the board is older than the server's last answer: read it again, then confirm the place
+        // the scorer tapped if it is still where the deal goes
+        htmx.ajax("GET", board().dataset.boardUrl, { target: "#board", swap: "outerHTML" }).then(function () {
+          queueAction(action, id, button, true);
+        });
+        return;
+      }
+      if (!places.trusted || (retried && button && button.dataset.number && now && String(now.number) !== button.dataset.number)) {
+        return renderQueue(); // the place moved again: the row says where it goes now
+      }
       queue = load();
       entry = queue[i];
       var body = new URLSearchParams(entry.body);

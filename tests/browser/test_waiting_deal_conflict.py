@@ -106,7 +106,7 @@ def test_it_discards_a_waiting_deal_in_conflict_and_sends_the_one_behind_it(
     b.page.reload()
     b.record_contract("alleen-5", ["Dina"])  # the same deal, recorded by the other phone
     go_online(a)
-    conflict = a.page.locator("#deals li.waiting.conflict")
+    conflict = a.page.locator('#deals li.waiting.conflict[data-entered="1"]')
     expect(conflict).to_have_count(1, timeout=10_000)
     expect(conflict.locator(".why")).to_contain_text("it would now be deal 2, dealt by Bert")
     a.tap(conflict.get_by_role("button", name="Discard"))

@@ -20,6 +20,12 @@ FIVE = ["Anne", "Bert", "Carl", "Dina", "Eric"]
 EIGHT = ["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"]
 
 
+def go_offline(p) -> None:
+    """The network drops, and the page knows it (before a tap could still post)."""
+    p.page.context.set_offline(True)
+    p.page.wait_for_function("() => !navigator.onLine")
+
+
 def go_online(p) -> None:
     p.page.context.set_offline(False)
     p.page.evaluate("() => window.dispatchEvent(new Event('online'))")
@@ -46,7 +52,7 @@ def test_it_brings_a_correction_back_after_a_reload_and_stores_it_once(
     p = deployed_phone(name="kept-correct-reload")
     p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     p.wait_until_kept()
-    p.page.context.set_offline(True)
+    go_offline(p)
     save(p, "samen-8", ["Bert"])  # deal 1: impossible (together needs two declarers)
     save(p, "alleen-6", ["Anne"])  # deal 2, held behind it
     go_online(p)
@@ -84,7 +90,7 @@ def test_it_asks_for_each_deal_behind_a_conflict_and_records_each_where_confirme
         p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     a.wait_until_kept()
     # phone A, with no network: deal 1 (Anne deals), deal 2 (Bert deals), deal 3 (Carl deals and sits out)
-    a.page.context.set_offline(True)
+    go_offline(a)
     save(a, "alleen-5", ["Dina"])
     save(a, "alleen-6", ["Anne"])
     save(a, "alleen-5", ["Eric"])
@@ -109,9 +115,15 @@ def test_it_asks_for_each_deal_behind_a_conflict_and_records_each_where_confirme
     assert a.deals_stored(evening.pk) == 1  # nothing placed before the scorer says so
     a.page.screenshot(path=str(a.shot("01").with_name(f"{a.test_name}-01-three-conflicts-screen.png")))
     a.shot("01-three-conflicts")
+    from axe_playwright_python.sync_playwright import Axe
+
+    serious = [v["id"] for v in Axe().run(a.page).response["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == []
     taps, scrolls = a.taps, a.scrolls
     for n, row in zip((2, 3, 4), rows, strict=True):
         a.tap(row.get_by_role("button", name=f"Record it as deal {n}"))
+        # as a person: the row leaves its conflict (on its way, or recorded) before the next tap
+        expect(a.page.locator(f'#deals li.waiting.conflict[data-entered="{n - 1}"]')).to_have_count(0, timeout=10_000)
     expect(a.page.locator("#deals li.waiting")).to_have_count(0, timeout=15_000)
     a.log_taps(f"three_conflicts_confirmed_{width}", a.taps - taps)
     a.log_taps(f"three_conflicts_scrolls_{width}", a.scrolls - scrolls)
@@ -161,7 +173,7 @@ def test_it_still_shows_a_waiting_deal_after_the_tables_link_is_revoked(deployed
     p.goto(deployed.call("link", evening=pk))  # the table's card: no account
     names = p.page.eval_on_selector_all('#record input[name="declarers"]', "els => els.map(e => e.value)")
     p.wait_until_kept()
-    p.page.context.set_offline(True)
+    go_offline(p)
     save(p, "alleen-5", [names[2]])
     deployed.call("revoke_links", evening=pk)
     go_online(p)
@@ -172,6 +184,10 @@ def test_it_still_shows_a_waiting_deal_after_the_tables_link_is_revoked(deployed
     expect(panel).to_contain_text("solo 5")
     expect(panel.get_by_role("button", name="Copy")).to_be_visible()
     p.shot("01-revoked")
+    from axe_playwright_python.sync_playwright import Axe
+
+    serious = [v["id"] for v in Axe().run(p.page).response["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == []
     p.tap(panel.get_by_role("button", name="Discard"))
     expect(panel).to_be_hidden()
     assert p.page.evaluate("() => JSON.parse(localStorage.getItem('scorebook-queue') || '[]').length") == 0
@@ -187,7 +203,7 @@ def test_back_after_the_waiting_deals_were_sent_shows_the_whole_page(
     p = deployed_phone(name="kept-back")
     p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     p.wait_until_kept()
-    p.page.context.set_offline(True)
+    go_offline(p)
     save(p, "alleen-5", ["Dina"])
     go_online(p)
     expect(p.page.locator("#notices")).to_contain_text("The waiting deals were sent.", timeout=10_000)
@@ -213,10 +229,11 @@ def test_a_refused_deal_in_one_evening_does_not_hold_another_evening(
     p.goto(f"/e/{second.pk}/")
     p.wait_until_kept()
     p.goto(f"/e/{first.pk}/")
-    p.page.context.set_offline(True)
+    go_offline(p)
     save(p, "alleen-5", ["Dina"])
     save(p, "alleen-6", ["Anne"])
     p.page.goto(p.url(f"/e/{second.pk}/"))
+    p.page.wait_for_function("() => !navigator.onLine")
     save(p, "alleen-5", ["Carl"])
     deployed.call("set_status", evening=first.pk, status="closed")
     go_online(p)
@@ -245,7 +262,7 @@ def test_the_settlement_page_opens_with_no_network_after_one_visit(
         p.tap(p.page.get_by_role("link", name="Settle"))
     online = p.settlement_lines()
     p.wait_until_kept()
-    p.page.context.set_offline(True)
+    go_offline(p)
     p.page.reload()
     expect(p.page.locator("#notices")).to_contain_text("No network: this is the settlement kept on this phone")
     assert p.settlement_lines() == online

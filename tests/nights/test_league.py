@@ -48,7 +48,7 @@ def test_it_counts_a_night_as_one_result_per_player_in_the_season(make_night, di
 
 def test_it_says_so_on_the_standings_rule_sentences(director_client, season):
     html = director_client.get(reverse("season", args=[season.club.slug, season.pk])).content.decode()
-    assert "A club night counts as one evening once its last session is closed" in html
+    assert "A club night counts as one evening, its tables added up, once its last session is closed." in html
 
 
 def test_it_adds_up_each_players_tables_into_one_summary():

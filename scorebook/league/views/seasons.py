@@ -153,12 +153,7 @@ def rule_sentences(season: Season) -> list[str]:
         % {"rule": TieBreak(season.tie_break).label}
     )
     out.append(_("Evenings without any deal played are not counted."))
-    out.append(
-        _(
-            "A club night counts as one evening once its last session is closed: each player's points at its "
-            "tables add up to one result, placed by the night's final ranking."
-        )
-    )
+    out.append(_("A club night counts as one evening, its tables added up, once its last session is closed."))
     return out
 
 
