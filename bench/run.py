@@ -24,7 +24,9 @@ whitenoise's compressed manifest storage, the pages gzipped), only on 127.0.0.1,
    every 2 s, and 200 followers of the live ranking, on PostgreSQL then on SQLite.
 5. Seating plans: the clock time of drawing the plan of the biggest nights the new-night form
    allows (players x sessions up to ``seating.MAX_SEATS``), the slowest against its 2 s target;
-   the plan is drawn before the night's transaction, so this is what the director waits.
+   the plan is drawn before the night's transaction, so this is what the director waits. Then
+   the repeated meetings of long nights with tables of five against a short search of our own
+   (``bench/seating_search.py``, also runnable alone).
 6. The biggest nights written beside another club's phone (``bench/big_night.py``, SQLite behind
    the README's deployment): that phone's longest save while a 160 x 5 and a 40 x 20 night are
    created, their cards printed, a session closed, a late arrival seated and the night deleted
@@ -70,7 +72,7 @@ BIN = Path(sys.executable).parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import readme  # noqa: E402
+from bench import readme, seating_search  # noqa: E402
 from bench.readme import NGINX  # noqa: E402
 from bench.report import figure, finish, relay  # noqa: E402
 
@@ -1119,6 +1121,8 @@ def seating_plans() -> None:
         out(f"seating_plan_{players}x{sessions}_repeats", plan.repeats())
     out("seating_plan_slowest_cpu_s", slowest_cpu)  # the processor's time: what the machine's load does not add
     out("seating_plan_slowest_s", slowest)
+    # the long nights with tables of five, beside a short search of our own (its figure the target)
+    seating_search.figures()
 
 
 # --- main -----------------------------------------------------------------------------------------

@@ -19,3 +19,4 @@ urlpatterns = [
 ]
 
 handler403 = "scorebook.core.views.forbidden"
+handler404 = "scorebook.core.views.not_found"

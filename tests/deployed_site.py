@@ -414,6 +414,16 @@ def _night(username: str, players: list[str], sessions: int = 2) -> dict:
     return {"night": night.pk, "evenings": [t.evening_id for t in tables]}
 
 
+def _table_cards(night: int, session: int) -> dict:
+    """The cards of a session printed (new links of its tables): {table number: the card's path}."""
+    from scorebook.nights import services
+    from scorebook.nights.models import Night, NightTable
+
+    tokens = services.table_links(Night.objects.get(pk=night), session)
+    tables = NightTable.objects.filter(session__night_id=night, session__number=session)
+    return {t.number: f"/t/{tokens[t.evening_id]}/" for t in tables}
+
+
 def _close_session(night: int, number: int, username: str) -> None:
     from django.contrib.auth import get_user_model
 
@@ -430,6 +440,7 @@ COMMANDS = {
     "revoke_links": _revoke_links,
     "night": _night,
     "close_session": _close_session,
+    "table_cards": _table_cards,
     "ping": lambda: "pong",
     "user": _user,
     "evening": _evening,

@@ -188,3 +188,19 @@ def test_it_keeps_the_english_texts_as_the_code_writes_them():
         if _msgstrs(entry) != ([entry.msgid, entry.msgid_plural] if entry.msgid_plural else [entry.msgid])
     ]
     assert not changed
+
+
+def test_it_names_a_deal_and_its_discarding_one_way():
+    """One word for one thing across the scoring page, its queue and its conflicts (issue 30): a deal
+    is a "spel" in Dutch (never a "deling"), a waiting deal is "écartée" in French and "weggegooid"
+    in Dutch, its button says the same verb."""
+    dutch = polib.pofile(str(ROOT / "locale" / "nl" / "LC_MESSAGES" / "django.po"))
+    french = polib.pofile(str(ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"))
+    assert not [t for e in dutch for t in _msgstrs(e) if re.search(r"\bdeling(en)?\b", t, re.IGNORECASE)]
+    discard = [e for e in french if re.search(r"\bdiscard", e.msgid, re.IGNORECASE)]
+    assert discard and all("cart" in t for e in discard for t in _msgstrs(e)), [_msgstrs(e) for e in discard]
+    assert not [t for e in french for t in _msgstrs(e) if re.search(r"abandonn", t, re.IGNORECASE)]
+    discard = [e for e in dutch if re.search(r"\bdiscard", e.msgid, re.IGNORECASE)]
+    assert discard and all(re.search(r"weg", t, re.IGNORECASE) for e in discard for t in _msgstrs(e)), [
+        _msgstrs(e) for e in discard
+    ]

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
+from .formatting import lang
 
-def localized(error: Exception) -> str:
-    """The message of an engine error, translated; its English ``message`` when it cannot be."""
+
+def localized(error: Exception, rules=None) -> str:
+    """The message of an engine error, translated; its English ``message`` when it cannot be. With
+    the ``rules`` it was raised under, a contract it names by its key ("samen-8") is called by its
+    name in the page's language ("together 8", "samen 8", "emballage 8")."""
     fallback = getattr(error, "message", None) or str(error)
     template = getattr(error, "template", None)
     if not template:
@@ -22,7 +26,12 @@ def localized(error: Exception) -> str:
         text = gettext(template)
         if not params:
             return text
-        values = {key: localized(value) if hasattr(value, "template") else value for key, value in params.items()}
+        values = {
+            key: localized(value, rules) if hasattr(value, "template") else value for key, value in params.items()
+        }
+        contracts = getattr(rules, "contracts", None) or {}
+        if isinstance(values.get("contract"), str) and values["contract"] in contracts:
+            values["contract"] = contracts[values["contract"]].names.get(lang())
         return text % values
     except (KeyError, ValueError, TypeError):  # a translation that does not fit its parameters
         return fallback

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from functools import wraps
 
-from django.http import HttpRequest
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
 
@@ -13,6 +15,22 @@ class HtmxHttpRequest(HttpRequest):
     that read ``request.htmx`` (true for a request made by htmx, with its headers as attributes)."""
 
     htmx: HtmxDetails
+
+
+# A view whose address answers both a page and, to htmx, a fragment of it: the answer varies on
+# ``HX-Request``, so that the browser's cache (Back, a reload) and the service worker never give
+# the fragment for the page (a bare board without styles, header or scripts).
+page_or_fragment = vary_on_headers("HX-Request")
+
+
+class Refusal(PermissionDenied):
+    """A 403 whose message is a sentence for the person, in his language: the refusal page says it
+    (instead of the general "your role does not allow this")."""
+
+
+class Gone(Http404):
+    """What the address showed is gone for this visitor (a table's link withdrawn): answered 410 by
+    the not-found page with this sentence for the person, in his language."""
 
 
 def noindex(view):

@@ -17,8 +17,16 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET
 
 # what the pages the worker keeps load (the evening list, the scoring page, a deal's correction
-# page, the offline page): kept when the worker installs, so that they open with no network
-OFFLINE_ASSETS = ("css/scorebook.css", "js/htmx-2.0.11.min.js", "js/scoring.js")
+# page, the settlement, the offline page): kept when the worker installs, so that they open with
+# no network
+OFFLINE_ASSETS = (
+    "css/scorebook.css",
+    "js/htmx-2.0.11.min.js",
+    "js/scoring.js",
+    "css/settle.css",
+    "css/rules.css",
+    "css/payments.css",
+)
 # a change of how the worker stores things: old caches are dropped when its new version takes over
 CACHE_REVISION = "2"
 KEPT_EVENINGS = 10  # the evenings opened last whose pages are kept
@@ -51,21 +59,29 @@ def service_worker(request):
         "kept_evenings": KEPT_EVENINGS,
         "language": json.dumps(get_language()),
         # said at the top of the evening list when the worker shows its copy (%(time)s: when it was fetched)
-        "list_notice": json.dumps(
-            '<p class="notice" role="status">'
-            + escape(
-                gettext(
-                    "No network: this is the list kept on this phone at %(time)s."
-                    " The evenings you opened lately open without the network."
-                )
+        "list_notice": _notice(
+            gettext(
+                "No network: this is the list kept on this phone at %(time)s."
+                " The evenings you opened lately open without the network."
             )
-            + "</p>"
+        ),
+        # said at the top of a settlement page the worker shows from its copy
+        "settlement_notice": _notice(
+            gettext(
+                "No network: this is the settlement kept on this phone at %(time)s. Deals recorded since then"
+                " are not counted in it."
+            )
         ),
         "notices_anchor": json.dumps('<div id="notices" class="notices" aria-live="polite">'),
     }
     response = render(request, "core/sw.js", context, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
+
+
+def _notice(text: str) -> str:
+    """A notice the worker writes at the top of a page it shows from its copy (JSON for the script)."""
+    return json.dumps('<p class="notice" role="status">' + escape(text) + "</p>")
 
 
 THEME_COLOR = "#14171c"  # the dark theme's background; base.html's theme-color says the same

@@ -12,9 +12,11 @@ import hmac
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Q, Subquery
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from scorebook.clubs.models import Membership, Role
 from scorebook.clubs.models.club import SCORING_ROLES
+from scorebook.core.http import Gone, Refusal
 
 from . import links, services
 from .models import Evening, link_token_hash
@@ -74,6 +76,14 @@ def evening_for_user(request, pk: int, *, write: bool = False, locked: bool = Fa
     evening.by_link = False  # scored through a table's link: this page only; the director does the rest
     if not may_score and links.holds_link(request, evening.pk):  # a scoring link: this evening only
         may_view = may_score = evening.by_link = True
+    if not may_view and not request.user.is_authenticated and links.held_once(request, evening.pk):
+        # a table's phone whose link was revoked (or its card replaced): say so, not "not found"
+        raise Gone(
+            _(
+                "This phone no longer scores this table: its link was withdrawn, or its card replaced. The deals "
+                "waiting here stay until you discard them; ask the director for the table's new card."
+            )
+        )
     if not may_view:
         raise Http404("No such evening")
     if write and not may_score:
@@ -126,4 +136,4 @@ def refuse_if_managed(evening: Evening) -> None:
     if evening.managed:
         from .services import Managed  # the refusal's sentence, kept with the services that enforce it
 
-        raise PermissionDenied(Managed().message)
+        raise Refusal(Managed(evening).message)

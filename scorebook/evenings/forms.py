@@ -66,11 +66,14 @@ class RecordForm(forms.Form):
         if number is not None and error.number != number:
             self.add_error(
                 None,
-                _("Deal %(n)s would become impossible: %(why)s") % {"n": error.number, "why": localized(error)},
+                _("Deal %(n)s would become impossible: %(why)s")
+                % {"n": error.number, "why": localized(error, getattr(self, "rules", None))},
             )
             return
         field = getattr(error, "field", "") or None
-        self.add_error(field if field in self.fields else self.error_field, localized(error))
+        self.add_error(
+            field if field in self.fields else self.error_field, localized(error, getattr(self, "rules", None))
+        )
 
 
 class DealForm(RecordForm):

@@ -17,6 +17,7 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
+from django.http import HttpResponse
 from django.utils import timezone
 
 from .models import Evening, LinkAttempt, ScoringLink, link_token_hash, new_link_token
@@ -104,14 +105,30 @@ def holds_link(request, evening_pk: int) -> bool:
     return ScoringLink.objects.active().filter(pk=link_pk, evening_id=evening_pk).exists()
 
 
+def held_once(request, evening_pk: int) -> bool:
+    """This session held a link of that evening (revoked since, or its card replaced)."""
+    return bool((request.session.get(SESSION_KEY) or {}).get(str(evening_pk)))
+
+
+LOGGED_OUT = 401  # to htmx and to a phone sending its waiting deals: log in, the page stays
+
+
 def login_or_link(view):
     """``login_required`` that also lets in a session holding a scoring link (the view then asks
-    ``evening_for_user``, which checks that the link is this evening's and still active)."""
+    ``evening_for_user``, which checks that the link is this evening's and still active). A request
+    of the page's own script (htmx, or the waiting deals sent: ``HX-Request``) is answered 401 with
+    ``X-Refused: login`` rather than the login page, which would land inside the board: the phone
+    keeps the deal and says to log in."""
 
     @wraps(view)
     def wrapped(request, *args, **kwargs):
         if request.user.is_authenticated or request.session.get(SESSION_KEY):
             return view(request, *args, **kwargs)
+        if request.headers.get("HX-Request") == "true":
+            response = HttpResponse(status=LOGGED_OUT)
+            response["X-Refused"] = "login"
+            response["WWW-Authenticate"] = 'Session realm="Scorebook"'
+            return response
         return redirect_to_login(request.get_full_path())
 
     return wrapped

@@ -46,7 +46,7 @@ from scorebook.rules.deals import Evening as EngineEvening
 from scorebook.rules.messages import gettext_noop
 from scorebook.rules.scoring import DealError, DealResult, Scorer, SnapshotError, Standing, restore, scorer
 
-from . import summary
+from . import headings, summary
 from .models import Deal, DealRevision, Evening, Payment, Seat, link_token_hash, new_link_token
 from .stored import LINE_FIELDS, file_dict, result_of, state_of, table_of
 
@@ -73,7 +73,7 @@ class EveningGone(Refused):
 
 class Entered(NamedTuple):
     """What the phone showed when the deal was entered: the evening's ``version``, and the deal's
-    ``number`` and ``dealer`` as it showed them (for the words of a conflict)."""
+    place, its ``number`` and ``dealer`` (who sits out follows from them at that version)."""
 
     version: int
     number: int | None = None
@@ -81,24 +81,44 @@ class Entered(NamedTuple):
 
 
 class EveningMoved(Refused):
-    """The evening changed since the deal was entered (another phone recorded, corrected or deleted
-    a deal): it is not placed silently at another place, with another dealer. ``version``,
-    ``number``, ``dealer`` and ``sitting_out``: where it would go now."""
+    """The deal would not go where it was entered: another phone recorded or deleted a deal (another
+    place, another dealer), or corrected one since (the same place, but not the evening the scorer
+    saw). It is never placed silently. ``version``, ``number``, ``dealer`` and ``sitting_out``: where
+    it would go now; ``changed``: the correction (or deletion, putting back) that kept its place."""
 
-    def __init__(self, entered: Entered, version: int, number: int, dealer: str, sitting_out: tuple[str, ...]):
+    def __init__(
+        self,
+        entered: Entered,
+        version: int,
+        number: int,
+        dealer: str,
+        sitting_out: tuple[str, ...],
+        changed: DealRevision | None = None,
+    ):
         self.entered, self.version, self.number = entered, version, number
         self.dealer, self.sitting_out = dealer, sitting_out
-        was = (
-            _("This deal was entered as deal %(n)s, dealt by %(dealer)s.")
-            % {"n": entered.number, "dealer": entered.dealer}
-            if entered.number and entered.dealer
-            else _("This deal was entered on an earlier state of the evening.")
-        )
         out = _("Sits out: %(names)s.") % {"names": ", ".join(sitting_out)} if sitting_out else ""
-        message = _(
-            "Not recorded. %(entered)s Meanwhile the evening changed on another phone: it would now be deal %(n)s, "
-            "dealt by %(dealer)s. %(out)s"
-        ) % {"entered": was, "n": number, "dealer": dealer, "out": out}
+        if changed is not None:  # the same place: say what changed, not the place twice
+            what = {
+                DealRevision.Action.CORRECTED: _("deal %(k)s was corrected"),
+                DealRevision.Action.DELETED: _("deal %(k)s was deleted"),
+                DealRevision.Action.RESTORED: _("deal %(k)s was put back"),
+            }[DealRevision.Action(changed.action)] % {"k": changed.number}
+            message = _(
+                "Not recorded. Meanwhile %(what)s on another phone: this deal is still deal %(n)s, dealt by "
+                "%(dealer)s, but the totals it was entered against changed. %(out)s"
+            ) % {"what": what, "n": number, "dealer": dealer, "out": out}
+        else:
+            was = (
+                _("This deal was entered as deal %(n)s, dealt by %(dealer)s.")
+                % {"n": entered.number, "dealer": entered.dealer}
+                if entered.number and entered.dealer
+                else _("This deal was entered on an earlier state of the evening.")
+            )
+            message = _(
+                "Not recorded. %(entered)s Meanwhile the evening changed on another phone: it would now be deal "
+                "%(n)s, dealt by %(dealer)s. %(out)s"
+            ) % {"entered": was, "n": number, "dealer": dealer, "out": out}
         super().__init__(message.strip())
 
 
@@ -122,14 +142,16 @@ class HasPayments(Refused):
 
 
 class Managed(Refused):
-    """The evening is run from above it (a club night's table): this is done only from there."""
+    """The evening is run from above it (a club night's table): this is done only from there. The
+    sentence names the table (its night, table and session: ``headings``)."""
 
-    def __init__(self):
+    def __init__(self, evening: Evening):
         super().__init__(
             _(
-                "This table belongs to a club night: only its director closes, reopens, deletes, archives "
+                "%(table)s belongs to a club night: only its director closes, reopens, deletes, archives "
                 "or shares it, from the night's page."
             )
+            % {"table": headings.heading(evening)}
         )
 
 
@@ -278,9 +300,8 @@ def record_deal(
         if before is None:
             before = _rebuild(locked, table)
         number = before.number + 1
-        if entered is not None and _moved_since(locked, entered, number, before.next_deal()):
-            coming = before.next_deal()
-            raise EveningMoved(entered, locked.version, number, coming.dealer, coming.sitting_out)
+        if entered is not None:
+            _check_place(locked, entered, number, before.next_deal())
         after = before.then(evening_file.parse_deal(data, before.evening, number))
         result, standing, snapshot = after.results[-1], after.standing(), after.snapshot()
         _check_money(locked, standing)
@@ -301,16 +322,21 @@ def record_deal(
     return Recorded(deal, True, before, after, None if rebuilt else now.last)
 
 
-def _moved_since(locked: Evening, entered: Entered, number: int, coming) -> bool:
-    """The evening's deals changed since the version ``entered`` was read: another place, another
-    dealer, or a deal corrected or deleted since (a closing and reopening alone moves nothing)."""
-    if entered.version == locked.version:
-        return False
+def _check_place(locked: Evening, entered: Entered, number: int, coming) -> None:
+    """``EveningMoved`` unless the deal goes where it was entered: the same number and dealer (always
+    compared: a deal that waited behind others carries the place it was entered for, or the one the
+    scorer confirmed since), and no deal corrected, deleted or put back since the version it was
+    entered against (recording, closing and reopening alone move nothing)."""
+    moved = (entered.number, entered.dealer) != (number, coming.dealer)
     if entered.number is None or not entered.dealer:
-        return True
-    if (entered.number, entered.dealer) != (number, coming.dealer):
-        return True
-    return DealRevision.objects.filter(evening=locked, evening_version__gt=entered.version).exists()
+        moved = entered.version != locked.version
+    changed = None
+    if not moved and entered.version != locked.version:
+        changed = (
+            DealRevision.objects.filter(evening=locked, evening_version__gt=entered.version).order_by("-pk").first()
+        )
+    if moved or changed is not None:
+        raise EveningMoved(entered, locked.version, number, coming.dealer, coming.sitting_out, changed)
 
 
 class _Now(NamedTuple):
@@ -693,7 +719,7 @@ def set_status(evening: Evening, status: str, user=None, *, admin: bool = False,
     with transaction.atomic():
         locked = _locked(evening, open_only=False)
         if locked.managed and not through_manager:
-            raise Managed()
+            raise Managed(locked)
         if locked.status != status:
             if status == Evening.Status.OPEN and not through_manager and not locked.reopenable(admin=admin):
                 raise AdminReopens
@@ -756,7 +782,7 @@ def delete_evening(evening: Evening, *, through_manager: bool = False) -> None:
     with transaction.atomic():
         locked = _locked(evening, open_only=False)
         if locked.managed and not through_manager:
-            raise Managed()
+            raise Managed(locked)
         if Deal.objects.filter(evening=locked).exists():
             raise HasDeals()
         if Payment.objects.filter(evening=locked).exists():
@@ -769,7 +795,7 @@ def set_archived(evening: Evening, archived: bool) -> None:
     with transaction.atomic():
         locked = _locked(evening, open_only=False)
         if locked.managed:
-            raise Managed()
+            raise Managed(locked)
         if locked.archived != archived:
             locked.archived = archived
             locked.save(update_fields=["archived"])
@@ -782,7 +808,7 @@ def new_share_link(evening: Evening) -> str:
     share_id, secret = secrets.token_urlsafe(9), new_link_token()
     with transaction.atomic():
         if _locked(evening, open_only=False).managed:
-            raise Managed()  # a club night's table is followed on the night's ranking
+            raise Managed(evening)  # a club night's table is followed on the night's ranking
         Evening.objects.filter(pk=evening.pk).update(share_id=share_id, share_hash=link_token_hash(secret))
     evening.share_id, evening.share_hash = share_id, link_token_hash(secret)
     return f"{share_id}.{secret}"

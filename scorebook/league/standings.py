@@ -28,7 +28,8 @@ The rules, in words (the view states them on the page):
   ("2.", "2.", then "4."); within a shared place they are listed by name.
 * A club night is one evening (docs/rules/club-nights.md): its summary adds up each player's tables and gives
   each one his place in the night's final ranking (``night_place``), which places, league
-  points and wins take as they are (a shared first place is a win for each).
+  points and wins take as they are (a shared first place is a win for each). It counts once its
+  last session is closed: until then the view gives it no result (its ranking is provisional).
 * The movement compares each rank with the standings before the last date played.
 """
 

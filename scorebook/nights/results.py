@@ -5,8 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scorebook.clubs.models import Membership
+from scorebook.clubs.models.club import SCORING_ROLES
+from scorebook.evenings.listing import Line
 
 from . import ranking
 from .models import Night, NightSession, NightTable, Participant
@@ -185,3 +191,46 @@ def table_heading(evening) -> str | None:
         return None
     table, session, name = found
     return _("%(night)s · Table %(t)s · session %(s)s") % {"night": name, "t": table, "s": session}
+
+
+def evening_lines(evenings, user) -> dict[int, Line]:
+    """The line a night shows in a list of evenings (``evenings.listing``), for the tables of
+    ``evenings``: its name, its tables, open until its last session is closed; its page for who
+    directs it, its ranking for the others. Three queries whatever their number."""
+    night_of = dict(
+        NightTable.objects.filter(evening__in=[e.pk for e in evenings]).values_list("evening_id", "session__night_id")
+    )
+    nights = {
+        n.pk: n
+        for n in Night.objects.filter(pk__in=set(night_of.values()))
+        .only("pk", "name", "club_id", "ranking_token")
+        .annotate(
+            table_count=Count("night_sessions__tables", distinct=True),
+            open_sessions=Count(
+                "night_sessions", filter=Q(night_sessions__status=NightSession.Status.OPEN), distinct=True
+            ),
+        )
+    }
+    if getattr(user, "is_staff", False):
+        directed = {n.club_id for n in nights.values()}
+    elif getattr(user, "is_authenticated", False):
+        directed = set(
+            Membership.objects.filter(
+                user=user, club__in={n.club_id for n in nights.values()}, role__in=SCORING_ROLES
+            ).values_list("club_id", flat=True)
+        )
+    else:
+        directed = set()
+    lines = {}
+    for evening, pk in night_of.items():
+        night = nights[pk]
+        url = (
+            reverse("night", args=[pk])
+            if night.club_id in directed
+            else reverse("night_ranking", args=[night.ranking_token])
+        )
+        detail = ngettext("club night of %(counter)s table", "club night of %(counter)s tables", night.table_count) % {
+            "counter": night.table_count
+        }
+        lines[evening] = Line(night.name, url, detail, open=night.open_sessions > 0)
+    return lines

@@ -7,14 +7,17 @@ players cannot be seated so). Each table is listed in seat order from its first 
 
 What a plan aims at, in this order:
 
-1. two players never meet (share a table) twice in the night where that is possible,
+1. nobody sits at a table of five (and so sits out one deal in five) more often than his
+   share of the seats at five rounded up, plus one: a rule, before the meetings, for a new
+   night (a plan with fewer repeats that seats one player at five every session is not
+   fairer); in a redraw from a plan drawn before (a late arrival), the tables kept come first
+   and this limit after the meetings, as the spread below;
+2. two players never meet (share a table) twice in the night where that is possible,
    otherwise as few repeated meetings as possible, spread out (each pair's meetings cost
    ``m(m-1)/2``, a convex cost whose minimum spreads the unavoidable repeats);
-2. who sits at a table of five (and so sits out one deal in five) spreads: nobody sits at
-   one more often than his share of the seats at five rounded up, plus one, and the
-   counts are as even as they can be (the least sum of squares: they differ by at most
-   one), wherever the fewest repeated meetings allow it;
-3. the first dealers spread evenly (who dealt first least often deals first; then a
+3. who sits at a table of five spreads as evenly as it can (the least sum of squares: the
+   counts differ by at most one), wherever the fewest repeated meetings allow it;
+4. the first dealers spread evenly (who dealt first least often deals first; then a
    first deal passes to a player of the table who dealt first two times fewer).
 
 Everything is drawn from ``random.Random(seed)``: the same input and seed give the
@@ -51,14 +54,19 @@ MAX_SESSIONS = 21  # 64 players meet everyone once in 21 sessions (AG(3, 4))
 # 800 seats is 200 tables to create in one transaction
 MAX_SEATS = 800
 WORK = 300_000  # swaps weighed by one search, whatever the size of the night
-SAMPLE = 6  # players whose swaps are weighed at each move
+# players whose swaps are weighed at each move, and moves without a better plan before a few
+# random swaps (16 and 400 rather than 6 and 200: at the same work, the long nights with tables
+# of five meet again about half as often, e.g. 33 x 8: 9 -> 5, 41 x 10: 10 -> 6; bench/run.py
+# prints them beside a search of its own, bench/seating_search.py)
+SAMPLE = 16
 TABLES = 24  # tables (of the session) a player's swaps are weighed with at each move
-STALL = 200  # moves without a better plan before a few random swaps
+STALL = 400
 PATIENCE = 2000  # moves without a better plan before the search gives up
 
 # The weights of the aims (each larger than anything the ones after it can change in a move)
+OVER_LIMIT = 1 << 80  # a seat at a table of five beyond the player's limit (above any meetings)
 MEETING = 1 << 32  # the cost of the meetings
-OVER_LIMIT = 1 << 12  # a seat at a table of five beyond the player's limit
+REDRAWN_OVER_LIMIT = 1 << 12  # the same seat in a redraw (the tables kept weigh more)
 
 
 class PlanError(ValueError):
@@ -135,6 +143,7 @@ def make_plan(
     if previous:
         previous = list(previous)[:todo]
         search.keep = True
+        search.over_limit = REDRAWN_OVER_LIMIT
         places = search.newcomers(previous)
         start = [search.repaired(s, {p: seat[i] for p, seat in places.items()}) for i, s in enumerate(previous)]
     elif not played and sizes[0] == 4:
@@ -143,6 +152,28 @@ def make_plan(
         start = []
     drawn = search.run(start)
     return Plan(tuple(tuple(tuple(t) for t in s) for s in list(played) + drawn))
+
+
+def aligned(previous: Sequence[Session], drawn: Sequence[Session]) -> tuple[Session, ...]:
+    """``drawn`` (sessions redrawn from a plan drawn before) with each table that keeps its players
+    where ``previous`` had it, in its seats (its number and its printed card stay good); the tables
+    that changed take the numbers left, and a new table comes last."""
+    out = []
+    for before, after in zip(previous, drawn, strict=False):
+        places: list[Table | None] = [None] * max(len(before), len(after))
+        left = []
+        kept = {frozenset(t): i for i, t in enumerate(before)}
+        for table in after:
+            i = kept.pop(frozenset(table), None)
+            if i is None:
+                left.append(table)
+            else:
+                places[i] = tuple(before[i])
+        free = (i for i, t in enumerate(places) if t is None)
+        for table, i in zip(left, free, strict=False):
+            places[i] = table
+        out.append(tuple(t for t in places if t is not None))
+    return tuple(out) + tuple(drawn[len(out) :])
 
 
 # --- the search -----------------------------------------------------------------------------
@@ -155,6 +186,7 @@ class _Search:
     def __init__(self, ids: list[int], sizes: list[int], played: list[list[list[int]]], todo: int, rng):
         self.ids, self.sizes, self.rng, self.todo = ids, sizes, rng, todo
         self.keep = False  # a redraw from the plan drawn before: change as few tables as possible
+        self.over_limit = OVER_LIMIT  # what a seat at five beyond a player's limit costs
         everyone = sorted(set(ids) | {p for s in played for t in s for p in t})
         self.everyone = everyone
         self.index = {p: i for i, p in enumerate(everyone)}
@@ -323,7 +355,7 @@ class _Search:
 
     def _five_cost(self) -> int:
         return sum(
-            OVER_LIMIT * max(0, c - lim) + c * c for c, lim in zip(self.fives, self.limit, strict=True) if c or lim
+            self.over_limit * max(0, c - lim) + c * c for c, lim in zip(self.fives, self.limit, strict=True) if c or lim
         )
 
     def _floor(self, sessions: list[list[list[int]]]) -> int:
@@ -389,12 +421,16 @@ class _Search:
         if not sessions:
             return
         rng, met, fives, limit = self.rng, self.met, self.fives, self.limit
+        over_limit = self.over_limit
         where = [{p: ti for ti, t in enumerate(s) for p in t} for s in sessions]
         cost = MEETING * self._meeting_cost() + self._five_cost()
         floor = self._floor(sessions)
         if self.keep:  # a redraw: the seats at five are not worth changing tables once no repeat is left
             floor = floor // MEETING * MEETING + self._five_cost() if cost // MEETING <= floor // MEETING else floor
         best_cost, best = cost, [[list(t) for t in s] for s in sessions]
+        # a redraw keeps the tables drawn before unless fewer meetings are found (an evener spread of
+        # the seats at five is not worth changing tables, and their cards); a new night weighs all
+        better = (lambda a, b: a // MEETING < b // MEETING) if self.keep else (lambda a, b: a < b)
         size = len(self.everyone)
         # p may not go back to table tabu_table[si][p] of session si before step tabu_until[si][p]
         tabu_table = [[-1] * size for _ in sessions]
@@ -447,7 +483,7 @@ class _Search:
                             out, into = (p, q) if five_p else (q, p)
                             co, ci = fives[out], fives[into]
                             delta += 2 * (ci - co + 1)
-                            delta += OVER_LIMIT * (
+                            delta += over_limit * (
                                 max(0, ci + 1 - limit[into])
                                 - max(0, ci - limit[into])
                                 + max(0, co - 1 - limit[out])
@@ -471,12 +507,12 @@ class _Search:
             tenure = 3 + rng.randrange(8)
             tabu_table[si][p], tabu_until[si][p] = ta, step + tenure
             tabu_table[si][q], tabu_until[si][q] = tb, step + tenure
-            if cost < best_cost:
+            if better(cost, best_cost):
                 best_cost, best = cost, [[list(t) for t in s] for s in sessions]
                 since_best = 0
             else:
                 since_best += 1
-        if cost > best_cost:
+        if cost != best_cost or self.keep:
             for s in sessions:
                 self._count(s, -1)
             sessions[:] = best

@@ -392,6 +392,9 @@ def late_arrival(night: Night, name: str, user) -> Participant:
             )
         except seating.PlanError as error:
             raise NightError(str(error)) from None
+        # a table that keeps its players keeps its number and seats: its card holds
+        redrawn = seating.aligned(sessions[start - 1 :], plan.sessions[start - 1 :])
+        plan = seating.Plan(plan.sessions[: start - 1] + redrawn)
         with transaction.atomic():
             lock_club(night.club_id)  # one roster change at a time
             (player,) = creation.players_named([name], user, night.club)

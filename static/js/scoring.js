@@ -1,13 +1,17 @@
-/* Scorebook scoring page (and the correction page).
-   - the record form: presets the tricks to the contract's need, shows the per-declarer
-     steppers for misère and piccolo, steps tricks, tells the other team's tricks;
-   - no phantom deals: after a save, Save waits for a new choice;
-   - offline: a save without network is kept on this phone (localStorage) with its request
-     key, shown at once as waiting, and sent by itself in order when the network is back
-     (the server's request keys make a repeat record nothing); a refusal is shown on its row
-     with Correct and Discard. Who deals next moves on from the rotation the server sent;
-   - notices at the thumb are announced; the service worker keeps the page for offline use;
-   - keeps the screen awake on request.
+/* Scorebook's script, on every page (one file: the phone keeps it from the first visit on).
+   - the record form (scoring page, correction page): presets the tricks to the contract's need,
+     shows the per-declarer steppers for misère and piccolo, steps tricks, tells the other team's
+     tricks; no phantom deals: after a save, Save waits for a new choice;
+   - the offline queue: a save without network (or behind deals waiting) is kept on this phone
+     (localStorage) with its request key and the place it was entered for, shown at once as
+     waiting, and sent by itself in order when the network is back (a repeat records nothing). A
+     deal goes to another place only once the scorer confirms it; a refusal is shown on its row
+     with only the ways forward that can succeed; a refusal in one evening holds no other. On
+     every other page the deals waiting on this phone are listed (copy, discard), whatever the
+     server answers there (logged out, the evening deleted, the table's link withdrawn);
+   - notices at the thumb are announced; the screen kept awake on request;
+   - the service worker, registered from every page (the installed app works offline from the
+     first visit), keeps the pages for offline use.
    Every form also works without this file. */
 (function () {
   "use strict";
@@ -16,6 +20,7 @@
   var QUEUE_KEY = "scorebook-queue";
   var BOARD_KEY = "scorebook-board-";
   var PREFILL_KEY = "scorebook-prefill";
+  var SEEN_KEY = "scorebook-seen-";
 
   function $(selector, root) { return (root || document).querySelector(selector); }
   function $all(selector, root) { return Array.prototype.slice.call((root || document).querySelectorAll(selector)); }
@@ -124,7 +129,7 @@
       return;
     }
     var action = event.target.closest("button[data-queue]");
-    if (action) queueAction(action.dataset.queue, action.closest("li").dataset.id);
+    if (action) queueAction(action.dataset.queue, action.closest("li").dataset.id, action);
   });
 
   /* --- no phantom deals: after a save, Save waits for a new choice ------------------ */
@@ -178,7 +183,18 @@
     return holder ? holder.dataset[name] || "" : "";
   }
 
-  /* --- the offline queue ------------------------------------------------------------ */
+  /* --- the offline queue: what it keeps ----------------------------------------------
+
+     A list of the lines saved on this phone and not recorded yet, in the order they were saved,
+     every evening's together (localStorage: through reloads, restarts, logouts and revoked links).
+     Each entry: its evening (and the evening's heading and page, for the pages of other evenings),
+     the form's address and body (with its request key: a repeat records nothing), what it is
+     (kind: deal, pass, line, correction; label), and for a deal the place it is to be recorded at
+     (place: number, dealer, who sits out), the one it was entered for (entered), and the evening's
+     version it was entered against (version; null while a deal before it waits: the version that
+     one leaves). Its status: waiting, refused (refusal: engine, closed, limit, gone, forbidden,
+     login, csrf), conflict (the evening moved: it goes elsewhere only once the scorer confirms the
+     place), correcting (back in the form; draft: the form as the scorer left it). */
 
   function load() {
     try { return JSON.parse(localStorage.getItem(QUEUE_KEY)) || []; } catch (e) { return []; }
@@ -198,6 +214,18 @@
 
   function waiting(evening) {
     return load().filter(function (e) { return e.evening === evening; });
+  }
+
+  /* the highest version of an evening an answer of the server said: a board older than it (a page
+     the worker kept) does not say where the waiting deals go now */
+  function seen(evening, version) {
+    var key = SEEN_KEY + evening;
+    var known = Number(localStorage.getItem(key)) || 0;
+    if (version !== undefined && version > known) {
+      localStorage.setItem(key, String(version));
+      return version;
+    }
+    return known;
   }
 
   function newKey() {
@@ -239,29 +267,52 @@
     return { label: parts.join(" · "), kind: "deal" };
   }
 
+  /* the evening's heading, for the lists of other pages */
+  function eveningTitle(form) {
+    var b = board();
+    if (b && b.dataset.title) return b.dataset.title;
+    return (form && form.dataset.eveningTitle) || document.title;
+  }
+
   function enqueue(form, body) {
     var params = new URLSearchParams(body);
     var what = describe(form, params);
-    var queue = load();
     var evening = eveningId();
     var b = board();
-    queue.push({
+    var before = waiting(evening);
+    var place = null;
+    if (form.id === "record" && (what.kind === "deal" || what.kind === "pass")) {
+      place = predictions(evening, before.concat([{ kind: what.kind }])).pop() || null;
+      if (place && params.has("deal_number")) {
+        params.set("deal_number", String(place.number));
+        params.set("dealer", place.dealer);
+      }
+    }
+    var queue = load();
+    var entry = {
       id: newKey(),
       evening: evening,
       url: form.getAttribute("hx-post") || form.action || location.pathname,
-      body: body,
+      body: params.toString(),
       kind: what.kind,
       label: what.label,
       status: "waiting",
       reason: "",
+      refusal: "",
+      place: place,
+      entered: place,
+      title: eveningTitle(form),
+      page: b ? b.dataset.boardUrl : form.dataset.eveningUrl || location.pathname,
       // the evening's version it was entered against: the board's, or (null) the one the deal
-      // waiting before it leaves once recorded (the server refuses it when the evening moved)
-      version: b && !waiting(evening).length ? Number(b.dataset.version) : null,
-    });
+      // waiting before it leaves once recorded
+      version: b && !before.length ? Number(b.dataset.version) : null,
+    };
+    queue.push(entry);
     store(queue);
     resetForm(form);
     var key = form.querySelector('input[name="request_key"]');
     if (key) key.value = newKey();
+    return entry;
   }
 
   /* the form is ready for the next deal (after a save kept it in place) */
@@ -281,53 +332,172 @@
     }
   }
 
-  function renderQueue() {
+  /* --- the queue on the scoring page: where each waiting deal goes -------------------- */
+
+  function readRotation() {
+    var el = document.getElementById("rotation");
+    try { return el ? JSON.parse(el.textContent) : null; } catch (e) { return null; }
+  }
+
+  /* The place of each of ``entries`` (an evening's, in order) if they were recorded now, one after
+     the other, from the rotation the server sent with the board (who deals, who sits out, an all
+     pass dealt again or not): {number, dealer, out, turn, multiplier} (no dealer: no rotation), null
+     for a correction (it takes no place). */
+  function predictions(evening, entries) {
     var b = board();
-    if (!b) return;
-    var evening = b.dataset.evening;
-    var entries = waiting(evening);
-    var list = document.getElementById("deals");
-    var template = document.getElementById("waiting-row");
-    $all("li.waiting", list || b).forEach(function (li) { li.remove(); });
-    var rotation = readRotation();
-    var number = rotation ? rotation.number : 1;
+    var rotation = b && b.dataset.evening === evening ? readRotation() : null;
+    if (!rotation) return entries.map(function () { return null; });
+    var number = rotation.number;
     var turn = 0;
-    var multiplier = rotation ? rotation.multiplier : 1;
-    var correcting = null; // the place of a deal being corrected: the header shows it while it is
-    entries.forEach(function (entry) {
-      if (entry.status === "correcting" && entry.kind !== "correction") {
-        correcting = { number: number, turn: turn, multiplier: multiplier };
-      }
-      if (list && template) {
-        var li = template.content.firstElementChild.cloneNode(true);
-        li.dataset.id = entry.id;
-        $(".num", li).textContent = entry.kind === "correction" ? "↺" : String(number);
-        $(".desc", li).textContent = entry.label;
-        if (rotation && rotation.turns.length) {
-          li.dataset.number = String(number);
-          li.dataset.dealer = rotation.turns[turn % rotation.turns.length].dealer;
-        }
-        if (entry.status !== "waiting") {
-          li.classList.add("refused", entry.status);
-          $(".why", li).textContent = entry.status === "correcting" ? words("correcting") : entry.reason;
-          $(".why", li).hidden = false;
-          $(".refused-actions", li).hidden = false;
-          $('[data-queue="correct"]', li).hidden = entry.status !== "refused";
-          var resend = $('[data-queue="resend"]', li);
-          resend.hidden = entry.status !== "conflict";
-          resend.textContent = words("resend").replace("__N__", String(number));
-          if (entry.status === "conflict") $(".waiting-badge", li).textContent = words("conflict");
-        }
-        list.insertBefore(li, list.firstChild);
-      }
-      if (entry.kind === "correction") return;
+    var multiplier = rotation.multiplier;
+    return entries.map(function (entry) {
+      if (entry.kind === "correction") return null;
+      var t = rotation.turns.length ? rotation.turns[turn % rotation.turns.length] : null;
+      var place = { number: number, dealer: t ? t.dealer : "", out: t ? t.out : [], turn: turn, multiplier: multiplier };
       number += 1;
       if (entry.kind === "pass") {
-        if (rotation && !rotation.redeal) turn += 1;
-        multiplier = rotation ? rotation.pass_multiplier : 1;
+        if (!rotation.redeal) turn += 1;
+        multiplier = rotation.pass_multiplier;
       } else if (entry.kind === "deal") {
         turn += 1;
         multiplier = 1;
+      }
+      return place;
+    });
+  }
+
+  function samePlace(a, b) {
+    return Boolean(a && b && a.number === b.number && a.dealer === b.dealer);
+  }
+
+  /* The board says where the evening is now (when it is not older than what the server said last):
+     a waiting deal whose place it has left is in conflict until the scorer confirms the new one,
+     and back to waiting if the evening comes back to it. Stored; returns the places now. */
+  function checkPlaces(evening) {
+    var b = board();
+    var queue = load();
+    var mine = queue.filter(function (e) { return e.evening === evening; });
+    var now = predictions(evening, mine);
+    now.trusted = Boolean(b && b.dataset.evening === evening && Number(b.dataset.version) >= seen(evening));
+    if (!now.trusted) return now;
+    var changed = false;
+    mine.forEach(function (entry, i) {
+      if (!entry.place || !now[i] || !now[i].dealer) return;
+      var moved = !samePlace(entry.place, now[i]);
+      if (moved && (entry.status === "waiting" || (entry.status === "conflict" && entry.moved))) {
+        if (entry.status !== "conflict" || !samePlace(entry.now, now[i])) changed = true;
+        entry.status = "conflict";
+        entry.moved = true;
+        entry.now = now[i];
+      } else if (!moved && entry.status === "conflict" && entry.moved) {
+        entry.status = "waiting";
+        entry.moved = false;
+        changed = true;
+      }
+    });
+    if (changed) store(queue);
+    return now;
+  }
+
+  function fill(text, values) {
+    return Object.keys(values).reduce(function (t, key) { return t.split(key).join(values[key]); }, text || "");
+  }
+
+  function outWords(place) {
+    return place && place.out && place.out.length ? fill(words("sitsout"), { __NAMES__: place.out.join(", ") }) : "";
+  }
+
+  /* a conflict in words: where it was entered, where it would go now */
+  function movedWords(entry, now) {
+    var was = entry.entered || entry.place;
+    return fill(words("moved"), {
+      __WAS__: fill(words("was"), { __N__: String(was.number), __DEALER__: was.dealer }),
+      __N__: String(now.number),
+      __DEALER__: now.dealer,
+      __OUT__: outWords(now),
+    }).trim();
+  }
+
+  /* where a deal goes, in words: "deal 3, dealt by Carl" */
+  function placeWords(place) {
+    return place && place.dealer ? fill(words("place"), { __N__: String(place.number), __DEALER__: place.dealer }) : "";
+  }
+
+  function loginUrl(entry) {
+    return words("loginurl") + "?next=" + encodeURIComponent(entry.page || location.pathname);
+  }
+
+  /* the actions a refused (or conflicting) row offers: only those that can succeed (a new place is
+     offered only from a board as new as the server's last answer) */
+  function rowActions(li, entry, now, trusted) {
+    var form = entry.kind === "line" ? $('#board form[action="' + entry.url + '"]') : document.getElementById("record");
+    var here = board() && board().dataset.evening === entry.evening;
+    // a closed evening: Correct once it can be reopened by whoever holds the phone (not a table's
+    // phone: only the director reopens its table)
+    var reopens = form || (board() && !board().dataset.linkOnly);
+    var correctable = entry.status === "refused" && (entry.refusal === "engine" || (entry.refusal === "closed" && here && reopens));
+    $('[data-queue="correct"]', li).hidden = !(correctable && entry.kind !== "correction") && !(entry.status === "refused" && entry.kind === "correction" && entry.refusal === "engine");
+    var resend = $('[data-queue="resend"]', li);
+    resend.hidden = !(entry.status === "conflict" && here && trusted && now && now.dealer);
+    if (!resend.hidden) {
+      resend.textContent = fill(words("resend"), { __N__: String(now.number) });
+      resend.dataset.number = String(now.number);
+    }
+    var login = $("[data-queue-login]", li);
+    login.hidden = entry.refusal !== "login";
+    login.href = loginUrl(entry);
+    var open = $("[data-queue-open]", li);
+    open.hidden = here || !entry.page || ["gone", "forbidden", "login"].indexOf(entry.refusal) !== -1;
+    open.href = entry.page || "";
+  }
+
+  function row(entry, number, now, trusted) {
+    var template = document.getElementById("waiting-row");
+    var li = template.content.firstElementChild.cloneNode(true);
+    li.dataset.id = entry.id;
+    if (entry.entered) li.dataset.entered = String(entry.entered.number);
+    $(".num", li).textContent = entry.kind === "correction" ? "↺" : String(number);
+    $(".desc", li).textContent = entry.label;
+    if (entry.status !== "waiting") {
+      li.classList.add("refused", entry.status);
+      var why = entry.reason;
+      if (entry.status === "correcting") why = words("correcting");
+      else if (entry.status === "conflict" && now && now.dealer && !samePlace(entry.entered || entry.place, now)) why = movedWords(entry, now);
+      $(".why", li).textContent = why;
+      $(".why", li).hidden = !why;
+      $(".refused-actions", li).hidden = entry.status === "correcting";
+      if (entry.status === "conflict") $(".waiting-badge", li).textContent = words("conflict");
+      rowActions(li, entry, now, trusted);
+    }
+    return li;
+  }
+
+  function renderQueue() {
+    var b = board();
+    if (!b) return renderElsewhere();
+    var evening = b.dataset.evening;
+    var now = checkPlaces(evening);
+    var entries = waiting(evening);
+    var list = document.getElementById("deals");
+    $all("li.waiting", list || b).forEach(function (li) { li.remove(); });
+    var rotation = readRotation();
+    var correcting = null; // the place of a deal being corrected: the header shows it while it is
+    var last = rotation ? { number: rotation.number, turn: 0, multiplier: rotation.multiplier } : null;
+    entries.forEach(function (entry, i) {
+      var place = now[i];
+      // the number it will be stored at: where the evening is now, else where it was entered
+      var number = place ? place.number : entry.place ? entry.place.number : i + 1;
+      if (entry.status === "correcting" && entry.kind !== "correction" && place) correcting = place;
+      if (list && document.getElementById("waiting-row")) list.insertBefore(row(entry, number, place, now.trusted), list.firstChild);
+      if (place && rotation) {
+        last = { number: place.number + 1, turn: place.turn, multiplier: place.multiplier };
+        if (entry.kind === "pass") {
+          if (!rotation.redeal) last.turn += 1;
+          last.multiplier = rotation.pass_multiplier;
+        } else if (entry.kind === "deal") {
+          last.turn += 1;
+          last.multiplier = 1;
+        }
       }
     });
     var none = document.getElementById("no-deals");
@@ -359,13 +529,23 @@
       queueNote.hidden = entries.length === 0;
       queueNote.classList.toggle("error", refused);
     }
+    sessionDone(b, last);
     if (rotation && correcting) showNext(rotation, correcting.number, correcting.turn, correcting.multiplier);
-    else if (rotation) showNext(rotation, number, turn, entries.length ? multiplier : rotation.multiplier);
+    else if (rotation && last) showNext(rotation, last.number, last.turn, entries.length ? last.multiplier : rotation.multiplier);
   }
 
-  function readRotation() {
-    var el = document.getElementById("rotation");
-    try { return el ? JSON.parse(el.textContent) : null; } catch (e) { return null; }
+  /* a night's table that has played its deals of the session (those waiting counted): no form for
+     a deal it cannot record, but the words that say so */
+  function sessionDone(b, last) {
+    var limit = Number(b.dataset.dealLimit) || 0;
+    var done = $("#deals-done", b);
+    if (!limit || !last || !done) return;
+    var over = last.number > limit;
+    done.hidden = !over;
+    ["#record", "#save-deal", "#next", "details.adjust", "#classic-forms"].forEach(function (selector) {
+      var el = $(selector, b);
+      if (el) el.hidden = over;
+    });
   }
 
   /* who deals next, moved on from the rotation the server sent (no rules here) */
@@ -404,6 +584,74 @@
     });
   }
 
+  /* --- the queue on every other page: what waits on this phone, never out of sight ----- */
+
+  /* On a page that is not a waiting deal's scoring page (the list, the login page, a refusal: the
+     evening deleted, the table's link withdrawn), its deals are listed at the top with where they
+     go, why they wait, and Copy (to give them to the director) and Discard. */
+  function renderElsewhere() {
+    var panel = document.getElementById("waiting-elsewhere");
+    var template = document.getElementById("waiting-panel");
+    var entries = load();
+    if (!entries.length || !template || !document.getElementById("waiting-row")) {
+      if (panel) panel.hidden = true;
+      return;
+    }
+    if (!panel) {
+      panel = template.content.firstElementChild.cloneNode(true);
+      var main = $("main") || document.body;
+      main.insertBefore(panel, main.firstChild);
+    }
+    panel.hidden = false;
+    var list = $("ol", panel);
+    list.textContent = "";
+    entries.forEach(function (entry) {
+      var place = entry.place;
+      var li = row(entry, place ? place.number : "", null, false);
+      if (entry.status === "waiting") {
+        // waiting to be sent: Copy and Discard all the same (the scorer decides), and its evening
+        li.classList.add("held");
+        $(".refused-actions", li).hidden = false;
+        rowActions(li, entry, null, false);
+      }
+      var where = $(".where", li);
+      where.textContent = [entry.title, placeWords(place)].filter(Boolean).join(" · ");
+      where.hidden = !where.textContent;
+      list.append(li);
+    });
+  }
+
+  /* the deal in words, for the director or another phone */
+  function copyText(entry) {
+    return [entry.title, placeWords(entry.place), entry.label].filter(Boolean).join(" · ");
+  }
+
+  function copy(entry, button) {
+    var text = copyText(entry);
+    var done = function () {
+      button.textContent = words("copied");
+      window.setTimeout(function () { button.textContent = words("copy"); }, 2000);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, function () { copyByHand(text, done); });
+    } else {
+      copyByHand(text, done);
+    }
+  }
+
+  function copyByHand(text, done) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "vh";
+    document.body.append(area);
+    area.select();
+    try { document.execCommand("copy"); done(); } catch (e) { /* the text stays shown on the row */ }
+    area.remove();
+  }
+
+  /* --- sending ------------------------------------------------------------------------ */
+
   var flushing = false;
   var retryTimer = null;
 
@@ -422,6 +670,24 @@
     return words("failed");
   }
 
+  /* what kind of refusal an answer is (the server says it in X-Refused; a form's errors: the engine) */
+  function refusalOf(response, status) {
+    var said = response.headers.get("X-Refused");
+    if (said) return said;
+    if (status === 401) return "login";
+    if (status === 404 || status === 410) return "gone";
+    if (status === 403) return "forbidden";
+    return "engine";
+  }
+
+  function refuse(entry, refusal, reason) {
+    entry.status = refusal === "login" ? "login" : "refused";
+    entry.refusal = refusal;
+    if (refusal === "login") reason = words("login");
+    else if (refusal === "gone" && !reason) reason = words("gone");
+    entry.reason = reason;
+  }
+
   /* the evening's version a recorded (or discarded) line leaves: the next line of the same evening
      entered behind it is checked against it */
   function chain(queue, index, version) {
@@ -433,39 +699,43 @@
     }
   }
 
+  /* a line is sent only after every line saved before it in its evening (never out of order); a
+     refusal in one evening holds nothing of another */
   function held(queue, entry) {
     var at = queue.indexOf(entry);
     return queue.some(function (e, i) { return i < at && e.evening === entry.evening && e.status !== "waiting"; });
   }
 
+  function nextToSend(queue) {
+    return queue.find(function (e) { return e.status === "waiting" && !held(queue, e); });
+  }
+
   function flush() {
     if (flushing || !navigator.onLine) return;
-    var queue = load();
-    if (!queue.length) return;
+    if (!nextToSend(load())) return;
     flushing = true;
     var sent = 0;
     var stopped = false;
     var token = csrfToken();
 
-    function finish() {
+    /* ``done``: nothing was left to send when it looked (not a failure): a line confirmed or saved
+       meanwhile, while this run was under way, is sent now rather than at the next retry */
+    function finish(done) {
       flushing = false;
-      if (sent || stopped) {
-        var b = board();
-        if (b && window.htmx) {
-          htmx.ajax("GET", b.dataset.boardUrl, { target: "#board", swap: "outerHTML" }).then(function () {
-            if (!waiting(b.dataset.evening).length) notice(words("sent"));
-          });
-        }
+      if (done && nextToSend(load())) return flush();
+      var b = board();
+      if ((sent || stopped) && b && window.htmx) {
+        htmx.ajax("GET", b.dataset.boardUrl, { target: "#board", swap: "outerHTML" }).then(function () {
+          if (sent && !waiting(b.dataset.evening).length) notice(words("sent"));
+        });
       }
       renderQueue();
       if (load().some(function (e) { return e.status === "waiting"; })) scheduleRetry();
     }
 
     function step() {
-      var queue = load();
-      var entry = queue.find(function (e) { return e.status === "waiting"; });
-      // in order: nothing is sent after a refused (or conflicting, or corrected) line of the same evening
-      if (!entry || held(queue, entry)) return finish();
+      var entry = nextToSend(load());
+      if (!entry) return finish(true);
       var params = new URLSearchParams(entry.body);
       if (token) params.set("csrfmiddlewaretoken", token);
       if (entry.version !== null && entry.version !== undefined && params.has("evening_version")) {
@@ -480,46 +750,34 @@
         return response.text().then(function (text) {
           var queue = load();
           var i = queue.findIndex(function (e) { return e.id === entry.id; });
-          if (i === -1) return finish(); // discarded meanwhile
+          if (i === -1) return step(); // discarded meanwhile
+          var status = response.status;
           var version = Number(response.headers.get("X-Evening-Version"));
+          if (response.headers.has("X-Evening-Version")) seen(entry.evening, version);
           if (response.redirected && /\/accounts\/login\//.test(response.url)) {
-            queue[i].status = "refused";
-            queue[i].reason = words("login");
-            store(queue);
-            stopped = true;
-            return finish();
-          }
-          if (response.headers.get("HX-Redirect")) { // the evening was deleted meanwhile
-            queue[i].status = "refused";
-            queue[i].reason = words("gone");
-            store(queue);
-            stopped = true;
-            return finish();
-          }
-          if (response.ok) {
+            refuse(queue[i], "login", "");
+          } else if (response.headers.get("HX-Redirect")) { // the evening was deleted meanwhile
+            refuse(queue[i], "gone", "");
+          } else if (response.ok) {
             if (response.headers.has("X-Evening-Version")) chain(queue, i, version);
             queue.splice(i, 1);
             store(queue);
             sent += 1;
             return step();
-          }
-          if (response.status === 409 && response.headers.has("X-Evening-Version")) {
+          } else if (status === 409 && response.headers.has("X-Evening-Version")) {
             // the evening moved since this deal was entered: the scorer chooses, nothing is placed
             queue[i].status = "conflict";
-            queue[i].reason = reasonOf(text, response.status);
-            queue[i].now = version;
-            store(queue);
-            stopped = true;
-            return finish();
+            queue[i].moved = false;
+            queue[i].reason = reasonOf(text, status);
+            queue[i].now = null;
+          } else if (status >= 400 && status < 500) {
+            refuse(queue[i], refusalOf(response, status), reasonOf(text, status));
+          } else {
+            return finish(); // the server failed: try again later
           }
-          if (response.status >= 400 && response.status < 500) {
-            queue[i].status = "refused";
-            queue[i].reason = reasonOf(text, response.status);
-            store(queue);
-            stopped = true;
-            return finish();
-          }
-          return finish(); // the server failed: try again later
+          store(queue);
+          stopped = true;
+          return step(); // the other evenings' lines go on
         });
       }).catch(function () { finish(); });
     }
@@ -531,21 +789,57 @@
     retryTimer = window.setTimeout(function () { retryTimer = null; flush(); }, 10000);
   }
 
-  function queueAction(action, id, retried) {
+  /* after a login (or a new page with a fresh token), what waited for it is sent */
+  function resume() {
+    var signedIn = document.body && document.body.dataset.signedIn === "1";
+    var queue = load();
+    var changed = false;
+    queue.forEach(function (entry) {
+      if ((entry.status === "login" && (signedIn || board())) || (entry.status === "refused" && entry.refusal === "csrf")) {
+        entry.status = "waiting";
+        entry.refusal = "";
+        entry.reason = "";
+        changed = true;
+      }
+    });
+    if (changed) store(queue);
+  }
+
+  function queueAction(action, id, button, retried) {
     var queue = load();
     var i = queue.findIndex(function (e) { return e.id === id; });
     if (i === -1) return;
     var entry = queue[i];
-    if (action === "resend") { // the conflict resolved: the next deal, checked again by the server
-      var row = $('#deals li.waiting[data-id="' + CSS.escape(id) + '"]');
-      var body = new URLSearchParams(entry.body);
-      if (row && row.dataset.number && body.has("deal_number")) {
-        body.set("deal_number", row.dataset.number);
-        body.set("dealer", row.dataset.dealer);
+    if (action === "copy") return copy(entry, button);
+    if (action === "resend") { // the place confirmed: recorded there, the server checks it again
+      var places = checkPlaces(entry.evening);
+      var now = places[waiting(entry.evening).findIndex(function (e) { return e.id === id; })];
+      if (!places.trusted && board() && window.htmx && !retried) {
+        // the board is older than the server's last answer: read it again, then confirm the place
+        // the scorer tapped if it is still where the deal goes
+        htmx.ajax("GET", board().dataset.boardUrl, { target: "#board", swap: "outerHTML" }).then(function () {
+          queueAction(action, id, button, true);
+        });
+        return;
       }
+      if (!places.trusted || (retried && button && button.dataset.number && now && String(now.number) !== button.dataset.number)) {
+        return renderQueue(); // the place moved again: the row says where it goes now
+      }
+      queue = load();
+      entry = queue[i];
+      var body = new URLSearchParams(entry.body);
+      if (now && now.dealer) {
+        entry.place = { number: now.number, dealer: now.dealer, out: now.out };
+        if (body.has("deal_number")) {
+          body.set("deal_number", String(now.number));
+          body.set("dealer", now.dealer);
+        }
+      }
+      var first = queue.findIndex(function (e) { return e.evening === entry.evening; }) === i;
+      if (first && board()) entry.version = Number(board().dataset.version);
       entry.body = body.toString();
-      entry.version = entry.now;
       entry.status = "waiting";
+      entry.moved = false;
       entry.reason = "";
       store(queue);
       renderQueue();
@@ -560,23 +854,22 @@
         var b = board();
         if (b && window.htmx && !retried) {
           htmx.ajax("GET", b.dataset.boardUrl, { target: "#board", swap: "outerHTML" }).then(function () {
-            queueAction(action, id, true);
+            queueAction(action, id, button, true);
           });
         } else {
           notice(entry.reason, "error");
         }
         return;
       }
-      if (form) {
-        entry.status = "correcting";
-        store(queue);
-        prefill(form, entry.body);
-        var details = form.closest("details");
-        if (details) details.open = true;
-        window.scrollTo(0, 0);
-        renderQueue();
-        return;
-      }
+      entry.status = "correcting";
+      entry.draft = entry.body;
+      store(queue);
+      prefill(form, entry.body);
+      var details = form.closest("details");
+      if (details) details.open = true;
+      window.scrollTo(0, 0);
+      renderQueue();
+      return;
     }
     if (entry.version !== null && entry.version !== undefined) chain(queue, i, entry.version);
     queue.splice(i, 1);
@@ -586,7 +879,7 @@
       location.href = entry.url;
       return;
     }
-    if (entry.status === "correcting") resetForm(document.getElementById("record"));
+    if (entry.status === "correcting" && document.getElementById("record")) resetForm(document.getElementById("record"));
     renderQueue();
     flush();
   }
@@ -609,10 +902,39 @@
     entry.label = what.label;
     entry.kind = what.kind;
     entry.status = "waiting";
+    entry.refusal = "";
     entry.reason = "";
+    delete entry.draft;
     store(queue);
     resetForm(form);
     return true;
+  }
+
+  /* the form as the scorer leaves it while correcting: a reload brings it back as it was */
+  function keepDraft(form) {
+    if (!form || form.id !== "record") return;
+    var queue = load();
+    var evening = eveningId();
+    var entry = queue.find(function (e) { return e.evening === evening && e.status === "correcting" && e.kind !== "correction"; });
+    if (!entry) return;
+    entry.draft = new URLSearchParams(new FormData(form)).toString();
+    store(queue);
+  }
+
+  document.addEventListener("change", function (event) { keepDraft(event.target.closest("#record")); });
+  document.addEventListener("input", function (event) { keepDraft(event.target.closest("#record")); });
+  // the steppers change a field's value without a change event of their own
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("button[data-step]")) keepDraft(event.target.closest("#record"));
+  });
+
+  /* a reload while a waiting deal was being corrected: back in the form as the scorer left it */
+  function restoreCorrection() {
+    var form = document.getElementById("record");
+    var evening = eveningId();
+    if (!form || !evening || !board()) return;
+    var entry = waiting(evening).find(function (e) { return e.status === "correcting" && e.kind !== "correction"; });
+    if (entry) prefill(form, entry.draft || entry.body);
   }
 
   function prefill(form, body) {
@@ -709,20 +1031,23 @@
   });
 
   document.addEventListener("htmx:responseError", function (event) {
-    var status = event.detail.xhr.status;
+    var xhr = event.detail.xhr;
+    var status = xhr.status;
     if (status < 500 && lastSubmit && document.body.contains(lastSubmit.form)) {
-      // refused where the words cannot be shown on the board (the evening gone, no longer this
-      // phone's): kept on this phone as a refused line, with the reason and Discard
-      enqueue(lastSubmit.form, lastSubmit.body);
+      // refused where the words cannot be shown on the board (logged out, the evening gone, no
+      // longer this phone's): kept on this phone as a refused line, with the reason and what to do
+      var entry = enqueue(lastSubmit.form, lastSubmit.body);
       var queue = load();
-      queue[queue.length - 1].status = "refused";
-      queue[queue.length - 1].reason = reasonOf(event.detail.xhr.responseText || "", status);
+      var kept = queue.find(function (e) { return e.id === entry.id; });
+      var said = xhr.getResponseHeader("X-Refused");
+      refuse(kept, said || (status === 401 ? "login" : status === 404 || status === 410 ? "gone" : status === 403 ? "forbidden" : "engine"), reasonOf(xhr.responseText || "", status));
       store(queue);
       lastSubmit = null;
       renderQueue();
       announce();
       return;
     }
+    if (status === 401) return notice(words("login"), "error");
     notice(status === 404 || status === 410 ? words("gone") : status === 403 ? words("forbidden") : words("failed"), "error");
   });
 
@@ -780,6 +1105,7 @@
     }
     syncAll(document);
     if (status < 300) {
+      seen(board().dataset.evening, Number(board().dataset.version));
       snapshot();
       if (elt && elt.id === "record") {
         disarm(); // a second tap records nothing until a new choice
@@ -823,6 +1149,8 @@
   restoreSnapshot();
   syncAll(document);
   prefillCorrection();
+  resume();
+  restoreCorrection();
   renderQueue();
   if (board()) snapshot();
   showWake();
@@ -832,13 +1160,20 @@
     $all("#notices .msg.js-notice").forEach(function (el) { el.remove(); });
     flush();
   });
+  // another tab of this phone changed the queue (sent, discarded, saved): shown here too
+  window.addEventListener("storage", function (event) { if (event.key === QUEUE_KEY) renderQueue(); });
   if (navigator.onLine) flush();
 
-  if ("serviceWorker" in navigator && board() && board().dataset.sw) {
-    navigator.serviceWorker.register(board().dataset.sw, { scope: "/" }).then(function () {
+  /* The service worker, from every page. On the first visit the page came before the worker: it
+     asks the worker to keep it, which takes it from the browser's cache (never downloaded twice);
+     afterwards the worker keeps each page as it passes. */
+  var worker = document.body && document.body.dataset.sw;
+  if ("serviceWorker" in navigator && worker) {
+    var controlled = Boolean(navigator.serviceWorker.controller);
+    navigator.serviceWorker.register(worker, { scope: "/" }).then(function () {
       return navigator.serviceWorker.ready;
     }).then(function (registration) {
-      if (registration.active) registration.active.postMessage({ type: "keep", url: location.pathname });
+      if (!controlled && registration.active) registration.active.postMessage({ type: "keep", url: location.pathname });
     }).catch(function () { /* no offline copy: the page still works online */ });
   }
 })();

@@ -6,12 +6,15 @@
      names, hashed in production), and any other static file as it passes. Its name changes
      with those files: the new worker makes a new one and drops the old ones.
    - PAGES_CACHE: the evening list (the installed app's start page), the page shown for a page
-     not kept, and the pages of the last KEPT_EVENINGS evenings opened (the scoring page and a
-     deal's correction page). Each visit with the network refreshes its copy.
+     not kept, and the pages of the last KEPT_EVENINGS evenings opened (the scoring page, a deal's
+     correction page, the settlement: who pays whom at the end of an evening in a hall without
+     Wi-Fi). Each visit with the network refreshes its copy; no page is ever downloaded twice for
+     it (a page seen before the worker ran is taken from the browser's cache).
 
    How it answers:
    - a page it keeps: the network first (online nothing is ever stale), its copy when the
-     network fails; any other page with no network: the offline page, never the browser's error;
+     network fails (the list and the settlement say they are the copy, and of when); any other
+     page with no network: the offline page, never the browser's error;
    - a static file: its copy (a changed file has a new name), else the network;
    - everything else, writes above all, goes to the network untouched: the scoring page keeps
      what it could not send (static/js/scoring.js, in localStorage); logging out drops the
@@ -30,8 +33,10 @@ var LOGOUT_URL = {{ logout_url|safe }};
 var KEPT_EVENINGS = {{ kept_evenings }};
 var LANGUAGE = {{ language|safe }};
 var LIST_NOTICE = {{ list_notice|safe }};
+var SETTLEMENT_NOTICE = {{ settlement_notice|safe }};
 var NOTICES = {{ notices_anchor|safe }};  // where base.html puts the page's notices
-var EVENING_PAGE = /^\/e\/(\d+)\/(deals\/\d+\/edit\/)?$/;  // the scoring page, a deal's correction
+var EVENING_PAGE = /^\/e\/(\d+)\/(deals\/\d+\/edit\/|settle\/)?$/;  // the scoring page, a correction, the settlement
+var SETTLEMENT_PAGE = /^\/e\/\d+\/settle\/$/;
 
 function isKept(url) {
   return url.origin === self.location.origin && url.search === "" &&
@@ -53,7 +58,8 @@ function store(path, response) {
   });
 }
 
-/* The copy to keep, with the moment it was kept (X-Kept-At, milliseconds on this phone's clock). */
+/* The copy to keep, with the moment it was kept (X-Kept-At, milliseconds on this phone's clock:
+   the order of the evenings opened). */
 function stamped(response) {
   var headers = new Headers(response.headers);
   headers.delete("Content-Encoding");  // the body kept is the decoded one
@@ -66,9 +72,17 @@ function keptAt(response) {
   return Number(response.headers.get("X-Kept-At")) || 0;
 }
 
-/* Fetch a page (with this person's cookies) and keep it; never rejects. */
-function refresh(path) {
-  return fetch(path, { credentials: "same-origin" }).then(function (response) {
+/* What a copy shows is as of when the server made it (its Date: a copy taken from the browser's
+   cache may be older than when it was kept). */
+function asOf(response) {
+  return Date.parse(response.headers.get("Date") || "") || keptAt(response);
+}
+
+/* Fetch a page (with this person's cookies) and keep it; never rejects. ``cache``: "force-cache"
+   for a page the browser has just loaded (the first visit, before the worker ran: its copy comes
+   from the browser's cache, the page is not downloaded again), the network otherwise. */
+function refresh(path, cache) {
+  return fetch(path, { credentials: "same-origin", cache: cache || "default" }).then(function (response) {
     return store(path, response);
   }).catch(function () { /* no network: the copy stays */ });
 }
@@ -105,7 +119,7 @@ self.addEventListener("install", function (event) {
   event.waitUntil(Promise.all([
     caches.open(STATIC_CACHE).then(function (cache) { return cache.addAll(ASSETS); }),
     caches.open(PAGES_CACHE).then(function (cache) { return cache.add(OFFLINE_URL); }),
-    refresh(START_URL)  // the evening list, when logged in
+    refresh(START_URL, "force-cache")  // the evening list, when logged in (from the browser's cache if just seen)
   ]).then(function () { return self.skipWaiting(); }));
 });
 
@@ -154,9 +168,9 @@ function upgrade(old) {
 }
 
 self.addEventListener("message", function (event) {
-  // the scoring page asks to be kept (its first visit came before this worker)
+  // a page asks to be kept (it was loaded before this worker ran): from the browser's cache
   var url = event.data && event.data.type === "keep" ? new URL(event.data.url, self.location.origin) : null;
-  if (url && isKept(url)) event.waitUntil(refresh(url.pathname));
+  if (url && isKept(url)) event.waitUntil(refresh(url.pathname, "force-cache"));
 });
 
 /* Forget this person's pages (not the offline page: it is nobody's). */
@@ -170,14 +184,15 @@ function forget() {
   });
 }
 
-/* The evening list as kept, saying at its top that the network is gone and since when it is. */
-function listAsKept(kept) {
+/* A page as kept (the evening list, a settlement), saying at its top that the network is gone and
+   of when the copy is (``notice``, its %(time)s: the moment it was kept). */
+function asKept(kept, notice) {
   return kept.text().then(function (html) {
-    var at = new Date(keptAt(kept));
+    var at = new Date(asOf(kept));
     var today = at.toDateString() === new Date().toDateString();
     var time = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
     var when = at.toLocaleString(LANGUAGE, today ? time : Object.assign({ day: "numeric", month: "short" }, time));
-    return new Response(html.replace(NOTICES, NOTICES + LIST_NOTICE.replace("%(time)s", when)), {
+    return new Response(html.replace(NOTICES, NOTICES + notice.replace("%(time)s", when)), {
       status: kept.status, statusText: kept.statusText, headers: kept.headers
     });
   });
@@ -194,7 +209,8 @@ function page(event) {
   }, function () {
     var match = { cacheName: PAGES_CACHE, ignoreVary: true };
     return (isKept(url) ? caches.match(url.pathname, match) : Promise.resolve()).then(function (kept) {
-      if (kept && url.pathname === START_URL) return listAsKept(kept);
+      if (kept && url.pathname === START_URL) return asKept(kept, LIST_NOTICE);
+      if (kept && SETTLEMENT_PAGE.test(url.pathname)) return asKept(kept, SETTLEMENT_NOTICE);
       return kept || caches.match(OFFLINE_URL, match);
     }).then(function (answer) { return answer || Response.error(); });
   });

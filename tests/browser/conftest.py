@@ -164,6 +164,10 @@ class Phone:
     def login(self, username: str, password: str = PASSWORD, next_path: str = "/evenings/") -> None:
         """The login form, as a person fills it."""
         self.goto(f"/accounts/login/?next={next_path}")
+        self.submit_login(username, password)
+
+    def submit_login(self, username: str, password: str = PASSWORD) -> None:
+        """The login form on the page, filled and sent as a person does."""
         self.page.fill('input[name="username"]', username)
         self.page.fill('input[name="password"]', password)
         with self.page.expect_navigation():

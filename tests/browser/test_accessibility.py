@@ -61,6 +61,10 @@ def check(p, path: str, shot: str, problems: list, unfold: bool = True, refuse: 
     p.page.wait_for_load_state("load")
     if refuse:
         for selector, value in refuse.items():
+            # a form folded in a <details> (the night's changes of players): unfolded as a tap does
+            p.page.locator(selector).first.evaluate(
+                "el => { for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
+            )
             p.page.locator(selector).first.fill(value)
         form = p.page.locator(next(iter(refuse))).first
         with p.page.expect_navigation():

@@ -71,7 +71,16 @@ def test_a_night_of_three_tables_run_from_phones(phone, scorer):
     t1.shot("03-table-scoring")
 
     record_samen(t1)
-    record_samen(t1)
+    # its last deal of the session: the page says the session's deals are done, no "Deal 3" (issue 30)
+    names = seats(t1)
+    form1 = t1.page.locator("#record")
+    t1.tap(form1.locator('label.tap:has(input[value="samen-8"])'))
+    t1.tap(form1.locator(f'.declarers label.tap:has(input[value="{names[1]}"])'))
+    t1.tap(form1.locator(f'.declarers label.tap:has(input[value="{names[3]}"])'))
+    t1.tap(t1.save_button())
+    expect(t1.page.locator("#deals-done")).to_contain_text("This session's deals are done")
+    expect(t1.page.locator("#record")).to_have_count(0)
+    t1.shot("03b-session-done")
     t3.wait_until_kept()
     record_samen(t3)
     # table 3 loses the network: the deal waits on the phone, then goes when it is back
@@ -83,6 +92,7 @@ def test_a_night_of_three_tables_run_from_phones(phone, scorer):
     t3.tap(form.locator(f'.declarers label.tap:has(input[value="{names[2]}"])'))
     t3.tap(t3.save_button())
     expect(t3.page.locator("#deals li.waiting")).to_have_count(1)
+    expect(t3.page.locator("#deals-done")).to_be_visible()  # its 2 deals, the second waiting
     t3.shot("04-offline-waiting")
     evening3 = night.night_sessions.get(number=1).tables.get(number=3).evening_id
     assert Deal.objects.filter(evening_id=evening3).count() == 1
@@ -124,6 +134,7 @@ def test_a_night_of_three_tables_run_from_phones(phone, scorer):
     assert Deal.objects.filter(evening_id=evening2).count() == 0
 
     # Anne leaves: Zoë takes her place in session 2
+    director.tap(".night-changes > summary")
     page.select_option('select[name="leaving"]', "1")
     page.fill('input[name="name"]', "Zoë")
     with page.expect_navigation():

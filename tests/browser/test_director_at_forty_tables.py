@@ -48,6 +48,7 @@ def big_night(club, scorer):
 @pytest.mark.browser
 @pytest.mark.slow
 def test_the_director_reaches_a_late_table_of_forty_at_once(phone, scorer, artifacts):
+    """The whole page within 3 screens at 390x844; a late table one tap away."""
     club = Club.objects.create(name="De Troef", slug="de-troef")
     Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
     night = big_night(club, scorer)
@@ -80,10 +81,12 @@ def test_the_director_reaches_a_late_table_of_forty_at_once(phone, scorer, artif
         # only the current session is open; the two others are folded
         assert page.locator(".night-session > details[open]").count() == 1
         measured[f"{width}x{height}"] = {
-            "page_screens": round(screens, 1),
+            "page_screens": round(screens, 2),
             "scrolls_to_the_first_late_table_without_the_list": without_link,
             "taps_to_it_with_the_list": 1,
             "scrolls_counted": director.scrolls,
         }
     (artifacts / "director-40-tables.json").write_text(json.dumps(measured, indent=2) + "\n")
+    # within 3 screens of a 390x844 phone (issue 30: 3.95, then 3.04): the rarer acts folded
+    assert measured["390x844"]["page_screens"] <= 3, measured
     assert all(m["page_screens"] < 15 for m in measured.values())

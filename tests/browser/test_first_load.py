@@ -33,3 +33,26 @@ def test_it_loads_the_scoring_page_with_three_requests_its_stylesheet_in_it(
     assert page.evaluate(styled) == "48px"  # the stylesheet in the page applies (--tap)
     assert page.eval_on_selector_all("script[src]", "s => s.every(e => e.defer)")
     assert page.evaluate("() => document.documentElement.classList.contains('js')")
+
+
+@pytest.mark.browser
+def test_the_worker_keeps_the_first_page_without_downloading_it_again(
+    deployed_phone, new_context, deployed_scorer, deployed_evening
+):
+    """The first visit comes before the worker: it keeps the page from the browser's cache, not by
+    fetching it a second time (issue 31, moved to issue 30). The page's CSRF token is masked anew on
+    every answer: the copy kept carries the very token the page shows."""
+    evening = deployed_evening("kleurenwiezen", ["Anne", "Bert", "Carl", "Dina", "Eric"])
+    p = deployed_phone(name="first-load-kept")
+    p.login(deployed_scorer.username)
+    cookies = p.page.context.cookies()
+    context = new_context()  # no worker yet, the same session
+    context.add_cookies(cookies)
+    page = context.new_page()
+    path = f"/e/{evening.pk}/"
+    page.goto(p.url(path))
+    token = page.eval_on_selector('#record input[name="csrfmiddlewaretoken"]', "i => i.value")
+    kept = type(p)(page, p.base_url, "first-load-kept")  # a Phone of the new context
+    kept.wait_until_kept(path)
+    copy = page.evaluate("path => caches.match(path).then(r => r.text())", path)
+    assert f'value="{token}"' in copy

@@ -37,15 +37,18 @@ def test_the_installed_app_opens_its_list_and_the_evenings_kept_with_no_network(
     p.login(deployed_scorer.username)
     start = start_url(p)
     assert start == "/evenings/"
-    # a phone that ran the first version of the worker still has its cache, with an evening's page
+    # a phone that ran the first version of the worker still has its cache, with an evening's page;
+    # the worker (registered from every page: the login page already) is that old version's
     p.page.evaluate(
         """([name, pk]) => caches.open(name).then(c => Promise.all([
              c.put('/static/old.css', new Response('old')),
-             c.put(`/e/${pk}/`, new Response('<p>the old copy</p>', {headers: {'Content-Type': 'text/html'}}))]))""",
+             c.put(`/e/${pk}/`, new Response('<p>the old copy</p>', {headers: {'Content-Type': 'text/html'}}))]))
+           .then(() => navigator.serviceWorker.getRegistrations())
+           .then(rs => Promise.all(rs.map(r => r.unregister())))""",
         [OLD_CACHE, third.pk],
     )
 
-    p.goto(f"/e/{first.pk}/")  # the worker installs, keeps this evening and the list
+    p.goto(f"/e/{first.pk}/")  # the new worker installs, keeps this evening and the list
     p.wait_until_kept()
     p.wait_until_kept(start)
     p.record_contract("samen-8", ["Bert", "Dina"])
@@ -72,8 +75,10 @@ def test_the_installed_app_opens_its_list_and_the_evenings_kept_with_no_network(
     # the installed app is opened, with no network: its start page, from the phone
     offline_goto(p, start)
     expect(p.page.get_by_role("heading", name="Evenings")).to_be_visible()
-    expect(p.page.locator(f'a[href="/e/{first.pk}/"]')).to_be_visible()
+    expect(p.page.locator(f'a[href="/e/{first.pk}/"]:not([data-queue-open])')).to_be_visible()
     expect(p.page.locator(f'a[href="/e/{second.pk}/"]')).to_be_visible()
+    # the deal waiting on the phone is listed at the top, with the way to its evening
+    expect(p.page.locator("#waiting-elsewhere")).to_contain_text("solo 5 · Carl")
     notice = p.page.locator("#notices .notice")
     expect(notice).to_have_text(
         re.compile(r"^No network: this is the list kept on this phone at \d\d:\d\d\. The evenings you opened lately")
@@ -85,7 +90,7 @@ def test_the_installed_app_opens_its_list_and_the_evenings_kept_with_no_network(
 
     # tapping the evening opens it from the phone, with its deal and the one waiting
     with p.page.expect_navigation():
-        p.tap(p.page.locator(f'a[href="/e/{first.pk}/"]'))
+        p.tap(p.page.locator(f'a[href="/e/{first.pk}/"]:not([data-queue-open])'))
     expect(p.page.locator("#deal-1")).to_be_visible()
     expect(p.page.locator("#deals li.waiting")).to_have_count(1)
     expect(p.page.locator("#queue-note")).to_have_text("1 deal waiting to be sent")
@@ -100,7 +105,7 @@ def test_the_installed_app_opens_its_list_and_the_evenings_kept_with_no_network(
         expect(p.page.locator("#board .next")).to_contain_text("Deal 1")
     offline_goto(p, start)
     p.page.reload()
-    expect(p.page.locator(f'a[href="/e/{first.pk}/"]')).to_be_visible()
+    expect(p.page.locator(f'a[href="/e/{first.pk}/"]:not([data-queue-open])')).to_be_visible()
     expect(notice).to_be_visible()
 
     # a page not kept: the site's own page, which says so and leads back to the list

@@ -76,6 +76,8 @@ def test_closed(deployed_phone, deployed_scorer, deployed_evening, deployed):
     p.page.reload()  # nothing lost: both still on the phone, in order
     expect(p.page.locator("#deals li.waiting")).to_have_count(2)
     expect(p.page.locator("#deals li.waiting.refused .num")).to_have_text("1")
+    # numbered as they will be stored, the closed evening's too (not "1" twice: issue 30)
+    expect(p.page.locator("#deals li.waiting .num")).to_have_text(["2", "1"])
     assert p.errors == []
 
 

@@ -2,8 +2,9 @@
 silently where the other phone's deals moved it. It carries the deal number, dealer and evening
 version it was entered against; when the network is back and the evening moved meanwhile, the server
 refuses it (409) and the phone shows the conflict on its row, in words with both places: the scorer
-records it as the next deal (the server checks again) or discards it. The deals saved behind it
-wait, and are then sent in order. Nothing is lost. On the site as deployed."""
+records it where it would go now (the server checks again) or discards it. Each deal saved behind it
+that moved too asks the same on its own row (issue 30); then all are sent in order. Nothing is lost.
+On the site as deployed."""
 
 import pytest
 from playwright.sync_api import expect
@@ -51,27 +52,31 @@ def test_it_shows_a_waiting_deal_in_conflict_with_another_phone_and_lets_the_sco
     b.record_contract("samen-8", ["Anne", "Carl"])
     assert a.deals_stored(evening.pk) == 2
 
-    # A's network is back: the first waiting deal is not placed, the scorer is told both places
+    # A's network is back: no waiting deal is placed; each says where it was entered and where it
+    # would go now (issue 30: the one behind the first moved too, and is asked for on its own)
     go_online(a)
     conflict = a.page.locator("#deals li.waiting.conflict")
-    expect(conflict).to_have_count(1, timeout=10_000)
-    why = conflict.locator(".why")
+    expect(conflict).to_have_count(2, timeout=10_000)
+    first, second = (a.page.locator(f'#deals li.waiting[data-entered="{n}"]') for n in (2, 3))
+    why = first.locator(".why")
     expect(why).to_contain_text("This deal was entered as deal 2, dealt by Bert.")
     expect(why).to_contain_text("it would now be deal 3, dealt by Carl. Sits out: Carl.")
+    expect(second.locator(".why")).to_contain_text("This deal was entered as deal 3, dealt by Carl.")
+    expect(second.locator(".why")).to_contain_text("it would now be deal 4, dealt by Dina. Sits out: Dina.")
     expect(a.page.locator("#deal-2")).to_be_visible()  # B's deal, on A's page too
     expect(a.page.locator("#queue-note")).to_contain_text("changed on another phone")
-    expect(waiting).to_have_count(2)  # the second one waits behind it, not sent
     assert a.deals_stored(evening.pk) == 2
     expect(a.page.locator("#board .next")).to_contain_text("Deal 5")
     a.page.wait_for_timeout(300)
-    conflict.scroll_into_view_if_needed()
+    first.scroll_into_view_if_needed()
     a.shot("01-conflict")
     a.page.screenshot(path=str(a.shot("01").with_name(f"conflict-{width}-01-conflict-screen.png")))
 
-    # record it as the next deal: deal 3, then the one behind it: deal 4, in order, once each
-    resend = conflict.get_by_role("button", name="Record it as deal 3")
+    # each recorded where confirmed: deal 3, then deal 4, in order, once each
+    resend = first.get_by_role("button", name="Record it as deal 3")
     expect(resend).to_be_visible()
     a.tap(resend)
+    a.tap(second.get_by_role("button", name="Record it as deal 4"))
     expect(waiting).to_have_count(0, timeout=10_000)
     stored = deployed.call("deals", evening=evening.pk)
     assert [(d["data"]["contract"], d["data"].get("declarers")) for d in stored] == [
@@ -101,7 +106,7 @@ def test_it_discards_a_waiting_deal_in_conflict_and_sends_the_one_behind_it(
     b.page.reload()
     b.record_contract("alleen-5", ["Dina"])  # the same deal, recorded by the other phone
     go_online(a)
-    conflict = a.page.locator("#deals li.waiting.conflict")
+    conflict = a.page.locator('#deals li.waiting.conflict[data-entered="1"]')
     expect(conflict).to_have_count(1, timeout=10_000)
     expect(conflict.locator(".why")).to_contain_text("it would now be deal 2, dealt by Bert")
     a.tap(conflict.get_by_role("button", name="Discard"))

@@ -594,3 +594,18 @@ def test_it_says_on_the_edit_page_that_a_closed_evening_is_closed(scorer_client,
     html = body(response)
     assert "closed" in html.lower(), "the edit page of a closed evening offers a correction without saying it is closed"
     assert datas(evening) == FIVE_DEALS
+
+
+def test_it_offers_the_undo_only_on_the_phone_that_deleted(client, django_user_model, scorer, four):
+    """Two phones on one evening, both Marie's (issue 30): the deletion made on the first is undone
+    there; the second sees it among the corrections, without an Undo of someone else's act."""
+    from django.test import Client
+
+    first, second = Client(HTTP_ACCEPT_LANGUAGE="en"), Client(HTTP_ACCEPT_LANGUAGE="en")
+    first.force_login(scorer)
+    second.force_login(scorer)
+    first.post(url("deal_delete", four, 2))
+    assert undo_offered(page(first, four))
+    other = page(second, four)
+    assert not undo_offered(other)
+    assert "deal 2 deleted by Marie" in other

@@ -58,9 +58,12 @@ def test_it_translates_an_engine_error_with_figures_next_to_its_field(scorer_cli
     evening = make_evening(players=FIVE)
     data = {"contract": "samen-8", "declarers": ["Bert", "Carl", "Dina"], "tricks": "8"}
     response = scorer_client.post(url("deal_record", evening), data, HTTP_ACCEPT_LANGUAGE="fr")
-    assert "samen-8 se joue avec 2 déclarants, pas 3" in field_errors(body(response), "declarers")
+    # the contract by its name in the page's language, never its key (issue 30)
+    assert "emballage 8 se joue avec 2 déclarants, pas 3" in field_errors(body(response), "declarers")
     response = scorer_client.post(url("deal_record", evening), data, HTTP_ACCEPT_LANGUAGE="nl")
-    assert "samen-8 speel je met 2 spelers, niet 3" in field_errors(body(response), "declarers")
+    assert "samen 8 speel je met 2 spelers, niet 3" in field_errors(body(response), "declarers")
+    response = scorer_client.post(url("deal_record", evening), data, HTTP_ACCEPT_LANGUAGE="en")
+    assert "together 8 is played by 2 declarers, not 3" in field_errors(body(response), "declarers")
 
 
 @pytest.mark.django_db

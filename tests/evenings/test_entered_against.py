@@ -59,8 +59,12 @@ def test_it_refuses_a_deal_entered_before_another_phone_changed_the_evening(
     body = response.content.decode()
     now_number = {"recorded": 3, "corrected": 2, "deleted": 1}[change]
     now_dealer = {"recorded": "Bert", "corrected": "Bert", "deleted": "Anne"}[change]
-    assert "This deal was entered as deal 2, dealt by Bert." in body
-    assert f"it would now be deal {now_number}, dealt by {now_dealer}." in body
+    if change == "corrected":  # the same place: what changed is named, not the place twice
+        assert "Meanwhile deal 1 was corrected on another phone: this deal is still deal 2, dealt by Bert" in body
+        assert "This deal was entered as deal 2" not in body
+    else:
+        assert "This deal was entered as deal 2, dealt by Bert." in body
+        assert f"it would now be deal {now_number}, dealt by {now_dealer}." in body
     assert response["X-Evening-Version"] == str(evening.version)
     assert list(evening.deals.values_list("pk", "number", "data")) == before  # nothing written
     # the deal is back in the form, entered against the evening as it is now
@@ -121,3 +125,23 @@ def test_it_records_a_deal_that_waited_while_the_evening_was_closed_and_reopened
     services.set_status(evening, Evening.Status.OPEN)
     assert post(scorer_client, evening, SOLO | shown).status_code == 200
     assert evening.deals.get(number=2).data["contract"] == "alleen-5"
+
+
+def test_it_refuses_a_deal_sent_for_a_place_the_evening_has_left_even_at_the_version_now(
+    scorer_client, scorer, make_evening
+):
+    """A deal that waited behind another carries the place it was entered for: once the one before
+    it was recorded elsewhere than entered, it is refused, never moved on silently (issue 30: a solo
+    entered as deal 3, Carl dealing and sitting out, was recorded as deal 4 with Dina sitting out)."""
+    evening = make_evening(players=FIVE, stake=None, deals=[SAMEN, SAMEN | {"declarers": ["Anne", "Carl"]}])
+    # deal 3 (Carl's) recorded by the deal that waited before this one: the evening's version now,
+    # but this one was entered as deal 3
+    behind = {"contract": "alleen-5", "declarers": ["Eric"], "tricks": "5"}
+    services.record_deal(evening, {"contract": "alleen-5", "declarers": ["Dina"], "tricks": 5}, scorer)
+    evening.refresh_from_db()
+    response = post(scorer_client, evening, behind | entered(evening, 3, "Carl"))
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert "This deal was entered as deal 3, dealt by Carl." in body
+    assert "it would now be deal 4, dealt by Dina. Sits out: Dina." in body
+    assert evening.deals.count() == 3

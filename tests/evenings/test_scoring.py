@@ -611,19 +611,23 @@ ERRORS = {
     "too many declarers for a pair": (
         {"contract": "samen-8", "declarers": ["Bert", "Carl", "Dina"], "tricks": "8"},
         "declarers",
-        "samen-8 is played by 2 declarers, not 3",
+        "together 8 is played by 2 declarers, not 3",
     ),
     "too many declarers for a solo": (
         {"contract": "alleen-5", "declarers": ["Bert", "Carl"], "tricks": "5"},
         "declarers",
-        "alleen-5 is played by 1 declarer, not 2",
+        "solo 5 is played by 1 declarer, not 2",
     ),
     "one declarer for a pair": (
         {"contract": "samen-8", "declarers": ["Bert"], "tricks": "8"},
         "declarers",
-        "samen-8 is played by 2 declarers, not 1",
+        "together 8 is played by 2 declarers, not 1",
     ),
-    "changed trump outside troel": ({**SAMEN, "trump_changed": "on"}, "trump_changed", "samen-8 has no changed trump"),
+    "changed trump outside troel": (
+        {**SAMEN, "trump_changed": "on"},
+        "trump_changed",
+        "together 8 has no changed trump",
+    ),
     "three players play": ({**SAMEN, "playing": ["Bert", "Carl", "Dina"]}, "playing", "Four players play a deal."),
 }
 

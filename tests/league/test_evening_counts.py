@@ -24,7 +24,7 @@ PASS = {"contract": "pass"}
 
 @pytest.fixture
 def autumn(club, scorer):
-    """Five evenings and a club night of 16 players over 2 sessions (8 tables, each with a deal)."""
+    """Five evenings and a club night of 16 players over 2 sessions (8 tables, each with a deal), over."""
     season = Season.objects.create(
         club=club, name="Autumn", start=date(2026, 9, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
     )
@@ -48,6 +48,7 @@ def autumn(club, scorer):
     for session in (1, 2):
         for table in tables(night, session):
             services.record_deal(table.evening, deal(table.evening), scorer)
+        nights.close_session(night, session, scorer)  # a night counts once its last session is closed
     return season
 
 

@@ -3,6 +3,7 @@ once every session is closed."""
 
 import csv
 import io
+import re
 from decimal import Decimal
 
 import pytest
@@ -81,7 +82,26 @@ def test_it_ranks_by_place_points_when_the_night_says_so(follower, make_night, d
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == ["Rank", "Number", "Player", "Session 1", "Session 2", "Points", "Place points"]
     top = rows[1:5]
-    assert {r[0] for r in top} == {"1"} and {r[-1] for r in top} == {"3.5"}
+    assert {r[0] for r in top} == {"1"} and {r[-1] for r in top} == {"3.50"}
+
+
+def test_it_shows_and_writes_the_points_that_break_ties_and_every_figure_one_way(follower, make_night, director):
+    """Under place points, the points tell equal place points apart (issue 30): the page shows them
+    in a column of their own, and the CSV writes every figure as the page does: a whole number
+    without decimals ("7", never "7.0" beside "11"), a shared place's points with two ("3.50")."""
+    night = make_night(players=8, ranking=Night.Ranking.PLACES)
+    for session in (1, 2):
+        for t in tables(night, session):
+            evenings.record_deal(t.evening, deal(t.evening), director)
+    html = follower.get(reverse("night_ranking", args=[night.ranking_token])).content.decode()
+    assert '<th scope="col" class="night-tie">Points</th>' in html
+    assert html.count('<td class="night-tie">') == 8
+    response = follower.get(reverse("night_ranking_csv", args=[night.ranking_token]), HTTP_ACCEPT_LANGUAGE="en")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    figures = [cell for row in rows[1:] for cell in row[3:]]
+    assert figures and all(re.fullmatch(r"-?\d+(\.\d\d)?", f) for f in figures), figures
+    assert not [f for f in figures if f.endswith((".0", ".00"))]
+    assert "7" in {row[-1] for row in rows[1:]}  # 3.5 + 3.5: a whole number
 
 
 def test_its_csv_is_like_the_clubs_other_csv_files(follower, make_night, director):
@@ -92,7 +112,7 @@ def test_its_csv_is_like_the_clubs_other_csv_files(follower, make_night, directo
     response = follower.get(reverse("night_ranking_csv", args=[night.ranking_token]), HTTP_ACCEPT_LANGUAGE="fr")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
     assert rows[0][:3] == ["Rang", "Numéro", "Joueur"] or rows[0][0] != "rank"
-    assert {r[-1] for r in rows[1:5]} == {"3,5"}
+    assert {r[-1] for r in rows[1:5]} == {"3,50"}
     assert not any(cell.startswith("=") for row in rows for cell in row)
     assert response["Content-Disposition"].endswith('.csv"') and "kaartavond" in response["Content-Disposition"]
 

@@ -90,6 +90,16 @@ def test_it_spreads_the_tables_of_five_and_avoids_repeats_where_there_is_room(pl
     assert plan.repeats() == 0
 
 
+@pytest.mark.parametrize(("players", "sessions"), [(17, 5), (21, 6), (27, 20), (33, 8), (41, 10)])
+def test_it_never_seats_anyone_at_five_beyond_his_share_plus_one_even_for_fewer_repeats(players, sessions):
+    """The limit is a rule of a new night (issue 30): 17 players x 5 sessions had one player at the
+    table of five every session (8 repeats instead of 12), 27 x 20 one at 14 of 20 (limit 13)."""
+    plan = make_plan(players, sessions, seed=0)
+    seats = sum(len(t) for s in plan.sessions for t in s if len(t) == 5)
+    limit = -(-seats // players) + 1
+    assert max(at_five(plan).values()) <= limit
+
+
 def test_it_prefers_no_repeated_meeting_to_an_even_spread_of_the_tables_of_five():
     # 26 players x 2 sessions: with the two tables of five of session 2 filled only by players
     # who sat at four in session 1, 4 pairs meet twice (5 players from 4 tables, twice, and
@@ -184,3 +194,14 @@ def test_it_always_seats_everyone_once_per_session_at_tables_of_four_or_five(pla
 def test_it_never_repeats_a_meeting_for_four_m_players_up_to_the_constructions_sessions(players, seed, data):
     sessions = data.draw(st.integers(1, min(repeat_free_sessions(players), 20)))
     assert make_plan(players, sessions, seed=seed).repeats() == 0
+
+
+def test_a_redraw_keeps_each_unchanged_table_at_its_number_in_its_seats():
+    from scorebook.nights.seating import aligned
+
+    previous = [((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12))]
+    drawn = [((12, 11, 10, 9, 13), (8, 7, 6, 5), (4, 3, 2, 1))]  # the late 13th joins the third table
+    assert aligned(previous, drawn) == (((1, 2, 3, 4), (5, 6, 7, 8), (12, 11, 10, 9, 13)),)
+    more = [((1, 2, 3, 4), (5, 6, 7, 8))]
+    grown = [((9, 10, 11, 12), (5, 6, 7, 8), (1, 2, 3, 4))]  # a new table comes last
+    assert aligned(more, grown) == (((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12)),)

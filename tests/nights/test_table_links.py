@@ -73,7 +73,10 @@ def test_it_refuses_a_revoked_link_at_once_even_on_an_opened_page(table_scorer, 
     token = services.table_link(table)
     open_link(table_scorer, token)
     services.revoke_table_link(table)
-    assert table_scorer.post(reverse("deal_record", args=[table.evening.pk]), samen(table.evening)).status_code == 404
+    refused = table_scorer.post(reverse("deal_record", args=[table.evening.pk]), samen(table.evening))
+    # gone for this phone, and it says so (issue 30): not "page not found ... ask for an invitation"
+    assert refused.status_code == 410
+    assert "This phone no longer scores this table: its link was withdrawn" in refused.content.decode()
     assert open_link(table_scorer, token).status_code == 404
 
 

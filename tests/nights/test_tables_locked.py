@@ -98,3 +98,47 @@ def test_the_tables_phone_page_names_its_night_table_and_session(director_client
     table = tables(night, 2)[1]
     page = Page(body(director_client.get(reverse("evening", args=[table.evening.pk]))))
     assert page.one("h1").text == "Kaartavond · Table 2 · session 2"
+
+
+@pytest.mark.parametrize("name", ["evening_close", "evening_archive", "evening_share"])
+def test_an_admin_refused_on_a_nights_table_is_told_it_belongs_to_the_night(client, admin, make_night, name):
+    """Not "your role does not allow this" (issue 30): Adèle is the club's admin; the table's page
+    says which night, table and session it belongs to, and who runs it."""
+    night = make_night(players=8)
+    table = tables(night)[0].evening
+    client.force_login(admin)
+    response = (
+        client.post(reverse(name, args=[table.pk]))
+        if name != "evening_share"
+        else client.get(reverse(name, args=[table.pk]))
+    )
+    assert response.status_code == 403
+    text = response.content.decode()
+    assert "Kaartavond · Table 1 · session 1 belongs to a club night: only its director" in text
+    assert "Your role does not allow this" not in text
+    table.refresh_from_db()
+    assert table.is_open and not table.archived
+
+
+def test_the_tables_phone_says_its_sessions_deals_are_done_after_its_last_deal(director_client, make_night):
+    """After its last deal of the session a table's page offers no "Deal 5" (issue 30): the answer to
+    that deal is the whole board, which says the session's deals are done, without the record form;
+    the deals can still be corrected."""
+    night = make_night(players=8, deals=2)
+    table = tables(night)[0].evening
+    names = [s.name for s in table.seats.order_by("position")]
+    answer = None
+    for declarers in ([names[1], names[3]], [names[0], names[2]]):
+        answer = director_client.post(
+            reverse("deal_record", args=[table.pk]),
+            {"contract": "samen-9", "declarers": declarers, "tricks": "9"},
+            headers={"HX-Request": "true"},
+        )
+        assert answer.status_code == 200
+    html = answer.content.decode()
+    assert "This session's deals are done: the table has played its 2 deals." in html
+    assert 'id="record"' not in html and 'id="save-deal"' not in html and "Deal 3" not in html
+    assert "Only the club's scorers record deals" not in html
+    page = director_client.get(reverse("evening", args=[table.pk])).content.decode()
+    assert "This session's deals are done" in page and 'id="record"' not in page
+    assert reverse("deal_edit", args=[table.pk, 2]) in page

@@ -10,7 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from scorebook.core.http import HtmxHttpRequest
+from scorebook.core.http import HtmxHttpRequest, page_or_fragment
 
 from ..access import evening_for_user
 from ..charts import build, chart_context
@@ -19,6 +19,7 @@ from ..stored import read_sheet
 __all__ = ["chart_context", "evening_chart"]
 
 
+@page_or_fragment
 @login_required
 @require_safe
 def evening_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:

@@ -24,7 +24,7 @@ from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Role
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core.formatting import money_text, party_label
-from scorebook.core.http import HtmxHttpRequest
+from scorebook.core.http import HtmxHttpRequest, page_or_fragment
 
 from .. import payments
 from ..access import MAX_ID, evening_for_money, may_pay
@@ -66,6 +66,7 @@ def _back(request, default: str) -> str:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@page_or_fragment
 @login_required
 def payment_cancel(request: HtmxHttpRequest, payment: int) -> HttpResponse:
     """Cancel a payment after a confirmation, with a reason. A second tap is told it was cancelled already."""

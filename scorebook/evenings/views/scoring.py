@@ -28,12 +28,13 @@ from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from scorebook.core.cleaning import whole_number
 from scorebook.core.engine_messages import localized
+from scorebook.core.http import page_or_fragment
 from scorebook.rules import registry
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import ClassicRules
 from scorebook.rules.scoring import DealError
 
-from .. import creation, display, headings, rules_display, services, stored
+from .. import creation, display, headings, listing, rules_display, services, stored
 from ..access import MAX_ID, evening_for_user, visible_evenings
 from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RecordForm, RobreForm, deal_form_class
 from ..links import login_or_link
@@ -51,12 +52,16 @@ LIST_PAGE = 30  # evenings a page of the list (the installed app's start page: t
 @login_required
 def evening_list(request):
     """The evenings this user may see, the newest first, a page at a time (?page=2: older ones);
-    archived ones only when asked (?archived=1). A page costs the same however many there are."""
+    archived ones only when asked (?archived=1); a club night as one line (``listing``). A page costs
+    the same however many there are."""
     archived = request.GET.get("archived") == "1"
-    visible = visible_evenings(request.user)
+    visible = listing.listed(visible_evenings(request.user))  # a club night: one line
     evenings = visible.filter(archived=archived).select_related("club").prefetch_related("seats")
     page = Paginator(evenings, LIST_PAGE).get_page(request.GET.get("page"))
     hidden = 0 if archived or page.number > 1 else visible.filter(archived=True).count()
+    lines = listing.lines(page.object_list, request.user)
+    for e in page.object_list:
+        e.line = lines.get(e.pk)
     context = {"evenings": page.object_list, "page": page, "archived": archived, "archived_count": hidden}
     return render(request, "evenings/list.html", context)
 
@@ -157,9 +162,10 @@ def _board_context(
     classic = isinstance(rules, ClassicRules)
     robre = standing.next.robre
     revisions = list(evening.revisions.select_related("by")[:5]) if revisions else []
-    # undo is offered only while the deletion is the latest change of the evening
+    # undo is offered only while the deletion is the latest change of the evening, and only on the
+    # phone that deleted (another phone's deletion is in the corrections, without an Undo)
     undo = next((r for r in revisions if r.action == DealRevision.Action.DELETED and not r.undone), None)
-    if undo is not None and undo.evening_version != evening.version:
+    if undo is not None and (undo.evening_version != evening.version or not _deleted_here(request, undo)):
         undo = None
     context = {
         "evening": evening,
@@ -174,6 +180,8 @@ def _board_context(
         "robre": robre,
         "robres_done": standing.robres,
         "can_score": evening.is_open and evening.may_score,
+        # a night's table that has played its deals of the session: no form for a deal it cannot record
+        "deals_done": evening.deal_limit is not None and standing.number >= evening.deal_limit,
         "rows": display.rows_of(sheet.lines, sheet.table.players, rules, sheet.deals, sheet.before)[::-1],
         "hidden_deals": sheet.hidden,
         "revisions": revisions,
@@ -191,6 +199,13 @@ def _board_context(
         context["claim_teams"] = _claim_teams(rules, robre)
         context["robre_form"] = forms.robre or (None if robre.deals else _robre_form(sheet.table, robre=robre))
     return context
+
+
+UNDO_KEY = "deleted_here"  # {evening pk: the deletion this session made last}: its Undo is this phone's
+
+
+def _deleted_here(request, revision: DealRevision) -> bool:
+    return (request.session.get(UNDO_KEY) or {}).get(str(revision.evening_id)) == revision.pk
 
 
 def _board(request, evening, sheet: stored.Sheet | None = None, *, status: int = 200, forms: Forms = Forms()):
@@ -217,6 +232,7 @@ def _broken_page(request, evening):
     return render(request, "evenings/broken.html", {"evening": evening}, status=500)
 
 
+@page_or_fragment
 @login_or_link
 def evening(request, pk):
     evening = evening_for_user(request, pk)
@@ -231,7 +247,17 @@ def _refused(request, evening, refusal: services.Refused):
     """A write that lost a race (or found the evening closed): the reason in words, with the board
     as it is now: in its notices for htmx (422, as a refused form: an offline queue keeps the line
     as refused), else the page with the notice (409; a closed evening: back to its page). An
-    evening deleted meanwhile: the list of evenings."""
+    evening deleted meanwhile: the list of evenings. ``X-Refused`` names the refusal for a phone
+    sending its waiting deals (closed, gone, limit: what it may offer to do next)."""
+    response = _refusal_answer(request, evening, refusal)
+    response["X-Refused"] = REFUSALS.get(type(refusal), "refused")
+    return response
+
+
+REFUSALS = {services.EveningClosed: "closed", services.EveningGone: "gone", services.DealLimit: "limit"}
+
+
+def _refusal_answer(request, evening, refusal: services.Refused):
     message = refusal.message
     if isinstance(refusal, services.EveningClosed) and not request.user.is_authenticated:
         # a table's phone (a scoring link): the director closes and reopens its tables
@@ -348,6 +374,8 @@ def _forms_kept(evening, recorded: services.Recorded) -> bool:
     or hide) with no claim offered or withdrawn; contract games keep their quick buttons all
     evening (``Evening.quick_contracts``)."""
     rules = recorded.after.rules
+    if evening.deal_limit is not None and recorded.after.number >= evening.deal_limit:
+        return False  # its last deal of the session: the board without the form
     before, after = recorded.before.next_deal().robre, recorded.after.next_deal().robre
     if isinstance(rules, ClassicRules):
         return (
@@ -486,6 +514,7 @@ def deal_edit(request, pk, number):
         "conflict": conflict,
         "can_score": evening.is_open,
         "groups": None if isinstance(rules, ClassicRules) else display.contract_groups(rules),
+        "heading": headings.heading(evening),  # a correction waiting on the phone names its evening
     }
     return render(request, "evenings/deal_edit.html", context, status=status)
 
@@ -499,7 +528,10 @@ def deal_delete(request, pk, number):
     if _posted_id(request) is None:  # a deal by its number alone (with its id: it may have moved or gone since)
         _deal_or_404(evening, number)
     try:
-        services.delete_deal(evening, number, request.user, _posted_id(request), _posted_int(request, "version"))
+        revision = services.delete_deal(
+            evening, number, request.user, _posted_id(request), _posted_int(request, "version")
+        )
+        request.session[UNDO_KEY] = (request.session.get(UNDO_KEY) or {}) | {str(evening.pk): revision.pk}
     except DealError as error:
         messages.error(request, _("Deal %(n)s cannot be deleted: %(why)s") % {"n": number, "why": localized(error)})
     except services.Refused as refusal:

@@ -8,6 +8,7 @@ from django.shortcuts import render
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import PlayerClaim, Role
 from scorebook.clubs.models.club import SCORING_ROLES
+from scorebook.evenings import listing
 
 LATEST_EVENINGS = 8
 
@@ -16,7 +17,11 @@ LATEST_EVENINGS = 8
 def club(request, slug):
     club, role = club_for_user(request, slug)
     is_admin = role == Role.ADMIN
-    evenings = club.evenings.filter(archived=False).prefetch_related("seats")[:LATEST_EVENINGS]
+    # a club night is one line (its tables behind it, on its page)
+    evenings = list(listing.listed(club.evenings.filter(archived=False)).prefetch_related("seats")[:LATEST_EVENINGS])
+    lines = listing.lines(evenings, request.user)
+    for e in evenings:
+        e.line = lines.get(e.pk)
     seasons = list(club.seasons.all())
     context = {
         "club": club,

@@ -72,7 +72,10 @@ def summaries(evenings) -> list[st.EveningSummary]:
             out.append(st.EveningSummary(day, {}, id=pk, ruleset=ruleset, currency=currency))
     for night, outcome in night_results.outcomes(nights).items():
         e = out[nights[night]]
-        out[nights[night]] = st.EveningSummary(e.date, outcome.summary, e.id, e.ruleset, e.currency)
+        # a night counts once its last session is closed (before, its ranking is provisional): until
+        # then it is an evening without a result, which counts for nobody
+        finished = all(status == Evening.Status.CLOSED for *_rest, status in outcome.evenings)
+        out[nights[night]] = st.EveningSummary(e.date, outcome.summary if finished else {}, e.id, e.ruleset, e.currency)
     return out
 
 
@@ -151,7 +154,7 @@ def rule_sentences(season: Season) -> list[str]:
         % {"rule": TieBreak(season.tie_break).label}
     )
     out.append(_("Evenings without any deal played are not counted."))
-    out.append(_("A club night counts as one evening: each player's points at its tables add up to one result."))
+    out.append(_("A club night counts as one evening, its tables added up, once its last session is closed."))
     return out
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
@@ -243,10 +244,18 @@ def ranking_csv(request, way: Way):
         *([_("Place points")] if places else []),
     ]
 
+    def figure(value) -> str:
+        """Every figure one way, as the page shows it: a whole number without decimals, a shared
+        place's points with two (never "10.0" beside "12"); nothing for a table not played yet."""
+        if value is None:
+            return ""
+        value = round(Decimal(value), 2)
+        return str(int(value)) if value == value.to_integral_value() else spreadsheet.number(value, 2, fmt)
+
     def cell(line):
         if line is None:
             return ""
-        return spreadsheet.number(line.place_points, None, fmt) if places else str(line.points)
+        return figure(line.place_points) if places else figure(line.points)
 
     rows = (
         [
@@ -254,8 +263,8 @@ def ranking_csv(request, way: Way):
             str(row.number),
             row.name,
             *[cell(row.lines.get(s)) for s in sessions],
-            str(row.points),
-            *([spreadsheet.number(row.place_points, None, fmt)] if places else []),
+            figure(row.points),
+            *([figure(row.place_points)] if places else []),
         ]
         for row in r.rows
     )
