@@ -133,7 +133,7 @@ class SeasonForm(forms.ModelForm):
         amounts = []
         for part in parts:
             value = cleaning.decimal_number(part.replace(",", ".")) if part else None
-            if value is None or value != value.quantize(Decimal("0.01")):
+            if value is None or -int(value.as_tuple().exponent) > 2:  # at most two decimals, whatever its size
                 raise forms.ValidationError(
                     _("“%(value)s” is not an amount (at most two decimals)."),
                     params={"value": cleaning.shown(part)},

@@ -196,14 +196,15 @@ def table_heading(evening) -> str | None:
 def evening_lines(evenings, user) -> dict[int, Line]:
     """The line a night shows in a list of evenings (``evenings.listing``), for the tables of
     ``evenings``: its name, its tables, open until its last session is closed; its page for who
-    directs it, its ranking for the others. Three queries whatever their number."""
+    directs it, its ranking for the others (the members' own address, no link needed). Three queries
+    whatever their number."""
     night_of = dict(
         NightTable.objects.filter(evening__in=[e.pk for e in evenings]).values_list("evening_id", "session__night_id")
     )
     nights = {
         n.pk: n
         for n in Night.objects.filter(pk__in=set(night_of.values()))
-        .only("pk", "name", "club_id", "ranking_token")
+        .only("pk", "name", "club_id")
         .annotate(
             table_count=Count("night_sessions__tables", distinct=True),
             open_sessions=Count(
@@ -224,11 +225,7 @@ def evening_lines(evenings, user) -> dict[int, Line]:
     lines = {}
     for evening, pk in night_of.items():
         night = nights[pk]
-        url = (
-            reverse("night", args=[pk])
-            if night.club_id in directed
-            else reverse("night_ranking", args=[night.ranking_token])
-        )
+        url = reverse("night" if night.club_id in directed else "night_results", args=[pk])
         detail = ngettext("club night of %(counter)s table", "club night of %(counter)s tables", night.table_count) % {
             "counter": night.table_count
         }

@@ -4,8 +4,8 @@ waiting deals were sent showed a bare board, without styles, header or scripts).
 with Back is tests/browser/test_waiting_deals_kept.py; here each such address is asked both ways.
 
 Found by reading every view that looks at ``request.htmx`` on a GET: the scoring page (its board),
-the chart (its live part), and the cancel confirmations of a payment (the settlement page's and the
-ledger's: the line in place)."""
+the chart (its live part), and the cancel confirmation of a payment (one page for the settlement's
+and the ledger's payments: the line in place)."""
 
 from datetime import date
 
@@ -30,8 +30,7 @@ def addresses(club, scorer, client) -> dict[str, str]:
     return {
         "evening": reverse("evening", args=[evening.pk]),
         "evening_chart": reverse("evening_chart", args=[evening.pk]),
-        "payment_cancel": reverse("payment_cancel", args=[evening.pk, payment.pk]),
-        "ledger_cancel": reverse("club_payment_cancel", args=[club.slug, payment.pk]),
+        "payment_cancel": reverse("payment_cancel", args=[payment.pk]),  # the one cancellation, the ledger's too
     }
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -58,7 +58,8 @@ def _rights(request, payment: Payment, write: bool) -> tuple[bool, bool, str, st
 
 def _back(request, default: str) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
+    # a path of this site only (never a view's name for ``redirect``, never another site)
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
@@ -100,8 +101,8 @@ def payment_cancel(request: HtmxHttpRequest, payment: int) -> HttpResponse:
                 _("Cancelled: %(payer)s paying %(payee)s %(amount)s no longer counts; it stays in the history.")
                 % {"payer": line.payer_label, "payee": line.payee_label, "amount": line.amount_text},
             )
-        return redirect(back)
+        return HttpResponseRedirect(back)
     if record.cancelled:
         messages.info(request, _("This payment was cancelled already."))
-        return redirect(back)
+        return HttpResponseRedirect(back)
     return render(request, TEMPLATE + "#confirm" if request.htmx else TEMPLATE, context)
