@@ -203,7 +203,7 @@ def evening_lines(evenings, user) -> dict[int, Line]:
     nights = {
         n.pk: n
         for n in Night.objects.filter(pk__in=set(night_of.values()))
-        .only("pk", "name", "club_id", "ranking_token")
+        .only("pk", "name", "club_id")
         .annotate(
             table_count=Count("night_sessions__tables", distinct=True),
             open_sessions=Count(
@@ -224,11 +224,7 @@ def evening_lines(evenings, user) -> dict[int, Line]:
     lines = {}
     for evening, pk in night_of.items():
         night = nights[pk]
-        url = (
-            reverse("night", args=[pk])
-            if night.club_id in directed
-            else reverse("night_ranking", args=[night.ranking_token])
-        )
+        url = reverse("night", args=[pk]) if night.club_id in directed else reverse("night_results", args=[pk])
         detail = ngettext("club night of %(counter)s table", "club night of %(counter)s tables", night.table_count) % {
             "counter": night.table_count
         }

@@ -40,7 +40,7 @@ def test_a_night_is_one_named_line_of_the_lists_of_evenings(client, club, direct
     url = reverse(page) if page == "evening_list" else reverse("club", args=[club.slug])
     for person, target in (
         (director, reverse("night", args=[night.pk])),
-        (member, reverse("night_ranking", args=[night.ranking_token])),
+        (member, reverse("night_results", args=[night.pk])),
     ):
         client.force_login(person)
         html = client.get(url).content.decode()
