@@ -1,4 +1,4 @@
-"""gunicorn's settings beside the README's command line: gunicorn reads this file from the checkout it
+"""gunicorn's settings beside the command line of docs/operating.md: gunicorn reads this file from the checkout it
 is started in (its ``--config`` default, ``./gunicorn.conf.py``).
 
 Its own log lines hide secret links as the site's do: gunicorn writes the address of a request it

@@ -4,8 +4,8 @@ how long that phone waits for a save (issue 32: on SQLite a write holds the whol
 
     .venv/bin/python bench/big_night.py [--postgres]
 
-The README's deployment on 127.0.0.1 (its gunicorn command behind its nginx block, ``Server``) on
-SQLite (or a throwaway PostgreSQL database): a phone of another club, a table's scoring link
+The operating guide's deployment (docs/operating.md) on 127.0.0.1 (its gunicorn command behind its
+nginx block, ``Server``) on SQLite (or a throwaway PostgreSQL database): a phone of another club, a table's scoring link
 without an account, records a deal after another over HTTP, as fast as it is answered (a pause of
 0.1 s between two), while this process, as the director, writes each night of the form's limits
 (160 players x 5 sessions: the most tables; 40 x 20: the most sessions) and what a night then

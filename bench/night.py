@@ -1,5 +1,5 @@
 """A club night under load: 40 tables (160 players) x 5 sessions x 8 deals, every deal recorded
-through HTTP by its table's phone (a scoring link, no account) against the README's gunicorn on
+through HTTP by its table's phone (a scoring link, no account) against the operating guide's gunicorn on
 127.0.0.1, while 200 followers have the live ranking open.
 
     .venv/bin/python bench/night.py [--tables 40] [--sessions 5] [--deals 8] [--followers 200] [--sqlite]
@@ -18,7 +18,7 @@ recorded deal and of a poll at each pace, ``hall_<db>_errors``, ``hall_<db>_lost
 200 and not stored), ``hall_<db>_doubled`` (a deal stored twice), and how building the ranking
 grows from session 1 to the last (it reads the tables' stored summaries: it must not grow with the
 deals). Bounded: at most ``--minutes`` in all. PostgreSQL (a throwaway database on the local
-cluster, as the README deploys it), else SQLite.
+cluster, as docs/operating.md deploys it), else SQLite.
 """
 
 from __future__ import annotations

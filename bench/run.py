@@ -15,7 +15,7 @@ whitenoise's compressed manifest storage, the pages gzipped), only on 127.0.0.1,
    round records the same deal on the same evening whatever the evening stores.
 2. What a phone downloads on its first visit to the scoring page, and Chromium's first contentful
    paint of it on an emulated slow 4G phone at 20 and 200 deals, served by gunicorn.
-3. Load tests against the README's own gunicorn command (read from README.md), every phone posting
+3. Load tests against the operating guide's own gunicorn command (read from docs/operating.md), every phone posting
    as the scoring page posts (``bench/load.py``): two phones at one table saving at the same moment
    (conflicts, resolved as the page offers, the time until both deals are stored), then 8 phones
    recording, correcting, deleting and undoing on one evening; on SQLite (one instance), then on
@@ -28,7 +28,7 @@ whitenoise's compressed manifest storage, the pages gzipped), only on 127.0.0.1,
    the repeated meetings of long nights with tables of five against a short search of our own
    (``bench/seating_search.py``, also runnable alone).
 6. The biggest nights written beside another club's phone (``bench/big_night.py``, SQLite behind
-   the README's deployment): that phone's longest save while a 160 x 5 and a 40 x 20 night are
+   the guide's deployment): that phone's longest save while a 160 x 5 and a 40 x 20 night are
    created, their cards printed, a session closed, a late arrival seated and the night deleted
    (``big_night_phone_wait_max_s``, target 1 s).
 
@@ -72,8 +72,8 @@ BIN = Path(sys.executable).parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import readme, seating_search  # noqa: E402
-from bench.readme import NGINX  # noqa: E402
+from bench import deployment, seating_search  # noqa: E402
+from bench.deployment import NGINX  # noqa: E402
 from bench.report import figure, finish, relay  # noqa: E402
 
 # The club: weekly evenings of 80 deals; seasons of 200, 500 and 2,000 of them (the same history).
@@ -616,7 +616,7 @@ def first_load(data: Data) -> None:
     out("first_load_for_installing", " ".join(f"{u}={len(b or b'') / 1000:.1f}kB" for u, b in installing))
 
 
-# --- gunicorn as the README runs it ---------------------------------------------------------------
+# --- gunicorn as the operating guide runs it (docs/operating.md) ---------------------------------------
 
 
 def free_port() -> int:
@@ -625,20 +625,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def readme_gunicorn() -> list[str]:
-    """The README's gunicorn command (its deployment section), as written."""
+def deployed_gunicorn() -> list[str]:
+    """The operating guide's gunicorn command (docs/operating.md), as written."""
     if os.environ.get("BENCH_GUNICORN"):  # another command, to compare (an experiment, not the figures)
         return shlex.split(os.environ["BENCH_GUNICORN"])
-    return readme.gunicorn_line()
+    return deployment.gunicorn_line()
 
 
-def readme_nginx(port: int, upstream: int, folder: Path) -> str:
-    """The README's nginx server block on ``port`` without TLS, proxying to ``upstream``."""
-    return readme.nginx_config(port, upstream, folder, connections=4096, backlog=2048)
+def deployed_nginx(port: int, upstream: int, folder: Path) -> str:
+    """The guide's nginx server block on ``port`` without TLS, proxying to ``upstream``."""
+    return deployment.nginx_config(port, upstream, folder, connections=4096, backlog=2048)
 
 
 class Server:
-    """The README's deployment on 127.0.0.1: its gunicorn command behind its nginx server block
+    """The guide's deployment on 127.0.0.1: its gunicorn command behind its nginx server block
     (without TLS; straight to gunicorn when nginx is not installed, which a line says), with the
     benchmark's environment; always stopped. ``base`` is what a phone reaches."""
 
@@ -653,22 +653,22 @@ class Server:
 
     @property
     def command(self) -> list[str]:
-        args = readme_gunicorn()
+        args = deployed_gunicorn()
         args[0] = str(BIN / "gunicorn")
         args = [f"127.0.0.1:{self.upstream}" if re.fullmatch(r"127\.0\.0\.1:\d+", a) else a for a in args]
         return [*args, "--graceful-timeout", "5", "--chdir", str(ROOT)]
 
     @property
     def described(self) -> str:
-        gunicorn = " ".join(readme_gunicorn()[1:])
-        return f"nginx (README) in front of: {gunicorn}" if self.proxied else f"{gunicorn} (no nginx: straight)"
+        gunicorn = " ".join(deployed_gunicorn()[1:])
+        return f"nginx (operating.md) in front of: {gunicorn}" if self.proxied else f"{gunicorn} (no nginx: straight)"
 
     def start(self) -> None:
         self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         commands = [self.command]
         if self.proxied:
             self.folder.mkdir(exist_ok=True)
-            (self.folder / "nginx.conf").write_text(readme_nginx(self.port, self.upstream, self.folder))
+            (self.folder / "nginx.conf").write_text(deployed_nginx(self.port, self.upstream, self.folder))
             commands.append([NGINX, "-p", str(self.folder), "-c", str(self.folder / "nginx.conf")])
         for command in commands:
             self.procs.append(
@@ -906,7 +906,7 @@ def load_tests(prefix: str, servers: list[Server], user, club, seconds: float, s
 
 
 def sqlite_load(tmp: Path, data: Data, seconds: float, scale: float) -> None:
-    """The load tests against the README's gunicorn on the benchmark's SQLite file."""
+    """The load tests against the guide's gunicorn on the benchmark's SQLite file."""
     from django.db import connections
 
     connections.close_all()
@@ -1095,7 +1095,7 @@ def club_night(quick: bool) -> None:
 
 
 def big_night() -> None:
-    """``bench/big_night.py`` in a child process (its own SQLite database behind the README's
+    """``bench/big_night.py`` in a child process (its own SQLite database behind the guide's
     deployment): another club's phone's longest save while the biggest nights are written."""
     args = [sys.executable, str(ROOT / "bench" / "big_night.py")]
     try:

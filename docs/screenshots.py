@@ -213,13 +213,17 @@ class Tour:
         self.shot(page, "secretary-backup", at=page.get_by_text("Keep a copy of the club"))
         page.goto(self.url("club_members", club.slug))
         self.shot(page, "secretary-members")
+        # a member restored without a password: the link to choose one, shown once
+        page.get_by_role("button", name="Make a link to choose a password").first.click()
+        page.wait_for_load_state("load")
+        self.shot(page, "secretary-password-link", at=page.locator(".member-password").first, block="center")
         page.goto(self.url("club_players", club.slug))
         self.shot(page, "secretary-roster")
         page.goto(self.url("club_rules_edit", club.slug, "kleurenwiezen") + "?open=troel")
         self.shot(page, "secretary-house-rules", at=page.locator("#c-troel"))
         page.goto(self.url("season_new", club.slug))
         self.shot(page, "secretary-new-season")
-        page.goto(self.url("season", club.slug, club.seasons.get().pk))
+        page.goto(self.url("season", club.slug, club.seasons.get(ruleset="kleurenwiezen").pk))
         self.shot(page, "secretary-standings")
         page.context.close()
 
@@ -237,6 +241,18 @@ class Tour:
         anne = club.players.get(name="Anne")
         page.goto(self.url("club_player", club.slug, anne.pk))
         self.shot(page, "treasurer-player")
+        # the kitty: its figures and fees, money into it, the records; a season's prizes; settling up with it
+        page.goto(self.url("club_kitty", club.slug))
+        self.shot(page, "treasurer-kitty")
+        page.get_by_text("Record a player's fees paid").click()
+        into = page.get_by_role("heading", name="Money into or out of the kitty")
+        self.shot(page, "treasurer-kitty-payment", at=into)
+        page.goto(self.url("club_kitty", club.slug))
+        self.shot(page, "treasurer-kitty-records", at=page.get_by_role("heading", name="Expenses and prizes"))
+        page.goto(self.url("season", club.slug, club.seasons.get(ruleset="liege").pk))
+        self.shot(page, "treasurer-prizes", at=page.get_by_role("heading", name="Prizes from the club's kitty"))
+        page.goto(self.url("club_settle_up", club.slug) + "?kitty=1")
+        self.shot(page, "treasurer-settle-up-kitty")
         page.context.close()
 
     def director(self) -> None:
@@ -247,6 +263,7 @@ class Tour:
         page.goto(self.url("night", night.pk))
         self.shot(page, "director-night")
         changes = page.get_by_role("heading", name="Changes of players")
+        changes.click()  # the folded part opens
         page.get_by_label("Late arrival").fill("Quinten")
         self.shot(page, "director-late", at=changes)
         page.get_by_role("button", name="Add the late arrival").click()
@@ -258,6 +275,10 @@ class Tour:
         page.get_by_role("link", name="Live ranking").first.click()
         page.wait_for_load_state("load")
         self.shot(page, "director-ranking")
+        page.goto(self.url("night", night.pk))
+        page.get_by_role("button", name="Make the link").click()
+        page.wait_for_load_state("load")
+        self.shot(page, "director-ranking-link")
         page.goto(self.url("night", night.pk))
         page.get_by_label("Which cards").select_option(label="session 2")  # the session being played
         page.get_by_role("button", name="Print table cards").click()

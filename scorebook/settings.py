@@ -302,11 +302,11 @@ AXES_USERNAME_CALLABLE = "scorebook.accounts.limits.login_name"
 AXES_CLIENT_IP_CALLABLE = "scorebook.accounts.limits.client_address"
 AXES_LOCKOUT_CALLABLE = "scorebook.accounts.views.login.locked_out"
 AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password"]
-# The reverse proxies in front of the site that set X-Forwarded-For (README: deployment). 0: none,
+# The reverse proxies in front of the site that set X-Forwarded-For (docs/operating.md). 0: none,
 # the client's address is REMOTE_ADDR. Never more than there are: the client writes the rest.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 # No request body larger than this is read at all (the largest upload, an evening file, is 1 MB);
-# the reverse proxy's client_max_body_size should match it (README: deployment).
+# the reverse proxy's client_max_body_size should match it (docs/operating.md).
 REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 3 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # Django's default, stated: a request body larger than 2.5 MB is refused
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_048_576

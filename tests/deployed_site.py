@@ -1,7 +1,7 @@
-"""The site served as the README deploys it, for the browser tests that matter at the table.
+"""The site served as docs/operating.md deploys it, for the browser tests that matter at the table.
 
 ``DeployedSite`` (the ``deployed_site`` fixture of tests/browser/conftest.py) builds it once per
-test session, the README's way:
+test session, the operating guide's way:
 
 - ``DEBUG=false``, a ``SECRET_KEY``, ``ALLOWED_HOSTS=127.0.0.1``; ``collectstatic`` into a
   temporary ``STATIC_ROOT`` with the storage the settings choose without DEBUG (whitenoise's
@@ -9,13 +9,13 @@ test session, the README's way:
 - its own database, made by ``manage.py migrate`` (the tests' own database is made without
   migrations): a temporary SQLite file, or, when ``DATABASE_URL`` names PostgreSQL, a database
   of that server named after it (``scorebook`` -> ``scorebook_deployed_<pid>``), dropped at the end;
-- gunicorn with the README's own command line (read from the README, only the port changed),
-  on a free port of 127.0.0.1, behind the README's own nginx server block (without TLS, on another
-  free port: what the phones reach), read from the README the same way (bench/readme.py, which the
+- gunicorn with the guide's own command line (read from the guide, only the port changed),
+  on a free port of 127.0.0.1, behind the guide's own nginx server block (without TLS, on another
+  free port: what the phones reach), read from the guide the same way (bench/deployment.py, which the
   benchmark and tests/test_slow_clients.py use too).
 
-Over plain http on 127.0.0.1 two settings differ from the README's, each for a reason:
-``SECURE_SSL_REDIRECT=false`` (there is no TLS proxy to redirect to; the README names this
+Over plain http on 127.0.0.1 two settings differ from the guide's, each for a reason:
+``SECURE_SSL_REDIRECT=false`` (there is no TLS proxy to redirect to; the guide names this
 switch for that case) and no ``BEHIND_TLS_PROXY`` (no proxy sets ``X-Forwarded-Proto``; a
 client-sent header would be the spoof the setting trusts a proxy to overwrite). The cookies stay
 ``Secure``, as deployed: Chromium treats http://127.0.0.1 as a secure context, which keeps
@@ -50,24 +50,24 @@ BIN = Path(sys.executable).parent
 STARTUP_TIMEOUT = 90  # seconds, for migrate/collectstatic and gunicorn's first answer on a loaded machine
 
 
-def readme_gunicorn_command(port: int) -> list[str]:
-    """The README's gunicorn line, as written, bound to ``port`` (bench/readme.py)."""
-    from bench import readme
+def deployed_gunicorn_command(port: int) -> list[str]:
+    """The guide's gunicorn line, as written, bound to ``port`` (bench/deployment.py)."""
+    from bench import deployment
 
-    return readme.gunicorn_command(port, BIN / "gunicorn")
+    return deployment.gunicorn_command(port, BIN / "gunicorn")
 
 
-def readme_nginx_config(port: int, upstream: int, folder: Path) -> str:
-    """The README's nginx server block on ``port`` (no TLS), proxying to gunicorn on ``upstream``."""
-    from bench import readme
+def deployed_nginx_config(port: int, upstream: int, folder: Path) -> str:
+    """The guide's nginx server block on ``port`` (no TLS), proxying to gunicorn on ``upstream``."""
+    from bench import deployment
 
-    return readme.nginx_config(port, upstream, folder, connections=1024)
+    return deployment.nginx_config(port, upstream, folder, connections=1024)
 
 
 def nginx_program() -> str:
-    from bench import readme
+    from bench import deployment
 
-    return readme.NGINX
+    return deployment.NGINX
 
 
 def free_port() -> int:
@@ -152,7 +152,7 @@ class DeployedSite:
             "DEBUG": "false",
             "SECRET_KEY": secrets.token_urlsafe(50),
             "ALLOWED_HOSTS": "127.0.0.1",
-            # nginx passes the Host without the port ($host, as the README's block says): behind
+            # nginx passes the Host without the port ($host, as the guide's block says): behind
             # 443 the browser's Origin names no port either; here it names nginx's port
             "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{self.port}",
             "SECURE_SSL_REDIRECT": "false",
@@ -194,20 +194,21 @@ class DeployedSite:
         served = time.monotonic()
         self._log_file = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
         self.server = subprocess.Popen(
-            readme_gunicorn_command(self.upstream),
+            deployed_gunicorn_command(self.upstream),
             cwd=ROOT,
             env=self.env,
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: the workers are stopped with it
         )
-        # in front of it, the README's nginx (it buffers slow clients and idle keep-alive
+        # in front of it, the guide's nginx (it buffers slow clients and idle keep-alive
         # connections: gunicorn's two sync workers are never held by a browser's idle connection)
         nginx = nginx_program()
         if not Path(nginx).exists():
             raise RuntimeError("nginx is needed for the deployed site: make nginx (Debian's package)")
         self.nginx_folder.mkdir(exist_ok=True)
-        (self.nginx_folder / "nginx.conf").write_text(readme_nginx_config(self.port, self.upstream, self.nginx_folder))
+        config = deployed_nginx_config(self.port, self.upstream, self.nginx_folder)
+        (self.nginx_folder / "nginx.conf").write_text(config)
         self.proxy = subprocess.Popen(
             [nginx, "-p", str(self.nginx_folder), "-c", str(self.nginx_folder / "nginx.conf")],
             stdout=self._log_file,

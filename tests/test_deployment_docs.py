@@ -1,14 +1,14 @@
-"""The README's deployment section (issue 13, finding 8 and the operator's side of 2, 17, 18):
-a buffering proxy in front of gunicorn with a body cap, the trusted client address, logging and
-ADMINS, no-store pages, backups written 0600 — and the settings it names exist."""
+"""The operating guide's deployment (docs/operating.md; issue 13, finding 8 and the operator's side of
+2, 17, 18): a buffering proxy in front of gunicorn with a body cap, the trusted client address,
+logging and ADMINS, no-store pages, backups written 0600 — and the settings it names exist."""
 
 import re
-from pathlib import Path
 
 from django.conf import settings
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-DEPLOYMENT = README[README.index("## Running it for a club") :]
+from bench import deployment
+
+DEPLOYMENT = deployment.text()
 
 
 def test_it_puts_a_buffering_proxy_in_front_of_gunicorn_and_says_why():
@@ -41,7 +41,7 @@ def test_it_covers_logging_admins_no_store_and_private_backups():
 
 
 def test_postgresql_keeps_its_connections_by_default_and_checks_them_before_reuse():
-    """README: persistent connections (a minute, health-checked) are the deployment's default on
+    """The guide: persistent connections (a minute, health-checked) are the deployment's default on
     PostgreSQL; DB_CONN_MAX_AGE sets them, through a helper that refuses a value it cannot read."""
     import os
     import subprocess

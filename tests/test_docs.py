@@ -189,18 +189,27 @@ def test_it_shows_every_picture_of_docs_img_in_a_guide_and_keeps_them_small():
 # --- operating the site ------------------------------------------------------------------------------
 
 
-def test_it_deploys_in_the_operating_guide_exactly_as_the_readme_does():
-    """The README's gunicorn command, nginx block and backup commands (what the bench and the deployed
-    site's tests run: bench/readme.py) are in docs/operating.md letter for letter."""
-    readme = (ROOT / "README.md").read_text()
-    deployment = readme[readme.index("## Running it for a club") :].split("```")[1::2]
-    blocks = [
-        b for b in deployment if ".venv/bin/gunicorn " in b or b.strip().startswith("server {") or "export_club" in b
-    ]
-    assert len(blocks) == 3
-    operating = (ROOT / "docs" / "operating.md").read_text().split("```")[1::2]
-    for block in blocks:
-        assert block in operating, block.strip().splitlines()[0]
+def test_it_writes_the_deployment_once_in_the_operating_guide():
+    """The gunicorn command, the nginx block and the backup commands that the bench and the deployed
+    site's tests run (bench/deployment.py) are written once, in docs/operating.md: no other page holds
+    a copy that could drift from what is tested."""
+    from bench import deployment
+
+    def blocks(page: Path) -> list[str]:
+        return page.read_text().split("```")[1::2]
+
+    def deploys(block: str) -> bool:
+        gunicorn = re.search(r"^\.venv/bin/gunicorn ", block, re.M)  # the command run (not systemd's line)
+        return bool(gunicorn) or block.strip().startswith("server {") or "export_club" in block
+
+    operating = ROOT / "docs" / "operating.md"
+    assert operating == deployment.PAGE
+    assert len([b for b in blocks(operating) if deploys(b)]) == 3
+    assert len([line for line in operating.read_text().splitlines() if line.startswith(".venv/bin/gunicorn ")]) == 1
+    assert deployment.gunicorn_line()[:2] == [".venv/bin/gunicorn", "scorebook.wsgi"]
+    assert "proxy_pass http://127.0.0.1:8000;" in deployment.nginx_block()
+    copies = [_relative(page) for page in PAGES if page != operating and any(deploys(b) for b in blocks(page))]
+    assert not copies, f"the deployment is written in docs/operating.md only: {copies}"
 
 
 # --- nothing outside the repository -----------------------------------------------------------------

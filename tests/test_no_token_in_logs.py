@@ -1,9 +1,9 @@
-"""Issue 32, item 2: no token in any log of the README's deployment. A probe with gunicorn down found
+"""Issue 32, item 2: no token in any log of the deployment (docs/operating.md). A probe with gunicorn down found
 nginx's error log holding a scanned card's address ("connect() failed ... request: "GET /t/<token>/"").
-This runs the README's own nginx block (bench/readme.py) with nothing behind it, sends every kind of
+This runs the guide's own nginx block (bench/deployment.py) with nothing behind it, sends every kind of
 address that holds a token (a table card, a read-only evening, a night's ranking, an invitation,
 a password reset; in the address and in the Referer, as a page's own requests send it; a body too
-large for the proxy), then the README's gunicorn command behind it, and reads every log: nginx's
+large for the proxy), then the guide's gunicorn command behind it, and reads every log: nginx's
 (the block's error log; its access log is off), gunicorn's standard error, with Django's lines in it."""
 
 import os
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import readme
+from bench import deployment
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "Zq7d-Kard_t0ken9VbXQeLrWm3sPfYu2nHc"  # as the site makes them: url-safe, 32+ characters (fixed: xdist)
@@ -55,10 +55,10 @@ def visit(port: int) -> list[int]:
 
 
 @pytest.mark.slow  # nginx and gunicorn processes
-def test_no_log_of_the_readme_deployment_holds_a_token(tmp_path):
+def test_no_log_of_the_deployment_holds_a_token(tmp_path):
     port, upstream = free_port(), free_port()
-    (tmp_path / "nginx.conf").write_text(readme.nginx_config(port, upstream, tmp_path, connections=64))
-    proxy = subprocess.Popen([readme.NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
+    (tmp_path / "nginx.conf").write_text(deployment.nginx_config(port, upstream, tmp_path, connections=64))
+    proxy = subprocess.Popen([deployment.NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
     gunicorn = None
     try:
         for _ in range(50):
@@ -82,7 +82,7 @@ def test_no_log_of_the_readme_deployment_holds_a_token(tmp_path):
         subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
         with open(tmp_path / "gunicorn.log", "wb") as log:
             gunicorn = subprocess.Popen(
-                readme.gunicorn_command(upstream, Path(sys.executable).parent / "gunicorn"),
+                deployment.gunicorn_command(upstream, Path(sys.executable).parent / "gunicorn"),
                 cwd=ROOT,
                 env=env,
                 stdout=log,
@@ -114,7 +114,7 @@ def test_no_log_of_the_readme_deployment_holds_a_token(tmp_path):
 def test_gunicorns_own_lines_hide_the_token(tmp_path, address):
     """gunicorn writes the address of a request it could not finish ("Error handling request GET
     /t/<token>/" after a worker's timeout): the checkout's gunicorn.conf.py, which gunicorn reads by
-    default where the README starts it, gives its logs the site's filter."""
+    default where the guide starts it, gives its logs the site's filter."""
     import importlib.util
 
     from gunicorn.config import Config

@@ -1,10 +1,10 @@
 """Finding 8 of the hardening issue: two clients trickling their headers stalled the site for up
-to 30 s (gunicorn's sync workers, each held by one of them). The README deploys gunicorn's sync
-workers behind a buffering nginx and says that the proxy, not gunicorn, is what keeps slow clients
-away from the workers. This runs both as the README writes them (its nginx server block, on a
+to 30 s (gunicorn's sync workers, each held by one of them). The operating guide (docs/operating.md)
+deploys gunicorn's sync workers behind a buffering nginx and says that the proxy, not gunicorn, is
+what keeps slow clients away from the workers. This runs both as the guide writes them (its nginx server block, on a
 local port without TLS, in front of its gunicorn command), lets two slow clients loose on the
 proxy, and a third client must still be answered at once. (Straight to the same gunicorn, the
-third request would wait for a slow client's timeout: that is why the README binds gunicorn to
+third request would wait for a slow client's timeout: that is why the guide binds gunicorn to
 127.0.0.1.)"""
 
 import os
@@ -20,21 +20,20 @@ from pathlib import Path
 
 import pytest
 
-from bench import readme
+from bench import deployment
 
 pytestmark = pytest.mark.slow  # a real server / a process per test
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
-DEPLOYMENT = README[README.index("## Running it for a club") :]
+DEPLOYMENT = deployment.text()  # docs/operating.md
 
 
-def readme_gunicorn(port: int) -> list[str]:
-    return readme.gunicorn_command(port, Path(sys.executable).parent / "gunicorn")
+def deployed_gunicorn(port: int) -> list[str]:
+    return deployment.gunicorn_command(port, Path(sys.executable).parent / "gunicorn")
 
 
-def readme_nginx(port: int, upstream: int, folder: Path) -> str:
-    return readme.nginx_config(port, upstream, folder, connections=64)
+def deployed_nginx(port: int, upstream: int, folder: Path) -> str:
+    return deployment.nginx_config(port, upstream, folder, connections=64)
 
 
 def free_port() -> int:
@@ -65,7 +64,7 @@ def wait_for(url: str) -> None:
 
 @pytest.fixture
 def site(tmp_path):
-    """The README's nginx in front of the README's gunicorn: the proxy's port."""
+    """The guide's nginx in front of the guide's gunicorn: the proxy's port."""
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(nginx).exists():
         pytest.fail("nginx is needed for this test: make nginx (Debian's package)")
@@ -80,8 +79,8 @@ def site(tmp_path):
         "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",  # no collectstatic here
     }
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
-    (tmp_path / "nginx.conf").write_text(readme_nginx(port, upstream, tmp_path))
-    gunicorn = subprocess.Popen(readme_gunicorn(upstream), cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    (tmp_path / "nginx.conf").write_text(deployed_nginx(port, upstream, tmp_path))
+    gunicorn = subprocess.Popen(deployed_gunicorn(upstream), cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     proxy = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")], stderr=subprocess.PIPE)
     try:
         wait_for(f"http://127.0.0.1:{upstream}/manifest.webmanifest")
@@ -94,8 +93,8 @@ def site(tmp_path):
             process.wait(timeout=10)
 
 
-def test_the_readme_runs_sync_workers_bound_to_the_loopback_behind_the_proxy():
-    args = readme_gunicorn(8000)
+def test_the_guide_runs_sync_workers_bound_to_the_loopback_behind_the_proxy():
+    args = deployed_gunicorn(8000)
     assert "--worker-class" not in args and "--threads" not in args  # sync workers: the proxy guards them
     assert "127.0.0.1:8000" in args and "proxy_pass http://127.0.0.1:8000;" in DEPLOYMENT
     assert "without the proxy, a slow client holds a worker" in DEPLOYMENT

@@ -21,7 +21,7 @@ and at once by a password reset of the account:
 The user name is counted as the login form reads it, folded the way that makes look-alikes
 one name (NFKC, then case folding: ``ｂ_member`` and ``B_Member`` are ``b_member``). The
 address is the client's: REMOTE_ADDR, or behind TRUSTED_PROXY_COUNT reverse proxies, the
-entry of X-Forwarded-For that the outermost trusted proxy wrote (README: deployment).
+entry of X-Forwarded-For that the outermost trusted proxy wrote (docs/operating.md).
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ file differs from what the code makes::
     <!-- generated: grid kleurenwiezen -->         every contract's payout table, by tricks
     <!-- generated: example gand.toml: NAME -->    a worked example: the sheet NAME of tests/rules/cases
     <!-- generated: variants -->                   the eight presets
+    <!-- generated: limits -->                     the bounds of money typed, the settle-up's budget
+    <!-- generated: settle-up Anne +6.00, Bert -4.00, ... -->   a club's balances settled up
     ...
     <!-- end generated -->
 
@@ -515,6 +517,48 @@ def netting(argument: str) -> str:
     )
 
 
+# --- the club's money ---------------------------------------------------------------------------------
+
+
+def limits() -> str:
+    """The bounds of money typed into the site's forms (``core.money``) and the settle-up's budget."""
+    from scorebook.core.money import AMOUNT_LIMIT, FEE_LIMIT
+    from scorebook.rules import settle_up
+
+    return "\n".join(
+        [
+            "| what | at most |",
+            "|---|---:|",
+            "| one amount typed: a payment in part or free, on account, into or out of the kitty, an expense, "
+            f"a prize | {AMOUNT_LIMIT:,} |",
+            f"| the kitty's fee per player, for an evening or for a club night | {FEE_LIMIT:,} |",
+            "| the settle-up's search, in nodes (then it gives the best it found, without saying "
+            f'"the fewest") | {settle_up.NODES:,} |',
+        ]
+    )
+
+
+def settle_up_example(argument: str) -> str:
+    """A club's balances (``Name +1.00, Name -1.00``) settled up by ``rules.settle_up``: the groups
+    that sum to zero, the transfers, and whether the search proved them the fewest."""
+    from scorebook.rules import settle_up
+
+    balances = {}
+    for part in argument.split(","):
+        name, amount = part.split()
+        balances[name] = Decimal(amount)
+    found = settle_up.fewest_transfers(balances)
+    groups = len(balances) - len(found.transfers)
+    lines = "; ".join(f"{t.payer} pays {t.payee} {t.amount}" for t in found.transfers)
+    table = ", ".join(f"{name} {_money(str(amount))}" for name, amount in balances.items())
+    proof = "the search finished: no settlement takes fewer" if found.proved else "the search stopped at its budget"
+    return (
+        f"Balances: {table}.\n\n"
+        f"{len(balances)} players with a balance, {groups} groups that each add up to zero: "
+        f"{len(found.transfers)} payments ({proof}). Settle up: {lines}.\n"
+    )
+
+
 # --- the files --------------------------------------------------------------------------------------
 
 MAKERS: dict[str, Callable[..., str]] = {
@@ -523,6 +567,8 @@ MAKERS: dict[str, Callable[..., str]] = {
     "grid": grid,
     "netting": netting,
     "score": score_output,
+    "limits": limits,
+    "settle-up": settle_up_example,
 }
 
 

@@ -12,7 +12,7 @@ class RequestSizeLimitMiddleware:
     """A request whose declared body is larger than REQUEST_MAX_BYTES is answered 413 before a
     byte of it is read (Django itself only caps form fields, and a file upload streams to disk).
     A body sent without a length is not read by Django at all. The reverse proxy caps it too
-    (README: deployment), so that a slow client never reaches a worker with it."""
+    (docs/operating.md), so that a slow client never reaches a worker with it."""
 
     def __init__(self, get_response):
         self.get_response = get_response

@@ -1,7 +1,7 @@
 """Browser tests: Chromium driven by Playwright against pytest-django's live server, or, for
-what matters at the table (offline above all), against the site served as the README deploys it
-(``deployed_site``: DEBUG=false, collectstatic with the manifest storage, gunicorn with the
-README's command; tests/deployed_site.py).
+what matters at the table (offline above all), against the site served as docs/operating.md deploys it
+(``deployed_site``: DEBUG=false, collectstatic with the manifest storage, gunicorn with
+docs/operating.md's command; tests/deployed_site.py).
 
 A phone-sized page (390x844, touch) is the scorer's device. Every tap goes through
 ``Phone.tap`` so that a test can count how many taps a deal costs.
@@ -358,7 +358,7 @@ def phone(new_context, live_server, artifacts, request):
 
 @pytest.fixture(scope="session")
 def deployed_site(tmp_path_factory):
-    """The site as the README deploys it, started once for the session (tests/deployed_site.py);
+    """The site as docs/operating.md deploys it, started once for the session (tests/deployed_site.py);
     on PostgreSQL when DATABASE_URL names it (a database of its own, dropped at the end)."""
     site = DeployedSite(tmp_path_factory.mktemp("deployed"), os.environ.get("DATABASE_URL"))
     try:

@@ -1,5 +1,5 @@
-"""The scoring flow as a phone gets it from the site deployed as the README says (issue 18, item 1):
-DEBUG=false, collectstatic with whitenoise's manifest storage, gunicorn with the README's command
+"""The scoring flow as a phone gets it from the site deployed as docs/operating.md says (issue 18, item 1):
+DEBUG=false, collectstatic with whitenoise's manifest storage, gunicorn with the guide's command
 (tests/deployed_site.py). Every page and every file of the flow answers, none with a server error:
 the login, the evening list, a new evening, the scoring page and a deal recorded, the settlement,
 the service worker, the manifest and its icons. (Before, /sw.js answered 500 on every request
@@ -120,7 +120,7 @@ def test_it_keeps_the_maskable_icon_inside_its_safe_zone(deployed_phone, deploye
 
 @pytest.mark.browser
 def test_it_serves_the_phones_through_the_readmes_nginx_so_idle_connections_hold_no_worker(deployed):
-    """As deployed: the README's nginx in front of gunicorn's two sync workers. Connections left idle
+    """As deployed: the guide's nginx in front of gunicorn's two sync workers. Connections left idle
     half-way through a request (a browser's, a slow phone's) are nginx's to wait for; a page still
     answers at once. (Straight to gunicorn, each one would hold a worker until its timeout.)"""
     import socket

@@ -1,7 +1,7 @@
 """Nothing a club did is lost in a backup (issue 29): the rich club (``rich_club``) backed up through
 the site (its admin's download), the database emptied, the file restored with ``import_club`` as the
-README says, its members back in through their links to choose a password (the way the README
-gives), and then every page of the club, read as its admin, a scorer and a member by following every
+operating guide says, its members back in through their links to choose a password (the way the
+guides give), and then every page of the club, read as its admin, a scorer and a member by following every
 link from the club's pages, is what it was before: the text of each page, and each CSV and evening
 file, line by line (ids and the time of printing aside). A difference names the page and the line.
 
@@ -115,8 +115,9 @@ def _differences(before, after) -> str:
 
 
 def _members_back_in(club, slug, users, site_admin_link):
-    """The README's steps: the admin opens the link the operator handed her, chooses a password; on
-    the members page she makes each member's link; each opens his and chooses one."""
+    """The guides' steps (docs/operating.md, docs/guides/secretary.md): the admin opens the link the
+    operator handed her, chooses a password; on the members page she makes each member's link; each
+    opens his and chooses one."""
     admin = Client()
     form = admin.get(site_admin_link)
     assert form.status_code == 200 and "Choose your password" in form.content.decode()

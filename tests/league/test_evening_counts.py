@@ -1,6 +1,6 @@
 """Counts of evenings that agree with the season they describe (issue 23: "13 evenings" on a season of 6).
 
-A club night counts in its season as one evening (README, Club nights), however many tables it
+A club night counts in its season as one evening (docs/rules/club-nights.md), however many tables it
 had: the season's page, the list of its evenings and the page that deletes it say the same number.
 Adèle (``admin``) is the secretary of De Troef; Marie (``scorer``) scores its evenings.
 """

@@ -5,6 +5,7 @@ evening scores, the season ranks its players, the payments are netted, the night
 tables behind; and every evening it exports matches the evening file's published schema."""
 
 import json
+from decimal import Decimal
 from io import StringIO
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from django.core.management import CommandError, call_command
 from scorebook.clubs.models import Club, Role
 from scorebook.evenings import creation, payments, stored
 from scorebook.evenings.models import Evening, Payment
+from scorebook.ledger import books
+from scorebook.ledger.models import Expense, Prize
 from scorebook.nights.models import Night
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +58,17 @@ def test_it_builds_a_club_that_played():
     played = [t.evening.deals.count() for t in sessions[2].tables.select_related("evening")]
     assert max(played) == night.deals_per_session > min(played)  # some tables behind
     assert sum(t.evening.deals.count() for t in sessions[3].tables.select_related("evening")) == 0
-    assert club.seasons.get().ruleset == "kleurenwiezen"
+    assert club.seasons.filter(ruleset="kleurenwiezen").count() == 1
+    # the kitty: every evening and the night keep the club's fees, an expense, the cup's prizes owed
+    # by the kitty from its final standings, money paid into it, all in the ledger's balances
+    assert {e.kitty_fee for e in evenings} == {Decimal("1.00")} and night.kitty_fee == Decimal("2.00")
+    cup = club.seasons.get(ruleset="liege")
+    prizes = Prize.objects.filter(season=cup).order_by("place")
+    assert [p.amount for p in prizes] == [Decimal("10.00"), Decimal("5.00")]
+    assert [e.withdrawn for e in Expense.objects.filter(club=club)] == [False, True]  # one entered twice
+    kitty = books.kitty(club)
+    assert kitty.held == {"EUR": Decimal("5.50")}  # 18.00 paid in, 12.50 spent (the withdrawn one not)
+    assert kitty.owed["EUR"] > 0  # the fees not paid yet, less the prizes it owes
 
 
 def test_it_never_touches_an_existing_club():

@@ -5,7 +5,7 @@ to save one deal. Now a night is prepared outside any transaction and written in
 its redraw for a late arrival, its sessions closed and reopened, its cards and its deletion write
 in a few queries each. The phone is another process (as a second gunicorn worker is), so that what
 is measured is the database's lock, not this process's interpreter. SQLite and PostgreSQL
-(``DATABASE_URL``); ``make bench`` prints the same figure against the README's deployment
+(``DATABASE_URL``); ``make bench`` prints the same figure against the deployment of docs/operating.md
 (``bench/big_night.py``)."""
 
 import os

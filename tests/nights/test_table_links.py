@@ -141,11 +141,11 @@ def test_the_progress_never_tells_a_stranger_that_a_night_exists(client, cast, m
         assert client.get(url).status_code == status
 
 
-def test_the_readme_proxy_keeps_no_address_in_a_log():
+def test_the_deployed_proxy_keeps_no_address_in_a_log():
     """nginx's access log would write every table card's and link's token (its addresses): the
-    README's server block turns it off; gunicorn's command writes none either."""
-    from bench import readme
+    operating guide's server block turns it off; gunicorn's command writes none either."""
+    from bench import deployment
 
-    block = next(b for b in readme._deployment().split("```") if b.strip().startswith("server {"))
+    block = deployment.nginx_block()
     assert "access_log off;" in block
-    assert not any("access" in part for part in readme.gunicorn_line())
+    assert not any("access" in part for part in deployment.gunicorn_line())

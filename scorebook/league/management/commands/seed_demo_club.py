@@ -1,6 +1,7 @@
 """A demo club for the demo user: members, a roster, house rules, a season, evenings of several
-variants with payments, and a club night under way (its second session of three). Every deal goes
-through the services (so the engine checks it), every payment through the payment services.
+variants with payments, a kitty (fees, an expense, a short cup's prizes, money paid into it), and a
+club night under way (its second session of three). Every deal goes through the services (so the
+engine checks it), every payment and every record of the kitty through the ledger's services.
 
     python manage.py seed_demo_club    # after seed_demo (it runs it first when there is no demo user)
 
@@ -26,6 +27,7 @@ from scorebook.clubs.models import Club, HouseRules, Player, Role, Season
 from scorebook.evenings import creation, payments, services, stored
 from scorebook.evenings.management.commands.seed_demo import GAND, KLEURENWIEZEN, LIEGE, PASS, USERNAME, contract_deal
 from scorebook.evenings.models import Evening
+from scorebook.ledger import services as ledger
 from scorebook.nights import services as nights
 from scorebook.nights.models import Night
 
@@ -35,6 +37,10 @@ GUESTS = ["Koen", "Lien", "Mark", "Nele", "Olaf", "Pia"]
 # other members: (account, role, their player on the roster); they have no password
 MEMBERS = [("anne", Role.SCORER, "Anne"), ("bert", Role.MEMBER, "Bert"), ("hilde", Role.MEMBER, "Hilde")]
 HOUSE_RULES = {"kleurenwiezen": {"contracts": {"troel": {"made": {"13": [32, -32]}}}}}
+# the kitty: a fee per player per evening and per night (set before the evenings, which keep theirs)
+EVENING_FEE, NIGHT_FEE = Decimal("1.00"), Decimal("2.00")
+# a short cup of the liège evening, over before today, with prizes for its first two places
+CUP = ("Liège cup", "liege", 24, 18, ["10.00", "5.00"])
 
 # (ruleset, players, days ago, stake, script, closed)
 EVENINGS = [
@@ -82,9 +88,11 @@ class Command(BaseCommand):
         today = timezone.localdate()
         with transaction.atomic():
             club = self.club(demo)
+            ledger.set_fees(club, EVENING_FEE, NIGHT_FEE)
             self.season(club, today)
             made = [self.evening(club, demo, today, *spec) for spec in EVENINGS]
             self.payments(club, demo, made)
+            self.kitty(club, demo, today)
         night = self.night(club, demo, today)  # its plan is drawn outside any transaction, as the site does
         self.stdout.write(self.style.SUCCESS(f"Created the club {NAME} (/c/{SLUG}/), its admin: {USERNAME}"))
         self.stdout.write(f"  {len(ROSTER)} players, {len(made)} evenings, a night of {night.participants.count()}")
@@ -140,7 +148,36 @@ class Command(BaseCommand):
                 second, due[0].payer, due[0].payee, part, demo, closed_too=True, free=True, note="half now"
             )
         anne, jana = (Player.objects.get(club=club, name=name) for name in ("Anne", "Jana"))
-        payments.record_on_account(club, jana, anne, Decimal("2.00"), demo, note="on account")
+        ledger.record_on_account(club, jana, anne, Decimal("2.00"), "EUR", demo, note="on account")
+
+    def kitty(self, club, demo, today) -> None:
+        """Two expenses (the second entered twice by mistake, withdrawn), the cup's prizes awarded from its
+        final standings, fees paid into the kitty by two players."""
+        from scorebook.league.views.prizes import awards
+        from scorebook.league.views.seasons import season_table
+
+        cards = ("Two packs of cards", Decimal("12.50"), today - timedelta(days=20))
+        for note, amount, day in (cards, cards):
+            expense = ledger.record_expense(club, amount, "EUR", day, note, demo)
+        ledger.withdraw(expense, demo, "entered twice")
+        name, ruleset, starts, ends, prizes = CUP
+        cup = clubs.save_season(
+            Season(
+                club=club,
+                name=name,
+                start=today - timedelta(days=starts),
+                end=today - timedelta(days=ends),
+                ruleset=ruleset,
+                prizes=prizes,
+            ),
+            overlap_confirmed=True,
+        )
+        standings = awards(cup, season_table(cup))
+        given = [ledger.Award(place, player, amount) for player, place, amount in standings if player]
+        ledger.award_prizes(cup, given, "EUR", demo)
+        for name, amount in (("Anne", "10.00"), ("Bert", "8.00")):
+            player = Player.objects.get(club=club, name=name)
+            ledger.record_kitty_payment(club, player, Decimal(amount), "EUR", demo, into=True, note="fees")
 
     def night(self, club, demo, today) -> Night:
         night = nights.create_night(
