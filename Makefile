@@ -78,12 +78,23 @@ run: migrate
 	$(BIN)/python manage.py seed_demo --if-empty
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# Every test, in two runs: all but the browser's on two processes (pytest-xdist, each with its own
+# test database; worksteal: a worker that is done takes tests from the other), then the browser's
+# (marker `browser`: Chromium, and gunicorn behind nginx started once for the run) in one process,
+# where their waits are not slowed by a second worker. Both runs always run; the target fails if
+# either failed (a run that selects no test, through PYTEST_ARGS, is not a failure). `time` prints
+# how long each took.
 test: install chromium nginx messages lint
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/python -m pytest $(PYTEST_ARGS)
+	@status=0; \
+	time DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/python -m pytest -m "not browser" --numprocesses=2 --dist=worksteal $(PYTEST_ARGS) \
+		|| [ $$? -eq 5 ] || status=1; \
+	time DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/python -m pytest -m browser $(PYTEST_ARGS) \
+		|| [ $$? -eq 5 ] || status=1; \
+	exit $$status
 
 # Every test but the browser's and the slow ones (@pytest.mark.slow: a fresh clone, a server or
 # another process, a big sweep), on two processes (pytest-xdist): at most 3 minutes on two cores.
-# `time` prints how long it took. `make test` runs everything, in one process.
+# `time` prints how long it took. `make test` runs everything.
 test-fast: install messages lint
 	time $(BIN)/python -m pytest -m "not slow and not browser" --numprocesses=2 $(PYTEST_ARGS)
 
