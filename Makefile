@@ -38,11 +38,13 @@ lock:
 	$(MAKE) install
 
 # Lint, format and type checks run before every test run (and so in CI); mypy reads
-# [tool.mypy] in pyproject.toml (the engine, strict).
+# [tool.mypy] in pyproject.toml (the engine, strict), vulture [tool.vulture] (dead code in scorebook/
+# and bench/; what only Django, a setting or a template reads is in vulture_whitelist.py).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/vulture
 
 # Rewrites files: sorts imports, applies the safe fixes, formats.
 format: install
