@@ -38,11 +38,13 @@ lock:
 	$(MAKE) install
 
 # Lint, format and type checks run before every test run (and so in CI); mypy reads
-# [tool.mypy] in pyproject.toml (the engine, strict).
+# [tool.mypy] in pyproject.toml (the engine, strict), vulture [tool.vulture] (dead code in scorebook/
+# and bench/; what only Django, a setting or a template reads is in vulture_whitelist.py).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/vulture
 
 # Rewrites files: sorts imports, applies the safe fixes, formats.
 format: install
@@ -53,7 +55,7 @@ format: install
 chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; }
 
-# tests/test_slow_clients.py runs the README's nginx in front of its gunicorn (Debian's nginx; no service started).
+# tests/test_slow_clients.py runs the nginx of docs/operating.md in front of its gunicorn (Debian's nginx; no service started).
 nginx:
 	@test -x /usr/sbin/nginx || { apt-get update -qq && apt-get install -y -qq --no-install-recommends nginx-light; }
 
@@ -78,12 +80,23 @@ run: migrate
 	$(BIN)/python manage.py seed_demo --if-empty
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# Every test, in two runs: all but the browser's on two processes (pytest-xdist, each with its own
+# test database; worksteal: a worker that is done takes tests from the other), then the browser's
+# (marker `browser`: Chromium, and gunicorn behind nginx started once for the run) in one process,
+# where their waits are not slowed by a second worker. Both runs always run; the target fails if
+# either failed (a run that selects no test, through PYTEST_ARGS, is not a failure). `time` prints
+# how long each took.
 test: install chromium nginx messages lint
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/python -m pytest $(PYTEST_ARGS)
+	@status=0; \
+	time DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/python -m pytest -m "not browser" --numprocesses=2 --dist=worksteal $(PYTEST_ARGS) \
+		|| [ $$? -eq 5 ] || status=1; \
+	time DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/python -m pytest -m browser $(PYTEST_ARGS) \
+		|| [ $$? -eq 5 ] || status=1; \
+	exit $$status
 
 # Every test but the browser's and the slow ones (@pytest.mark.slow: a fresh clone, a server or
 # another process, a big sweep), on two processes (pytest-xdist): at most 3 minutes on two cores.
-# `time` prints how long it took. `make test` runs everything, in one process.
+# `time` prints how long it took. `make test` runs everything.
 test-fast: install messages lint
 	time $(BIN)/python -m pytest -m "not slow and not browser" --numprocesses=2 $(PYTEST_ARGS)
 

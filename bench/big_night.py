@@ -114,7 +114,7 @@ class OtherPhone(threading.Thread):
             time.sleep(0.05)
 
 
-def measure(base_url: str | None, tmp: Path) -> None:
+def measure(tmp: Path) -> None:
     import django
 
     django.setup()
@@ -206,10 +206,10 @@ def main() -> int:
                     figure("big_night_phone_wait_max_s", f"unavailable ({problem})", target=TARGET_S)
                     return finish()
                 configure(tmp, url)
-                measure(url, tmp)
+                measure(tmp)
         else:
             configure(tmp)
-            measure(None, tmp)
+            measure(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return finish()

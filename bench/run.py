@@ -555,7 +555,7 @@ CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)|@import\s+(['"])([^'"]+
 ACCEPT_ENCODING = "gzip, deflate"  # what Chromium sends over plain HTTP: gzip, no brotli
 
 
-def _served(client, url: str, *, follow_css: bool = True):
+def _served(client, url: str):
     """GET ``url`` as a browser accepting gzip: (bytes of the body as sent, its Content-Encoding)."""
     response = client.get(url, headers={"Accept-Encoding": ACCEPT_ENCODING})
     if response.status_code != 200:

@@ -14,7 +14,7 @@ Django set up (the benchmark, or a test under pytest-django).
 
     club = make_club(user)                      # 6 players, ``user`` admin
     history = build_history(club, user, evenings=200, deals_per_evening=80, last_day=...)
-    season = add_season(club, "All", history.first_day, history.last_day)
+    season = add_season(club, "All", history.dates[0], history.last_day)
 """
 
 from __future__ import annotations
@@ -229,10 +229,6 @@ def make_evening(
 class History:
     evening_ids: list[int] = field(default_factory=list)  # oldest first
     dates: list[date] = field(default_factory=list)
-
-    @property
-    def first_day(self) -> date:
-        return self.dates[0]
 
     @property
     def last_day(self) -> date:

@@ -204,7 +204,8 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "evening_list"  # also where signing up leads, and the installed app's start ({% start_url %})
 LOGOUT_REDIRECT_URL = "home"
 # The apps are layered (tests/test_layers.py): a club's and a season's pages are the league's, a later
-# app than the clubs app that defines the models, so the project names them here (Django's own hook).
+# app than the clubs app that defines the models, so the project names them here (Django's own hook):
+# links up through a setting, which the layer test reads and allows with this reason (as LOGIN_REDIRECT_URL's).
 ABSOLUTE_URL_OVERRIDES = {
     "clubs.club": lambda club: reverse("club", args=[club.slug]),
     "clubs.season": lambda season: reverse("season", args=[season.club.slug, season.pk]),

@@ -5,9 +5,15 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 # Playwright's sync API runs an event loop in the test thread; Django must allow that.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# No property test times its examples (hypothesis's default: 200 ms each): speed is make bench's,
+# and on two processes of a busy machine an example may take longer and fail for nothing.
+hypothesis_settings.register_profile("scorebook", deadline=None)
+hypothesis_settings.load_profile("scorebook")
 
 PASSWORD = "a-long-test-password"
 

@@ -15,6 +15,16 @@ def set_partitions(items: list):
             yield [*partition[:i], [first, *partition[i]], *partition[i + 1 :]]
 
 
+def min_transfer_count(balances: dict[str, Decimal]) -> int:
+    """The fewest payments that settle ``balances``, for more players than the brute force below
+    reaches: n non-zero balances minus the most zero-sum groups, from the settlement's own exact
+    search of those groups (which the brute force checks on small tables)."""
+    from scorebook.rules.settlement import _cents, _most_groups
+
+    values = [cents for cents in _cents(balances).values() if cents]
+    return len(values) - _most_groups(values)[1][-1] if values else 0
+
+
 def fewest_transfers(balances: dict[str, Decimal]) -> int:
     """Brute force: n non-zero balances minus the most blocks of a partition whose blocks all sum to 0."""
     values = [v for v in balances.values() if v]

@@ -17,6 +17,13 @@ Links by name count too, in Python modules and in templates alike:
   (``templates/APP/...`` is APP's; ``templates/registration/`` is the accounts app's);
 - a template tag library is loaded only by its own app's templates or a later app's.
 
+Links through the settings count too (``settings_violations``): a URL name a setting gives Django
+(``LOGIN_URL``, ``LOGIN_REDIRECT_URL``, ``LOGOUT_REDIRECT_URL``) links every app that reads it to the
+app that registers the name; ``ABSOLUTE_URL_OVERRIDES`` links a model's app to the page it names; a
+middleware or a context processor of an app links the apps that read what it provides (a request
+attribute, a template variable) to that app. None may point up, except the links of ``ALLOWED``,
+each with its reason.
+
 The project's own modules (settings, urls, wsgi) and templates (``base.html``, the error pages: the
 site's frame) stand above the apps and are not checked.
 """
@@ -24,9 +31,12 @@ site's frame) stand above the apps and are not checked.
 from __future__ import annotations
 
 import ast
+import functools
+import inspect
 import re
 from pathlib import Path
 
+from django.conf import settings
 from django.urls import URLResolver, get_resolver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,6 +52,39 @@ TEMPLATE_FOLDERS = {"registration": "accounts"}
 # what takes a URL name as its first argument
 REVERSING = {"reverse", "reverse_lazy", "redirect", "resolve_url"}
 TEMPLATE_TAG = re.compile(r"{%\s*(url|include|extends|load)\s+(.*?)\s*%}")
+# the settings that give Django a URL name, and the Django views and decorators that read each (an
+# app that uses one of them reads the setting)
+URL_SETTINGS = {
+    "LOGIN_URL": {
+        "login_required",
+        "redirect_to_login",
+        "user_passes_test",
+        "permission_required",
+        "LoginRequiredMixin",
+    },
+    "LOGIN_REDIRECT_URL": {"LoginView"},
+    "LOGOUT_REDIRECT_URL": {"LogoutView"},
+}
+# request attributes that Django's or a library's middleware sets (an app's middleware may set them
+# again, as scorebook.accounts.sessions does the user): theirs, not the app's
+REQUEST_ATTRIBUTES = {"user", "session", "htmx", "csp_nonce", "LANGUAGE_CODE", "auth_user", "urlconf"}
+# The upward links through the settings that stay, each with its reason: (setting, the app that reads
+# it, the name it links to) -> why.
+ALLOWED = {
+    ("ABSOLUTE_URL_OVERRIDES", "clubs", "club"): (
+        "a club's page (its seasons, standings, ledger) is the league's; every page that names a club links "
+        "to it through Django's own hook, club.get_absolute_url, which the project wires here"
+    ),
+    ("ABSOLUTE_URL_OVERRIDES", "clubs", "season"): "a season's page is the league's, the same way",
+    ("LOGIN_REDIRECT_URL", "accounts", "evening_list"): (
+        "where a signed-in visitor starts is the project's choice (the evenings, a later app): the login "
+        "and the sign-up read it from the settings, as Django's login does"
+    ),
+    ("LOGIN_REDIRECT_URL", "core", "evening_list"): (
+        "the installed app starts where a signed-in visitor starts: its manifest, service worker and "
+        "offline page read the same setting"
+    ),
+}
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -204,6 +247,188 @@ def _template_violations(path: Path, root: Path = TEMPLATES, urls=None, template
             if _upward(app, other):
                 found.append(f"{at}: {app} {what} {target!r} of the higher layer {other}")
     return found
+
+
+@functools.cache
+def _tree(path: Path) -> ast.AST:
+    return ast.parse(path.read_text(), str(path))
+
+
+def setting_readers(root: Path = PACKAGE) -> dict[str, set[str]]:
+    """Each setting an app reads and those apps: by name (``settings.X``), or through one of the
+    Django views or decorators of ``URL_SETTINGS``."""
+    readers: dict[str, set[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        app = _app(_module_name(path, root.parent))
+        if app is None:
+            continue
+        for node in ast.walk(_tree(path)):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "settings":
+                readers.setdefault(node.attr, set()).add(app)
+            name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+            for setting, users in URL_SETTINGS.items():
+                if name in users:
+                    readers.setdefault(setting, set()).add(app)
+    return readers
+
+
+def _reversed_names(value) -> list[str]:
+    """The URL names an ABSOLUTE_URL_OVERRIDES value reverses (read from its source when it is a function)."""
+    if isinstance(value, str):
+        return [value]
+    source = inspect.getsource(value)
+    return re.findall(rf"\b(?:{'|'.join(sorted(REVERSING))})\(\s*[\"']([^\"']+)[\"']", source)
+
+
+def _module_file(dotted: str, root: Path) -> Path | None:
+    """The file of the module that holds ``dotted`` (a class or function of it), under ``root``."""
+    parts = dotted.split(".")[:-1]
+    for candidate in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts, "__init__.py")):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def _provided(dotted: str, root: Path, kind: str) -> set[str]:
+    """What a middleware gives every view (the request attributes its module sets) or a context
+    processor every template (the keys of the dictionaries its function returns)."""
+    path = _module_file(dotted, root)
+    if path is None:
+        return set()
+    tree = ast.parse(path.read_text(), str(path))
+    names = set()
+    if kind == "middleware":
+        for node in ast.walk(tree):
+            for target in getattr(node, "targets", []):
+                if isinstance(target, ast.Attribute) and getattr(target.value, "id", None) == "request":
+                    names.add(target.attr)
+        return {name for name in names if not name.startswith("_")} - REQUEST_ATTRIBUTES
+    function = next(
+        (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == dotted.rsplit(".", 1)[-1]), None
+    )
+    for node in ast.walk(function) if function else ():
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Dict):
+            names |= {key.value for key in node.value.keys if isinstance(key, ast.Constant)}
+    return names
+
+
+def _readers_of(names: set[str], kind: str, root: Path, templates_root: Path) -> set[tuple[str, str]]:
+    """(app, name) for each app whose modules or templates read a request attribute of ``names``
+    (``request.X``) or whose templates read a template variable of ``names``."""
+    found: set[tuple[str, str]] = set()
+    if not names:
+        return found
+    if kind == "middleware":
+        for path in root.joinpath("scorebook").rglob("*.py"):
+            app = _app(_module_name(path, root))
+            for node in ast.walk(_tree(path)) if app else ():
+                if (
+                    isinstance(node, ast.Attribute)
+                    and getattr(node.value, "id", None) == "request"
+                    and node.attr in names
+                ):
+                    found.add((app, node.attr))
+    for name, app in template_owners(templates_root).items():
+        tags = " ".join(re.findall(r"{[{%](.*?)[}%]}", (templates_root / name).read_text(), re.S))
+        for word in names:
+            pattern = rf"\brequest\.{word}\b" if kind == "middleware" else rf"(?<![\w.]){word}\b"
+            if re.search(pattern, tags):
+                found.add((app, word))
+    return found
+
+
+def settings_violations(
+    values, urls=None, readers=None, root: Path = ROOT, templates_root: Path = TEMPLATES
+) -> list[tuple[str, str, str, str]]:
+    """(setting, the app that reads it, the name it links to, the higher app that owns that name) for
+    each upward link that ``values`` (the settings, or a dict of them) makes."""
+    get = values.get if isinstance(values, dict) else lambda key, default=None: getattr(values, key, default)
+    urls = url_owners() if urls is None else urls
+    readers = setting_readers(root / "scorebook") if readers is None else readers
+    found = []
+    for setting in URL_SETTINGS:
+        name = get(setting)
+        if isinstance(name, str):
+            for app in sorted(readers.get(setting, ())):
+                if _upward(app, urls.get(name)):
+                    found.append((setting, app, name, urls[name]))
+    for model, value in (get("ABSOLUTE_URL_OVERRIDES") or {}).items():
+        app = model.split(".")[0]
+        for name in _reversed_names(value) if app in LAYERS else ():
+            if _upward(app, urls.get(name)):
+                found.append(("ABSOLUTE_URL_OVERRIDES", app, name, urls[name]))
+    wired = [("MIDDLEWARE", "middleware", dotted) for dotted in get("MIDDLEWARE") or []]
+    for engine in get("TEMPLATES") or []:
+        processors = engine.get("OPTIONS", {}).get("context_processors", [])
+        wired += [("TEMPLATES", "context processor", dotted) for dotted in processors]
+    for setting, kind, dotted in wired:
+        owner = _app(dotted)
+        if owner is None:
+            continue  # Django's or a library's
+        for app, name in sorted(_readers_of(_provided(dotted, root, kind), kind, root, templates_root)):
+            if _upward(app, owner):
+                found.append((setting, app, f"{dotted} ({name})", owner))
+    return found
+
+
+def test_the_settings_link_no_app_to_a_higher_one():
+    violations = settings_violations(settings)
+    wrong = [v for v in violations if v[:3] not in ALLOWED]
+    assert not wrong, "\n".join(
+        ["the layering is broken through the settings:"]
+        + [f"{setting}: {app} reaches {name!r} of the higher layer {owner}" for setting, app, name, owner in wrong]
+    )
+    # an allowed link that is gone leaves the list
+    assert set(ALLOWED) == {v[:3] for v in violations}
+
+
+def test_it_notices_an_upward_link_through_a_setting(tmp_path):
+    """The settings' check itself: each kind of upward link, made in a crafted copy of the settings."""
+    urls = url_owners()
+    readers = setting_readers()
+    crafted = {
+        "LOGIN_URL": "club_list",  # read by the accounts app's views (login_required): a clubs page
+        "LOGIN_REDIRECT_URL": "login",  # read by the core app (the installed app's start): an accounts page
+        "ABSOLUTE_URL_OVERRIDES": {
+            "evenings.evening": lambda evening: reverse("night", args=[evening.pk]),  # noqa: F821
+            "clubs.player": "club_player",
+            "auth.user": lambda user: reverse("club", args=[user.pk]),  # noqa: F821 (no app of the site's)
+        },
+        "MIDDLEWARE": ["django.middleware.common.CommonMiddleware", "scorebook.league.middleware.SeasonMiddleware"],
+        "TEMPLATES": [{"OPTIONS": {"context_processors": ["scorebook.nights.context.tonight"]}}],
+    }
+    package = tmp_path / "scorebook"
+    for app in ("core", "league", "nights"):
+        (package / app).mkdir(parents=True)
+    (package / "league" / "middleware.py").write_text(
+        "class SeasonMiddleware:\n    def __call__(self, request):\n"
+        "        request.season = 1\n        request.user = 2\n"
+    )
+    (package / "nights" / "context.py").write_text("def tonight(request):\n    return {'tonight': 1}\n")
+    (package / "core" / "pages.py").write_text("def page(request):\n    return request.season\n")
+    templates = tmp_path / "templates"
+    for name, text in {
+        "clubs/page.html": "{% if tonight %}{{ tonight.name }}{% endif %}",
+        "evenings/page.html": "{{ request.season }} tonight",
+        "league/page.html": "{{ tonight }}",
+    }.items():
+        (templates / name).parent.mkdir(parents=True, exist_ok=True)
+        (templates / name).write_text(text)
+    assert settings_violations(crafted, urls, readers, tmp_path, templates) == [
+        ("LOGIN_URL", "accounts", "club_list", "clubs"),
+        ("LOGIN_REDIRECT_URL", "core", "login", "accounts"),
+        ("ABSOLUTE_URL_OVERRIDES", "evenings", "night", "nights"),
+        ("ABSOLUTE_URL_OVERRIDES", "clubs", "club_player", "league"),
+        ("MIDDLEWARE", "core", "scorebook.league.middleware.SeasonMiddleware (season)", "league"),
+        ("MIDDLEWARE", "evenings", "scorebook.league.middleware.SeasonMiddleware (season)", "league"),
+        ("TEMPLATES", "clubs", "scorebook.nights.context.tonight (tonight)", "nights"),
+    ]
+    # and the site's own settings, with one more upward link, fail the test above
+    site = {key: getattr(settings, key) for key in ("LOGIN_URL", "ABSOLUTE_URL_OVERRIDES", "MIDDLEWARE", "TEMPLATES")}
+    site["ABSOLUTE_URL_OVERRIDES"] = site["ABSOLUTE_URL_OVERRIDES"] | {"evenings.seat": "club_player"}
+    assert [v for v in settings_violations(site, urls, readers) if v[:3] not in ALLOWED] == [
+        ("ABSOLUTE_URL_OVERRIDES", "evenings", "club_player", "league")
+    ]
 
 
 def test_every_app_has_its_place_in_the_layers():

@@ -133,11 +133,6 @@ def skeletons(name: str) -> frozenset[str]:
     return frozenset((skeleton(name), _as_written(name)))
 
 
-def alike(name: str, other: str) -> bool:
-    """A reader would take one name for the other."""
-    return not skeletons(name).isdisjoint(skeletons(other))
-
-
 def looks_like(name: str, others) -> str | None:
     """The first of ``others`` a reader would take for ``name`` (itself, in other capitals, or a
     look-alike), or None."""

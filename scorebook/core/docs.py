@@ -297,13 +297,6 @@ def sheet(file: str, name: str) -> Sheet:
     raise ValueError(f"{file}: no case named {name!r}")
 
 
-def all_sheets() -> Iterator[Sheet]:
-    for path in sorted(CASES.glob("*.toml")):
-        data = tomllib.loads(path.read_text())
-        for case in data["case"]:
-            yield Sheet(path.name, data["ruleset"], case, data)
-
-
 def _side(names: tuple[str, ...] | list[str]) -> str:
     return " & ".join(names)
 

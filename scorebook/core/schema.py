@@ -118,11 +118,6 @@ def text(raw: Any, max_length: int, *, empty: bool = False) -> str:
     return raw
 
 
-def Text(max_length: int, *, empty: bool = False) -> Any:
-    """A text of at most ``max_length`` characters, none of them a control character (empty only with ``empty``)."""
-    return Annotated[str, value(lambda raw: text(raw, max_length, empty=empty))]
-
-
 def _said(error: FormError) -> str:
     """A form's refusal as one sentence of a document's refusal (its final full stop left to ``read``)."""
     return " ".join(str(m) for m in error.messages).rstrip(".")

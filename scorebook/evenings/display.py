@@ -17,7 +17,7 @@ from scorebook.core.formatting import lang, party_label
 from scorebook.rules import registry
 from scorebook.rules.deals import Adjustment, Claim, ClassicDeal, ContractDeal, Pass, RobreStart
 from scorebook.rules.model import Contract, ContractRules, Kind
-from scorebook.rules.scoring import DealResult, EveningResult, Scorer, Standing
+from scorebook.rules.scoring import DealResult, Scorer, Standing
 
 BIG_SOLO_FROM = 9  # solo contracts needing this many tricks are shown with the abondances
 
@@ -85,11 +85,6 @@ class ContractChoices:
 
     quick: list[ContractButton]
     more: list[ContractGroup]
-
-
-def played_contracts(result: EveningResult) -> Counter:
-    """How often each contract was played at this table this evening."""
-    return Counter(d.deal.contract for d in result.deals if isinstance(d.deal, ContractDeal))
 
 
 def contract_choices(rules: ContractRules, played: Counter | None = None, quick: list[str] = ()) -> ContractChoices:
@@ -297,14 +292,6 @@ def _classic_state(deal_result: DealResult, manches_before: int) -> str:
             facts.append(_("robre %(a)s – %(b)s") % {"a": robre.result[0], "b": robre.result[1]})
         return " · ".join(facts)
     return _("manche %(a)s – %(b)s") % {"a": robre.points[0], "b": robre.points[1]}
-
-
-def deal_rows(result: EveningResult, rules, last: int | None = None, deals=()) -> list[DealRow]:
-    """The rows of the deal list, oldest first; ``last``: only the rows of the last deals.
-    ``deals``: the stored deals in order, whose ids the rows carry."""
-    start = 0 if last is None else max(len(result.deals) - last, 0)
-    before = result.deals[start - 1] if start else None
-    return rows_of(result.deals[start:], result.players, rules, deals[start:], before)
 
 
 def rows_of(lines: Sequence[DealResult], players, rules, deals=(), before: DealResult | None = None) -> list[DealRow]:

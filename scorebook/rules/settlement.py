@@ -9,7 +9,7 @@ values at the edges.
   ``(points - mean of all players' points) * stake``, rounded to cents with
   the largest remainder method so that the amounts sum to exactly zero.
 * :func:`min_transfers` settles such balances with the smallest possible
-  number of payments; :func:`min_transfer_count` gives that number.
+  number of payments.
 * :func:`outstanding` nets the payments already made against the balances
   (after a correction the settlement is computed anew and what was paid stays
   paid); :func:`remaining_transfers` settles what is left, in whichever
@@ -136,17 +136,6 @@ def _zero_sum_groups(values: list[int]) -> list[list[int]]:
         groups.append([i for i in range(len(values)) if group >> i & 1])
         remaining ^= group
     return groups
-
-
-def min_transfer_count(balances: dict[str, Decimal]) -> int:
-    """n_nonzero − max number of zero-sum groups; used by tests and by min_transfers.
-
-    Raises ValueError if the balances do not sum to zero.
-    """
-    values = [c for c in _cents(balances).values() if c]
-    if not values:
-        return 0
-    return len(values) - _most_groups(values)[1][-1]
 
 
 def _settle_group(names: list[str], cents: list[int]) -> list[Transfer]:

@@ -40,12 +40,6 @@ def render_name(user) -> str:
 # --- the profile page ---------------------------------------------------------------
 
 
-def test_it_sends_an_anonymous_visitor_to_the_login(client):
-    response = client.get(reverse("profile"))
-    assert response.status_code == 302
-    assert response["Location"].startswith(reverse("login") + "?next=")
-
-
 def test_it_shows_the_owner_his_display_name_and_email(client, marie):
     client.force_login(marie)
     response = client.get(reverse("profile"))

@@ -547,12 +547,6 @@ def test_it_hides_the_club_from_the_admins_of_another_club(client, make_user, cl
     assert not HouseRules.objects.exists()
 
 
-def test_it_asks_anonymous_visitors_to_log_in(client, club):
-    response = client.get(edit_url(club, "gand"))
-    assert response.status_code == 302
-    assert reverse("login") in response["Location"]
-
-
 def test_it_answers_404_for_an_unknown_variant(admin_client, club):
     assert admin_client.get(edit_url(club, "bridge")).status_code == 404
     assert admin_client.post(edit_url(club, "bridge"), {"action": "reset"}).status_code == 404

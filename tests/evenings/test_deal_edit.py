@@ -19,7 +19,6 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from django.urls import reverse
 
 from pages import Page, body, datas, every_error, field_errors, is_partial, totals, url
 from scorebook.evenings import services, stored
@@ -202,12 +201,6 @@ def test_it_keeps_a_robre_line_that_the_edit_page_says_cannot_be_corrected(score
     assert "This line cannot be corrected here" in body(scorer_client.get(edit_url(evening, 1)))
     scorer_client.post(edit_url(evening, 1), {"tricks": "9", "honours": "none"})
     assert datas(evening) == [robre], "the robre line was replaced through its edit URL"
-
-
-def test_it_sends_an_anonymous_visitor_to_the_login_page(client, evening):
-    response = client.get(edit_url(evening, 3))
-    assert response.status_code == 302
-    assert response["Location"].startswith(reverse("login"))
 
 
 def test_it_hides_the_edit_page_from_an_outsider(outsider_client, evening):

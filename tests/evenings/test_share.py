@@ -85,13 +85,6 @@ def test_it_hides_the_share_page_from_an_outsider(outsider_client, make_evening)
     assert outsider_client.get(reverse("evening_share", args=[evening.pk])).status_code == 404
 
 
-def test_it_sends_an_anonymous_visitor_of_the_share_page_to_the_login(client, make_evening):
-    evening = make_evening()
-    response = client.get(reverse("evening_share", args=[evening.pk]))
-    assert response.status_code == 302
-    assert response["Location"].startswith(reverse("login"))
-
-
 def test_it_has_no_inline_script_on_the_share_and_public_pages(scorer_client, make_evening):
     evening = make_evening(deals=[SAMEN_8])
     for url in (reverse("evening_share", args=[evening.pk]), public_url(evening)):

@@ -63,9 +63,11 @@ def test_it_writes_the_last_rows_of_the_deal_list_as_the_whole_list_ends(last):
         deals=tuple(ClassicDeal(t, (0, 0)) for t in splits),
     )
     result = score(engine)
-    whole = display.deal_rows(result, rules)
+    whole = display.rows_of(result.deals, result.players, rules)
     assert any("manche to" in row.state for row in whole[-5:])  # the tail holds a won manche
-    tail = display.deal_rows(result, rules, last=last)
+    start = max(len(result.deals) - last, 0)
+    before = result.deals[start - 1] if start else None  # what the rows of the tail are told of the deals before
+    tail = display.rows_of(result.deals[start:], result.players, rules, (), before)
     assert [vars(row) for row in tail] == [vars(row) for row in whole[len(whole) - min(last, len(whole)) :]]
 
 

@@ -5,7 +5,7 @@ as the night's line; the CSV says where each line comes from.
 The club-night example of issue 20/21: 16 players, 3 sessions of 4 tables, stake 0.10, two deals a
 table (a samen 9 of the second and fourth seats, made or failed by table and session, and a samen 8
 of the first and third seats): table by table the ledger listed 22 transfers; settled once, the night
-takes 10 (the exact fewest for the players' nets, checked below against ``min_transfer_count``).
+takes 10 (the exact fewest for the players' nets, checked below against ``oracles.min_transfer_count``).
 """
 
 import re
@@ -16,6 +16,7 @@ import pytest
 from django.urls import reverse
 
 from night_builders import NAMES, tables
+from oracles import min_transfer_count
 from pages import body
 from scorebook.evenings import services
 from scorebook.evenings.models import Payment
@@ -75,7 +76,7 @@ def test_it_settles_the_night_once_with_the_fewest_transfers_across_its_tables(n
     [shown], _count = books.open_nights(club, limit=None)
     nets = table_nets(night)
     assert books.open_evenings(club, limit=None) == ([], 0)  # no table of the night is an evening of its own
-    assert len(shown.transfers) == settlement.min_transfer_count(nets)
+    assert len(shown.transfers) == min_transfer_count(nets)
     settled = settlement.balances_of(
         [settlement.Transfer(t.payer, t.payee, t.amount) for t in shown.transfers], order=nets
     )

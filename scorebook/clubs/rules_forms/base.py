@@ -8,7 +8,7 @@ import copy
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -59,7 +59,6 @@ class HouseRulesForm(forms.Form):
     """
 
     required_css_class = ""
-    is_contract: ClassVar[bool] = False
 
     def __init__(self, key: str, current: Ruleset, data=None, *, editable: bool = True, open_contract: str = ""):
         super().__init__(data=data)
@@ -69,7 +68,6 @@ class HouseRulesForm(forms.Form):
         self.preset_dict = to_dict(registry.get(key))
         self.editable = editable
         self.open_contract = open_contract
-        self.cleaned_rules: Ruleset | None = None
         self.cleaned_overrides: dict[str, Any] = {}
         self.unbalanced: list[str] = []  # contracts no longer zero-sum where the preset is (to confirm)
         self.add_fields()
@@ -185,6 +183,5 @@ class HouseRulesForm(forms.Form):
             return cleaned
         if to_dict(resolved) != to_dict(rules):  # pragma: no cover - diff and merge are each other's inverse
             raise forms.ValidationError(_("These rules cannot be stored as changes to the preset."))
-        self.cleaned_rules = rules
         self.cleaned_overrides = overrides
         return cleaned

@@ -57,8 +57,6 @@ class DoublingBox(forms.CheckboxInput):
 class ContractRulesForm(HouseRulesForm):
     """Every figure of a contract game."""
 
-    is_contract = True
-
     # --- building the fields --------------------------------------------------------
 
     def add_fields(self) -> None:

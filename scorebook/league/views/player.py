@@ -44,7 +44,6 @@ SHOWN_EVENINGS = 20  # the latest evenings listed per variant; the club's list (
 SHOWN_UNPAID = 10  # the newest evenings where something remains for him; the club's ledger has the rest
 SHOWN_NIGHTS = 5  # the same for his nights
 CHART_POINTS = 250  # a chart of more evenings draws every n-th (and always the last)
-EVENING_ORDER = ("evening__date", "evening__created_at", "evening_id")  # the standings' order of evenings
 COUNTED = Q(place__isnull=False)  # one of his evenings: deals were played and he took part (docs/rules/money.md)
 
 
