@@ -128,12 +128,21 @@ def _cases(w) -> dict:
     season = w["season"].pk
     user = w["admin"]
     reset = [urlsafe_base64_encode(force_bytes(user.pk)), default_token_generator.make_token(user)]
+    # a member restored from a backup, with no password yet: his link to choose one
+    from django.contrib.auth import get_user_model
+
+    from scorebook.accounts import password_links
+
+    users = get_user_model().objects
+    restored = users.filter(username="restored").first() or users.create_user("restored")  # no password
+    choose = [password_links.make(restored)]
     return {
         # accounts
         "login": (None, "login", [], None, {"username": "adele", "password": "wrong"}),
         "signup": (None, "signup", [], None, {"username": "a@b", "password1": "x", "password2": "y"}),
         "password_reset": (None, "password_reset", [], None, {"email": "not an address"}),
         "password_reset_confirm": (None, "password_reset_confirm", reset, None, {"new_password1": "a"}),
+        "password_link": (None, "password_link", choose, None, {"new_password1": "a", "new_password2": "b"}),
         "password_change": (
             "adele",
             "password_change",
@@ -216,6 +225,7 @@ CASES = [
     "signup",
     "password_reset",
     "password_reset_confirm",
+    "password_link",
     "password_change",
     "profile",
     "club_list",

@@ -73,7 +73,7 @@ def test_the_hall_screens_read_well_on_a_phone(phone, admin, scorer, size):  # n
         ("/evenings/", "01-evenings"),
         (f"/c/{club.slug}/", "02-club"),
         (f"/nights/{night.pk}/", "03-night"),
-        (f"/r/{night.ranking_token}/", "04-ranking"),
+        (f"/r/{nights.new_ranking_link(night)}/", "04-ranking"),  # made once, as the director makes it
     ):
         director.goto(path)
         director.page.wait_for_load_state("load")

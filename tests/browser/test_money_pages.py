@@ -89,7 +89,7 @@ def test_the_money_pages_read_and_tap_well_on_a_phone(phone, club, admin, scorer
     ):
         check(p, path, shot, problems)
     # a refusal next to its field: an expense without what it was for
-    check(p, f"/c/{club.slug}/kitty/", "10-kitty-refused", problems, refuse={'input[name="amount"]': "999999"})
+    check(p, f"/c/{club.slug}/kitty/", "10-kitty-refused", problems, refuse={'input[name="expense-amount"]': "999999"})
     # on paper: no button, every line within the A4 sheet
     p.goto(f"/c/{club.slug}/ledger/")
     p.page.emulate_media(media="print")

@@ -98,7 +98,7 @@ def test_it_keeps_every_seats_figures_as_the_summary_says_after_every_write(scor
             if deals:  # a correction after a payment: the payment is netted against the new settlement
                 services.edit_deal(evening, 1, evening.deals.first().data, scorer, None)
                 same(evening, "a correction after a payment")
-            assert payments.cancel_payment(payment.pk, scorer, admin=False)
+            assert payments.cancel_payment(payment.pk, scorer, admin=False, reason="entered twice")
             same(evening, "a payment cancelled")
         Seat.objects.filter(evening=evening).update(points=0, place=None, unpaid=0, open_transfers=0, declared={})
         services.rebuild(evening)
