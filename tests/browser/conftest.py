@@ -209,6 +209,25 @@ class Phone:
         for _ in range(abs(delta)):
             self.tap(button)
 
+    def go_offline(self) -> None:
+        """The network drops, and the page knows it (before a tap could still post)."""
+        self.page.context.set_offline(True)
+        self.page.wait_for_function("() => !navigator.onLine")
+
+    def go_online(self) -> None:
+        """The network is back, and the page is told at once (as the browser's own event would)."""
+        self.page.context.set_offline(False)
+        self.page.evaluate("() => window.dispatchEvent(new Event('online'))")
+
+    def tap_deal(self, contract: str, declarers: list[str]) -> None:
+        """A deal as the scorer taps it (the contract, its declarers, Save), online or not: nothing
+        is awaited (``record_contract`` waits for the deal to be saved)."""
+        form = self.page.locator("#record")
+        self.tap(form.locator(f'label.tap:has(input[value="{contract}"])'))
+        for name in declarers:
+            self.tap(form.locator(f'.declarers label.tap:has(input[value="{name}"])'))
+        self.tap(self.save_button())
+
     def save_button(self):
         return self.page.locator("#save-deal")
 

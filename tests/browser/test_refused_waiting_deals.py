@@ -17,19 +17,6 @@ FIVE = ["Anne", "Bert", "Carl", "Dina", "Eric"]
 EIGHT = ["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"]
 
 
-def go_online(p) -> None:
-    p.page.context.set_offline(False)
-    p.page.evaluate("() => window.dispatchEvent(new Event('online'))")
-
-
-def save(p, contract: str, declarers: list[str]) -> None:
-    form = p.page.locator("#record")
-    p.tap(form.locator(f'label.tap:has(input[value="{contract}"])'))
-    for name in declarers:
-        p.tap(form.locator(f'.declarers label.tap:has(input[value="{name}"])'))
-    p.tap(p.save_button())
-
-
 def seats(p) -> list[str]:
     return p.page.eval_on_selector_all('#record input[name="declarers"]', "els => els.map(e => e.value)")
 
@@ -38,8 +25,8 @@ def two_waiting(p, first: tuple[str, list[str]], second: tuple[str, list[str]]):
     """Two deals saved with no network; the rows (first saved last in the list: newest on top)."""
     p.wait_until_kept()
     p.page.context.set_offline(True)
-    save(p, *first)
-    save(p, *second)
+    p.tap_deal(*first)
+    p.tap_deal(*second)
     rows = p.page.locator("#deals li.waiting")
     expect(rows).to_have_count(2)
     return rows
@@ -47,7 +34,7 @@ def two_waiting(p, first: tuple[str, list[str]], second: tuple[str, list[str]]):
 
 def refused_first(p, reason: str):
     """Back online: the first is refused with ``reason``, the second held (waiting, not sent)."""
-    go_online(p)
+    p.go_online()
     refused = p.page.locator("#deals li.waiting.refused")
     expect(refused).to_have_count(1, timeout=10_000)
     expect(refused.locator(".num")).to_have_text("1")  # the first saved

@@ -12,19 +12,6 @@ from playwright.sync_api import expect
 FIVE = ["Anne", "Bert", "Carl", "Dina", "Eric"]
 
 
-def go_online(p) -> None:
-    p.page.context.set_offline(False)
-    p.page.evaluate("() => window.dispatchEvent(new Event('online'))")
-
-
-def save_offline(p, contract: str, declarers: list[str]) -> None:
-    form = p.page.locator("#record")
-    p.tap(form.locator(f'label.tap:has(input[value="{contract}"])'))
-    for name in declarers:
-        p.tap(form.locator(f'.declarers label.tap:has(input[value="{name}"])'))
-    p.tap(p.save_button())
-
-
 @pytest.mark.browser
 @pytest.mark.parametrize("size", [(390, 844), (360, 640)])
 def test_it_shows_a_waiting_deal_in_conflict_with_another_phone_and_lets_the_scorer_choose(
@@ -41,8 +28,8 @@ def test_it_shows_a_waiting_deal_in_conflict_with_another_phone_and_lets_the_sco
 
     # phone A loses the network and saves two deals: deal 2 (Bert deals), deal 3 (Carl deals)
     a.page.context.set_offline(True)
-    save_offline(a, "alleen-5", ["Dina"])
-    save_offline(a, "alleen-6", ["Anne"])
+    a.tap_deal("alleen-5", ["Dina"])
+    a.tap_deal("alleen-6", ["Anne"])
     waiting = a.page.locator("#deals li.waiting")
     expect(waiting).to_have_count(2)
     expect(a.page.locator("#totals .provisional-note")).to_have_text("Not counting 2 waiting deals")
@@ -54,7 +41,7 @@ def test_it_shows_a_waiting_deal_in_conflict_with_another_phone_and_lets_the_sco
 
     # A's network is back: no waiting deal is placed; each says where it was entered and where it
     # would go now (issue 30: the one behind the first moved too, and is asked for on its own)
-    go_online(a)
+    a.go_online()
     conflict = a.page.locator("#deals li.waiting.conflict")
     expect(conflict).to_have_count(2, timeout=10_000)
     first, second = (a.page.locator(f'#deals li.waiting[data-entered="{n}"]') for n in (2, 3))
@@ -101,11 +88,11 @@ def test_it_discards_a_waiting_deal_in_conflict_and_sends_the_one_behind_it(
         p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     a.wait_until_kept()
     a.page.context.set_offline(True)
-    save_offline(a, "alleen-5", ["Dina"])  # deal 1, Anne deals
-    save_offline(a, "alleen-6", ["Carl"])  # deal 2, Bert deals
+    a.tap_deal("alleen-5", ["Dina"])  # deal 1, Anne deals
+    a.tap_deal("alleen-6", ["Carl"])  # deal 2, Bert deals
     b.page.reload()
     b.record_contract("alleen-5", ["Dina"])  # the same deal, recorded by the other phone
-    go_online(a)
+    a.go_online()
     conflict = a.page.locator('#deals li.waiting.conflict[data-entered="1"]')
     expect(conflict).to_have_count(1, timeout=10_000)
     expect(conflict.locator(".why")).to_contain_text("it would now be deal 2, dealt by Bert")

@@ -20,26 +20,6 @@ FIVE = ["Anne", "Bert", "Carl", "Dina", "Eric"]
 EIGHT = ["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"]
 
 
-def go_offline(p) -> None:
-    """The network drops, and the page knows it (before a tap could still post)."""
-    p.page.context.set_offline(True)
-    p.page.wait_for_function("() => !navigator.onLine")
-
-
-def go_online(p) -> None:
-    p.page.context.set_offline(False)
-    p.page.evaluate("() => window.dispatchEvent(new Event('online'))")
-
-
-def save(p, contract: str, declarers: list[str]) -> None:
-    """A deal as the scorer taps it (the contract, its declarers, Save), online or not."""
-    form = p.page.locator("#record")
-    p.tap(form.locator(f'label.tap:has(input[value="{contract}"])'))
-    for name in declarers:
-        p.tap(form.locator(f'.declarers label.tap:has(input[value="{name}"])'))
-    p.tap(p.save_button())
-
-
 def stored(deployed, pk) -> list[tuple]:
     return [(d["data"].get("contract"), d["data"].get("declarers")) for d in deployed.call("deals", evening=pk)]
 
@@ -52,10 +32,10 @@ def test_it_brings_a_correction_back_after_a_reload_and_stores_it_once(
     p = deployed_phone(name="kept-correct-reload")
     p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     p.wait_until_kept()
-    go_offline(p)
-    save(p, "samen-8", ["Bert"])  # deal 1: impossible (together needs two declarers)
-    save(p, "alleen-6", ["Anne"])  # deal 2, held behind it
-    go_online(p)
+    p.go_offline()
+    p.tap_deal("samen-8", ["Bert"])  # deal 1: impossible (together needs two declarers)
+    p.tap_deal("alleen-6", ["Anne"])  # deal 2, held behind it
+    p.go_online()
     refused = p.page.locator("#deals li.waiting.refused")
     expect(refused).to_have_count(1, timeout=10_000)
     p.tap(refused.get_by_role("button", name="Correct"))
@@ -90,13 +70,13 @@ def test_it_asks_for_each_deal_behind_a_conflict_and_records_each_where_confirme
         p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     a.wait_until_kept()
     # phone A, with no network: deal 1 (Anne deals), deal 2 (Bert deals), deal 3 (Carl deals and sits out)
-    go_offline(a)
-    save(a, "alleen-5", ["Dina"])
-    save(a, "alleen-6", ["Anne"])
-    save(a, "alleen-5", ["Eric"])
+    a.go_offline()
+    a.tap_deal("alleen-5", ["Dina"])
+    a.tap_deal("alleen-6", ["Anne"])
+    a.tap_deal("alleen-5", ["Eric"])
     expect(a.page.locator("#deals li.waiting")).to_have_count(3)
     b.record_contract("samen-8", ["Bert", "Dina"])  # meanwhile phone B records deal 1
-    go_online(a)
+    a.go_online()
     moved = a.page.locator("#deals li.waiting.conflict")
     expect(moved).to_have_count(3, timeout=10_000)
     # each row its own places, in words: entered as deal n (dealer), now deal n + 1 (the next dealer)
@@ -149,7 +129,7 @@ def test_it_keeps_the_deal_through_a_logout_and_sends_it_after_the_login(
     p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     p.wait_until_kept()
     p.page.context.clear_cookies(name="sessionid")  # the session ended (logged out elsewhere, or expired)
-    save(p, "alleen-5", ["Dina"])  # online, logged out: kept, never a login page inside the board
+    p.tap_deal("alleen-5", ["Dina"])  # online, logged out: kept, never a login page inside the board
     row = p.page.locator("#deals li.waiting")
     expect(row).to_have_count(1, timeout=10_000)
     expect(row.locator(".why")).to_contain_text("You were logged out")
@@ -173,10 +153,10 @@ def test_it_still_shows_a_waiting_deal_after_the_tables_link_is_revoked(deployed
     p.goto(deployed.call("link", evening=pk))  # the table's card: no account
     names = p.page.eval_on_selector_all('#record input[name="declarers"]', "els => els.map(e => e.value)")
     p.wait_until_kept()
-    go_offline(p)
-    save(p, "alleen-5", [names[2]])
+    p.go_offline()
+    p.tap_deal("alleen-5", [names[2]])
     deployed.call("revoke_links", evening=pk)
-    go_online(p)
+    p.go_online()
     expect(p.page.locator("#deals li.waiting.refused")).to_have_count(1, timeout=10_000)
     p.page.reload()  # the page is no longer this phone's: the deal is still shown, with what to do
     panel = p.page.locator("#waiting-elsewhere")
@@ -203,9 +183,9 @@ def test_back_after_the_waiting_deals_were_sent_shows_the_whole_page(
     p = deployed_phone(name="kept-back")
     p.login(deployed_scorer.username, next_path=f"/e/{evening.pk}/")
     p.wait_until_kept()
-    go_offline(p)
-    save(p, "alleen-5", ["Dina"])
-    go_online(p)
+    p.go_offline()
+    p.tap_deal("alleen-5", ["Dina"])
+    p.go_online()
     expect(p.page.locator("#notices")).to_contain_text("The waiting deals were sent.", timeout=10_000)
     p.open_menu()
     with p.page.expect_navigation():
@@ -229,14 +209,14 @@ def test_a_refused_deal_in_one_evening_does_not_hold_another_evening(
     p.goto(f"/e/{second.pk}/")
     p.wait_until_kept()
     p.goto(f"/e/{first.pk}/")
-    go_offline(p)
-    save(p, "alleen-5", ["Dina"])
-    save(p, "alleen-6", ["Anne"])
+    p.go_offline()
+    p.tap_deal("alleen-5", ["Dina"])
+    p.tap_deal("alleen-6", ["Anne"])
     p.page.goto(p.url(f"/e/{second.pk}/"))
     p.page.wait_for_function("() => !navigator.onLine")
-    save(p, "alleen-5", ["Carl"])
+    p.tap_deal("alleen-5", ["Carl"])
     deployed.call("set_status", evening=first.pk, status="closed")
-    go_online(p)
+    p.go_online()
     expect(p.page.locator("#deals li.waiting")).to_have_count(0, timeout=10_000)
     assert stored(deployed, second.pk) == [("alleen-5", ["Carl"])]
     assert stored(deployed, first.pk) == []
@@ -262,7 +242,7 @@ def test_the_settlement_page_opens_with_no_network_after_one_visit(
         p.tap(p.page.get_by_role("link", name="Settle"))
     online = p.settlement_lines()
     p.wait_until_kept()
-    go_offline(p)
+    p.go_offline()
     p.page.reload()
     expect(p.page.locator("#notices")).to_contain_text("No network: this is the settlement kept on this phone")
     assert p.settlement_lines() == online
