@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from .corrections import delete_deal, edit_deal, restore_deal
 from .deletion import delete_evening, delete_evenings
-from .locking import author, lock
+from .locking import author
 from .recording import Recorded, record_deal
 from .refusals import (
     AdminReopens,
@@ -80,7 +80,6 @@ __all__ = [
     "delete_evening",
     "delete_evenings",
     "edit_deal",
-    "lock",
     "new_share_link",
     "prepare_new",
     "rebuild",

@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from ..access import EveningAccess
 from ..models import Deal, DealRevision, Evening
-from .locking import author, read_locked, sync
+from .locking import author, evening_of, read_locked, sync
 from .refusals import AlreadyPutBack, DealGone, DealLimit, NoSuchDeletion, StaleDeal
 from .rescoring import rescore, rows_in_order, write_rescored
 
@@ -24,12 +25,17 @@ def _the_deal(rows: list[Deal], number: int, expected_id: int | None) -> Deal:
 
 
 def edit_deal(
-    evening: Evening, number: int, data: dict, user, expected_version: int | None, expected_id: int | None = None
+    at: Evening | EveningAccess,
+    number: int,
+    data: dict,
+    user,
+    expected_version: int | None,
+    expected_id: int | None = None,
 ) -> Deal:
     """Replace a deal's data and score it and the deals after it again; ``StaleDeal`` when it was
     corrected since the form was shown (``expected_version``), ``DealGone`` when it was deleted."""
     with transaction.atomic():
-        locked = read_locked(evening)
+        locked = read_locked(at)
         rows = rows_in_order(locked)
         deal = _the_deal(rows, number, expected_id)
         if expected_version is not None and deal.version != expected_version:
@@ -49,18 +55,18 @@ def edit_deal(
             by=author(user),
             evening_version=locked.version,
         )
-    sync(evening, locked)
+    sync(evening_of(at), locked)
     return deal
 
 
 def delete_deal(
-    evening: Evening, number: int, user, expected_id: int | None = None, expected_version: int | None = None
+    at: Evening | EveningAccess, number: int, user, expected_id: int | None = None, expected_version: int | None = None
 ) -> DealRevision:
     """Delete a deal (by its id when the page gave it); the later ones move up and are scored again.
     The revision keeps the deal, its id and its request key, so that putting it back gives the same
     deal. ``DealGone`` when it was deleted already, ``StaleDeal`` when it was corrected since."""
     with transaction.atomic():
-        locked = read_locked(evening)
+        locked = read_locked(at)
         rows = rows_in_order(locked)
         deal = _the_deal(rows, number, expected_id)
         if expected_version is not None and deal.version != expected_version:
@@ -81,16 +87,16 @@ def delete_deal(
             by=author(user),
             evening_version=locked.version,
         )
-    sync(evening, locked)
+    sync(evening_of(at), locked)
     return revision
 
 
-def restore_deal(evening: Evening, revision_id: int, user) -> Deal:
+def restore_deal(at: Evening | EveningAccess, revision_id: int, user) -> Deal:
     """Undo a deletion: the deal goes back at its number (with its id and its request key), the
     later ones move down. ``AlreadyPutBack`` when it was put back already (a second tap, another
     phone), ``NoSuchDeletion`` when the evening has no such deletion."""
     with transaction.atomic():
-        locked = read_locked(evening)
+        locked = read_locked(at)
         revision = DealRevision.objects.filter(
             pk=revision_id, evening=locked, action=DealRevision.Action.DELETED
         ).first()
@@ -122,5 +128,5 @@ def restore_deal(evening: Evening, revision_id: int, user) -> Deal:
             by=author(user),
             evening_version=locked.version,
         )
-    sync(evening, locked)
+    sync(evening_of(at), locked)
     return back

@@ -1,42 +1,33 @@
-"""The evening's row read under its lock, and what a write changed put back on the caller's copy."""
+"""The evening's row read under its lock, and what a write changed put back on the caller's copy.
+
+A write is given the evening (read again here, under its lock, in the write's own transaction) or
+the access a view read it through (``access.EveningAccess``): one read under its lock in the
+transaction the view holds open (``evening_for_user(..., locked=True)``) is decided on as it is, in
+that transaction; any other is read again."""
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.db.models import QuerySet
-
+from ..access import EveningAccess, lock
 from ..models import Evening
 from .refusals import EveningClosed, EveningGone
 
 
-def lock(evenings: QuerySet[Evening], pk: int) -> Evening | None:
-    """The evening ``pk`` of ``evenings`` with its seats, read and locked until the end of the
-    transaction this runs in (``select_for_update`` on PostgreSQL; SQLite's transaction holds the
-    lock from its start); None when there is none. A write given it in the same transaction does
-    not read it again (``read_locked``): a view reads the evening it checks the user's rights on under
-    the lock (``access.evening_for_user(..., locked=True)``), and the service decides on that read."""
-    evening = evenings.select_for_update(of=("self",)).prefetch_related("seats").filter(pk=pk).first()
-    if evening is not None:
-        evening.locked_in = _transaction()
-    return evening
+def evening_of(at: Evening | EveningAccess) -> Evening:
+    """The evening a write is given, or the one its access holds."""
+    return at.evening if isinstance(at, EveningAccess) else at
 
 
-def _transaction():
-    """The transaction this runs in (its outermost ``atomic`` block), None outside one."""
-    connection = transaction.get_connection()
-    return connection.atomic_blocks[0] if connection.in_atomic_block else None
+def held_locked(at: Evening | EveningAccess) -> bool:
+    """Whether the caller read the evening under its lock in the transaction it holds open (an access
+    read with ``locked=True``): the write decides on that read and runs in that transaction."""
+    return isinstance(at, EveningAccess) and at.locked
 
 
-def locked_here(evening: Evening) -> bool:
-    """``evening`` was read under its lock (``lock``) in the transaction this runs in."""
-    return getattr(evening, "locked_in", None) is not None and evening.locked_in is _transaction()
-
-
-def read_locked(evening: Evening, *, open_only: bool = True) -> Evening:
-    """The evening's row, read again and locked until the end of the transaction, with its seats
-    (the evening itself when it was read so in this transaction: ``lock``); ``EveningGone`` when it
-    was deleted, ``EveningClosed`` when ``open_only`` and it is closed."""
-    locked = evening if locked_here(evening) else lock(Evening.objects.all(), evening.pk)
+def read_locked(at: Evening | EveningAccess, *, open_only: bool = True) -> Evening:
+    """The evening's row locked until the end of the transaction, with its seats: the access's own
+    read when it was read so (``held_locked``), else read again; ``EveningGone`` when it was deleted,
+    ``EveningClosed`` when ``open_only`` and it is closed."""
+    locked = evening_of(at) if held_locked(at) else lock(Evening.objects.all(), evening_of(at).pk)
     if locked is None:
         raise EveningGone()
     if open_only and not locked.is_open:

@@ -13,9 +13,10 @@ from scorebook.rules.deals import Evening as EngineEvening
 from scorebook.rules.scoring import Scorer
 
 from .. import summary
+from ..access import EveningAccess
 from ..models import Deal, DealRevision, Evening
 from ..stored import LINE_FIELDS, state_of, table_of
-from .locking import author, locked_here, read_locked, sync
+from .locking import author, evening_of, held_locked, read_locked, sync
 from .refusals import DealLimit, Entered, EveningMoved
 from .rescoring import check_money, next_version, rebuild_locked, save_state
 
@@ -35,7 +36,7 @@ class Recorded(NamedTuple):
 
 
 def record_deal(
-    evening: Evening,
+    at: Evening | EveningAccess,
     data: dict,
     user,
     request_key: str = "",
@@ -46,12 +47,13 @@ def record_deal(
     """Append a deal, scored from the stored state after the last one; a spent ``request_key``
     (its deal recorded, or recorded and deleted since) records nothing. ``entered``: the version of
     the evening the deal was entered against; ``EveningMoved`` when the evening changed since (the
-    deal would go to another place, another dealer: never silently). ``evening`` read under its
-    lock in the caller's transaction (``lock``) is not read again, and that transaction is this
-    write's (a refusal rolls it back); ``table``: its engine table, when the caller built it."""
-    with transaction.atomic(savepoint=not locked_here(evening)):
-        locked = read_locked(evening)
-        if table is None or locked is not evening:
+    deal would go to another place, another dealer: never silently). ``at``: the evening, or the
+    access a view read it through; one read under its lock in the caller's transaction
+    (``locking.held_locked``) is not read again, and that transaction is this write's (a refusal
+    rolls it back); ``table``: its engine table, when the caller built it from that read."""
+    with transaction.atomic(savepoint=not held_locked(at)):
+        locked = read_locked(at)
+        if table is None or not held_locked(at):
             table = table_of(locked)
         state = state_of(locked, table)
         now = _deals_now(locked, request_key, state.number if state is not None else 0)
@@ -84,7 +86,7 @@ def record_deal(
         next_version(locked, snapshot)
         locked.summary = summary.with_deal(locked, previous, standing, result)
         save_state(locked)
-    sync(evening, locked)
+    sync(evening_of(at), locked)
     return Recorded(deal, True, before, after, None if rebuilt else now.last)
 
 

@@ -7,18 +7,21 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
+from ..access import EveningAccess
 from ..models import Evening, link_token_hash, new_link_token
-from .locking import author, read_locked, sync
+from .locking import author, evening_of, read_locked, sync
 from .refusals import AdminReopens, Managed
 
 
-def set_status(evening: Evening, status: str, user=None, *, admin: bool = False, through_manager: bool = False) -> None:
+def set_status(
+    at: Evening | EveningAccess, status: str, user=None, *, admin: bool = False, through_manager: bool = False
+) -> None:
     """Close or reopen the evening (a new version: followers see it change); nothing when it is so
     already. Closing keeps who closed it and whether as an admin (``admin``: an admin of its club,
     or a private evening's owner); such an evening is reopened by an admin only (``AdminReopens``
     otherwise)."""
     with transaction.atomic():
-        locked = read_locked(evening, open_only=False)
+        locked = read_locked(at, open_only=False)
         if locked.managed and not through_manager:
             raise Managed(locked)
         if locked.status != status:
@@ -43,6 +46,7 @@ def set_status(evening: Evening, status: str, user=None, *, admin: bool = False,
                     *("version", "updated_at", "state", "summary"),
                 ]
             )
+    evening = evening_of(at)
     for field in ("status", "closed_at", "closed_by_id", "admin_reopens"):
         setattr(evening, field, getattr(locked, field))
     sync(evening, locked)
@@ -75,24 +79,24 @@ def set_status_of_tables(evening_ids: list[int], status: str, user=None) -> None
         Evening.objects.filter(pk=locked.pk).update(**changes)
 
 
-def set_archived(evening: Evening, archived: bool) -> None:
+def set_archived(at: Evening | EveningAccess, archived: bool) -> None:
     """Leave the evening out of the lists (or bring it back); its deals and figures do not change."""
     with transaction.atomic():
-        locked = read_locked(evening, open_only=False)
+        locked = read_locked(at, open_only=False)
         if locked.managed:
             raise Managed(locked)
         if locked.archived != archived:
             locked.archived = archived
             locked.save(update_fields=["archived"])
-    evening.archived = archived
+    evening_of(at).archived = archived
 
 
-def new_share_link(evening: Evening) -> str:
+def new_share_link(at: Evening | EveningAccess) -> str:
     """A new read-only link for the evening (the old one stops working); returns its token,
     ``<public id>.<secret>``, of which only the secret's digest is stored."""
-    share_id, secret = secrets.token_urlsafe(9), new_link_token()
+    evening, (share_id, secret) = evening_of(at), (secrets.token_urlsafe(9), new_link_token())
     with transaction.atomic():
-        if read_locked(evening, open_only=False).managed:
+        if read_locked(at, open_only=False).managed:
             raise Managed(evening)  # a club night's table is followed on the night's ranking
         Evening.objects.filter(pk=evening.pk).update(share_id=share_id, share_hash=link_token_hash(secret))
     evening.share_id, evening.share_hash = share_id, link_token_hash(secret)

@@ -23,7 +23,7 @@ __all__ = ["chart_context", "evening_chart"]
 @login_required
 @require_safe
 def evening_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    evening = evening_for_user(request, pk)
+    evening = evening_for_user(request, pk).evening
     sheet = read_sheet(evening)  # every deal's stored result: nothing scored again
     context = {"evening": evening, "chart": build(sheet.table.players, sheet.running())}
     if request.htmx:  # a live refresh only needs the chart

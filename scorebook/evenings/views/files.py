@@ -240,7 +240,7 @@ def evening_import(request):
 @login_required
 @require_safe
 def evening_export(request, pk):
-    evening = evening_for_user(request, pk)
+    evening = evening_for_user(request, pk).evening
     filename = f"scorebook-{evening.date.isoformat()}-{evening.ruleset}.json"
     response = HttpResponse(creation.export_text(evening), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)

@@ -34,13 +34,14 @@ def _after_delete(evening):
 def evening_delete(request, pk):
     """An evening without deals (started by mistake, or emptied) and without payments can be deleted.
     One with payments (cancelled ones too) cannot: the page names them, and offers to archive it."""
-    evening = evening_for_user(request, pk, write=True)
+    access = evening_for_user(request, pk, write=True)
+    evening = access.evening
     refuse_if_managed(evening)
     has_deals = evening.deals.exists()
     records = payments.payment_records(evening)
     if request.method == "POST" and not has_deals and not records:
         try:
-            services.delete_evening(evening)
+            services.delete_evening(access)
         except services.HasDeals:  # a deal was recorded in the meantime
             has_deals = True
         except services.HasPayments:  # a payment was recorded in the meantime
@@ -92,13 +93,14 @@ def evening_delete(request, pk):
 @login_required
 def evening_archive(request, pk):
     """Archive an evening out of the lists, or bring it back (``archived`` = 1 or 0)."""
-    evening = evening_for_user(request, pk, write=True)
+    access = evening_for_user(request, pk, write=True)
+    evening = access.evening
     refuse_if_managed(evening)
     wanted = not evening.archived
     if request.method == "POST":
         wanted = request.POST.get("archived", "1") != "0"
         try:
-            services.set_archived(evening, wanted)
+            services.set_archived(access, wanted)
         except services.EveningGone as gone:
             messages.error(request, gone.message)
             return _after_delete(evening)

@@ -27,7 +27,7 @@ from scorebook.core.formatting import money_text, party_label
 from scorebook.core.http import HtmxHttpRequest, page_or_fragment
 
 from .. import payments
-from ..access import MAX_ID, evening_for_money, may_pay
+from ..access import MAX_ID, evening_for_money
 from ..forms import CancelForm
 from ..models import Payment
 
@@ -49,9 +49,9 @@ def _rights(request, payment: Payment, write: bool) -> tuple[bool, bool, str, st
     """(may cancel it, as an admin, where to go back by default, the list htmx replaces): the
     evening's rights for an evening's payment, the club's role for the others."""
     if payment.evening_id is not None:
-        evening = evening_for_money(request, payment.evening_id, write=write)
-        back = reverse("settlement", args=[evening.pk]) + "#transfers"
-        return may_pay(evening), bool(getattr(evening, "as_admin", False)), back, "#transfers"
+        access = evening_for_money(request, payment.evening_id, write=write)
+        back = reverse("settlement", args=[payment.evening_id]) + "#transfers"
+        return access.may_pay, access.as_admin, back, "#transfers"
     club, role = club_for_user(request, payment.club.slug, *((SCORING_ROLES) if write else ()))
     return role in SCORING_ROLES, role == Role.ADMIN, club.get_absolute_url(), "#ledger"
 

@@ -30,7 +30,7 @@ def _context(evening) -> dict:
 @require_safe
 @login_required
 def evening_rules(request, pk):
-    evening = evening_for_user(request, pk)
+    evening = evening_for_user(request, pk).evening
     return render(request, TEMPLATE, _context(evening) | {"back": "evening"})
 
 

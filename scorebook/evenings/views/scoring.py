@@ -30,15 +30,16 @@ from scorebook.core.cleaning import whole_number
 from scorebook.core.engine_messages import localized
 from scorebook.core.http import page_or_fragment
 from scorebook.rules import registry
+from scorebook.rules.deals import Evening as EngineEvening
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import ClassicRules
-from scorebook.rules.scoring import DealError
+from scorebook.rules.scoring import DealError, DealResult
 
 from .. import creation, display, headings, listing, rules_display, services, stored
-from ..access import MAX_ID, evening_for_user, visible_evenings
+from ..access import MAX_ID, EveningAccess, evening_for_user, visible_evenings
 from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RecordForm, RobreForm, deal_form_class
 from ..links import login_or_link
-from ..models import DealRevision
+from ..models import Deal, DealRevision
 
 TEMPLATE = "evenings/scoring.html"
 INVALID = 422
@@ -153,11 +154,12 @@ def _claim_teams(rules, robre) -> list[int]:
 
 
 def _board_context(
-    request, evening, sheet: stored.Sheet, forms: Forms, *, refused: bool = False, revisions: bool = True
+    request, access: EveningAccess, sheet: stored.Sheet, forms: Forms, *, refused: bool = False, revisions: bool = True
 ) -> dict:
     """What the board shows: the state after the evening's last deal, the record forms, the last
     deals (``sheet``: read from what the writes stored, nothing scored again), and unless
     ``revisions`` is False the latest corrections (with the undo of a deletion)."""
+    evening = access.evening
     standing, rules = sheet.standing, sheet.table.rules
     classic = isinstance(rules, ClassicRules)
     robre = standing.next.robre
@@ -169,6 +171,7 @@ def _board_context(
         undo = None
     context = {
         "evening": evening,
+        "access": access,
         "rules": rules,
         "classic": classic,
         "players": sheet.table.players,
@@ -179,7 +182,7 @@ def _board_context(
         "has_bete": getattr(rules, "bete", None) is not None,
         "robre": robre,
         "robres_done": standing.robres,
-        "can_score": evening.is_open and evening.may_score,
+        "can_score": evening.is_open and access.may_score,
         # a night's table that has played its deals of the session: no form for a deal it cannot record
         "deals_done": evening.deal_limit is not None and standing.number >= evening.deal_limit,
         "rows": display.rows_of(sheet.lines, sheet.table.players, rules, sheet.deals, sheet.before)[::-1],
@@ -208,12 +211,14 @@ def _deleted_here(request, revision: DealRevision) -> bool:
     return (request.session.get(UNDO_KEY) or {}).get(str(revision.evening_id)) == revision.pk
 
 
-def _board(request, evening, sheet: stored.Sheet | None = None, *, status: int = 200, forms: Forms = Forms()):
+def _board(
+    request, access: EveningAccess, sheet: stored.Sheet | None = None, *, status: int = 200, forms: Forms = Forms()
+):
     """The page, or its ``board`` partial for htmx: the state after the evening's last deal, the
     record forms (``forms``: one sent back with its errors), the latest deals."""
     if sheet is None:
-        sheet = stored.read_sheet(evening, None if request.GET.get("deals") == "all" else RECENT)
-    context = _board_context(request, evening, sheet, forms, refused=status == INVALID)
+        sheet = stored.read_sheet(access.evening, None if request.GET.get("deals") == "all" else RECENT)
+    context = _board_context(request, access, sheet, forms, refused=status == INVALID)
     template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
     return render(request, template, context, status=status)
 
@@ -235,21 +240,21 @@ def _broken_page(request, evening):
 @page_or_fragment
 @login_or_link
 def evening(request, pk):
-    evening = evening_for_user(request, pk)
+    access = evening_for_user(request, pk)
     try:
-        sheet = stored.read_sheet(evening, None if request.GET.get("deals") == "all" else RECENT)
+        sheet = stored.read_sheet(access.evening, None if request.GET.get("deals") == "all" else RECENT)
     except (DealError, FileError):
-        return _broken_page(request, evening)
-    return _board(request, evening, sheet)
+        return _broken_page(request, access.evening)
+    return _board(request, access, sheet)
 
 
-def _refused(request, evening, refusal: services.Refused):
+def _refused(request, access: EveningAccess, refusal: services.Refused):
     """A write that lost a race (or found the evening closed): the reason in words, with the board
     as it is now: in its notices for htmx (422, as a refused form: an offline queue keeps the line
     as refused), else the page with the notice (409; a closed evening: back to its page). An
     evening deleted meanwhile: the list of evenings. ``X-Refused`` names the refusal for a phone
     sending its waiting deals (closed, gone, limit: what it may offer to do next)."""
-    response = _refusal_answer(request, evening, refusal)
+    response = _refusal_answer(request, access, refusal)
     response["X-Refused"] = REFUSALS.get(type(refusal), "refused")
     return response
 
@@ -257,8 +262,8 @@ def _refused(request, evening, refusal: services.Refused):
 REFUSALS = {services.EveningClosed: "closed", services.EveningGone: "gone", services.DealLimit: "limit"}
 
 
-def _refusal_answer(request, evening, refusal: services.Refused):
-    message = refusal.message
+def _refusal_answer(request, access: EveningAccess, refusal: services.Refused):
+    evening, message = access.evening, refusal.message
     if isinstance(refusal, services.EveningClosed) and not request.user.is_authenticated:
         # a table's phone (a scoring link): the director closes and reopens its tables
         message = _("This table is closed: only the director can reopen it. Ask the director.")
@@ -269,50 +274,50 @@ def _refusal_answer(request, evening, refusal: services.Refused):
     if isinstance(refusal, services.EveningClosed) and not request.htmx:
         return redirect(evening)
     try:
-        return _board(request, evening, status=INVALID if request.htmx else 409)
+        return _board(request, access, status=INVALID if request.htmx else 409)
     except (DealError, FileError):
         return _broken_page(request, evening)
 
 
-def _after_write(request, evening):
+def _after_write(request, access: EveningAccess):
     """After a change: the board for htmx, else back to the page (post, redirect, get)."""
     if request.htmx:
-        return _board(request, evening)
-    return redirect(evening)
+        return _board(request, access)
+    return redirect(access.evening)
 
 
 def _record(request, pk, build_form):
     """Record one line from a posted form (``build_form``: the deal form, an adjustment, or a new
     robre). In the write's transaction, the evening is read once, under its lock: the user's rights
     are checked on it, the form is checked against its table, and the service scores the deal from
-    the state after the evening's last deal (``services.record_deal``, given both). The answer is
-    drawn once the transaction is over."""
-    evening = form = table = None
+    the state after the evening's last deal (``services.record_deal``, given the access read under
+    the lock, and the table). The answer is drawn once the transaction is over."""
+    access = form = table = None
     try:
         with transaction.atomic():
-            evening = evening_for_user(request, pk, write=True, locked=True)
-            if not evening.is_open:
+            access = evening_for_user(request, pk, write=True, locked=True)
+            if not access.evening.is_open:
                 raise services.EveningClosed()
-            table = stored.table_of(evening)
+            table = stored.table_of(access.evening)
             form = build_form(table, request.POST)
             recorded = None
             if form.is_valid():
                 key = form.cleaned_data.get("request_key") or ""
                 recorded = services.record_deal(
-                    evening, form.deal_data(), request.user, key, _entered_of(form), table=table
+                    access, form.deal_data(), request.user, key, _entered_of(form), table=table
                 )
     except (DealError, FileError) as error:
         if form is None:  # the evening's own table cannot be read: not the form's fault
             raise
         form.add_engine_error(error)
     except services.EveningMoved as moved:
-        return _moved(request, evening, table, moved)
+        return _moved(request, access, table, moved)
     except services.Refused as refusal:
-        return _refused(request, evening, refusal)
+        return _refused(request, access, refusal)
     else:
         if recorded is not None:
-            return _with_version(_recorded(request, evening, recorded), evening.version)
-    return _board(request, evening, status=INVALID, forms=Forms.refused(form))
+            return _with_version(_recorded(request, access, recorded), access.evening.version)
+    return _board(request, access, status=INVALID, forms=Forms.refused(form))
 
 
 def _entered_of(form) -> services.Entered | None:
@@ -329,7 +334,7 @@ def _with_version(response, version: int):
     return response
 
 
-def _moved(request, evening, table, moved: services.EveningMoved):
+def _moved(request, access: EveningAccess, table, moved: services.EveningMoved):
     """The evening changed since the deal was entered: 409, never placed silently. The board as it
     is now, the deal back in the form (to be saved as the next deal, entered against the version now:
     the service checks again) with both places in words; a phone's waiting deal shows the words on
@@ -337,23 +342,24 @@ def _moved(request, evening, table, moved: services.EveningMoved):
     messages.error(request, moved.message)
     data = request.POST.copy()
     data["evening_version"], data["deal_number"], data["dealer"] = moved.version, moved.number, moved.dealer
-    evening.refresh_from_db()
+    access.evening.refresh_from_db()
     form = _deal_form(table, data)
     form.is_valid()
     try:
-        return _with_version(_board(request, evening, status=409, forms=Forms(deal=form)), moved.version)
+        return _with_version(_board(request, access, status=409, forms=Forms(deal=form)), moved.version)
     except (DealError, FileError):
-        return _broken_page(request, evening)
+        return _broken_page(request, access.evening)
 
 
-def _recorded(request, evening, recorded: services.Recorded):
+def _recorded(request, access: EveningAccess, recorded: services.Recorded):
     """The answer to a recorded line. Without JavaScript: back to the page. With htmx, when the page
     that posted shows the evening as it was just before (``X-Board-Version``) and the record forms
     keep their shape: only what changed (``_answer``); otherwise the whole board."""
+    evening = access.evening
     if not recorded.created:
         if recorded.deal is None:
             messages.info(request, _("This deal was recorded, then deleted: it is not recorded again."))
-        return _after_write(request, evening)
+        return _after_write(request, access)
     result = recorded.after.results[-1]
     words = display.saved_words(result, recorded.after.rules)
     messages.success(request, _("Deal %(n)s saved: %(what)s") % {"n": result.number, "what": words}, extra_tags="saved")
@@ -365,7 +371,7 @@ def _recorded(request, evening, recorded: services.Recorded):
         answer = _answer(request, evening, recorded)
         if answer is not None:
             return answer
-    return _board(request, evening)
+    return _board(request, access)
 
 
 def _forms_kept(evening, recorded: services.Recorded) -> bool:
@@ -453,90 +459,111 @@ def _deal_or_404(evening, number):
     return deal
 
 
-@login_or_link
-def deal_edit(request, pk, number):
-    evening = evening_for_user(request, pk, write=True)
+def _correction(evening, number: int) -> tuple[Deal, DealResult, EngineEvening]:
+    """The deal ``number`` (404 when there is none), its result as stored (scored from the deals when
+    nothing is stored for this version), and the evening's table."""
     deal = _deal_or_404(evening, number)
     table = stored.table_of(evening)
     deal_result = stored.result_of(deal, table) if stored.state_of(evening, table) is not None else None
     if deal_result is None:  # nothing stored for this version: scored from the deals
         deal_result = stored.scored(evening).result.deals[number - 1]
+    return deal, deal_result, table
+
+
+@dataclass
+class _Corrected:
+    """What the correction page shows when nothing was saved: the form (with its errors, or the deal
+    as another phone corrected it meanwhile: ``conflict``), and the answer's status."""
+
+    form: Form
+    conflict: Deal | None = None
+    status: int = INVALID
+
+
+def _correct(request, access: EveningAccess, number: int, deal: Deal, cls, kwargs: dict):
+    """A posted correction handed to the service: back to the evening once it is saved, a refusal
+    answered, else what the page shows again (``_Corrected``)."""
+    form = cls(request.POST, **kwargs)
+    if "adjustment" in deal.data or "robre" in deal.data:
+        form.is_valid()
+        form.add_error(None, _("This line cannot be corrected here: delete it and record it again."))
+        return _Corrected(form)
+    if not form.is_valid():
+        return _Corrected(form)
+    try:
+        version, posted = form.cleaned_data.get("version"), _posted_id(request)
+        services.edit_deal(access, number, form.deal_data(), request.user, version, posted)
+    except DealError as error:
+        form.add_engine_error(error, number)
+        return _Corrected(form)
+    except services.StaleDeal as stale:
+        initial = cls.initial_from(stale.deal.data, kwargs["players"]) | {"version": stale.deal.version}
+        return _Corrected(cls(initial=initial, **kwargs), stale.deal, 409)
+    except services.Refused as refusal:
+        return _refused(request, access, refusal)
+    messages.success(request, _("Deal %(n)s corrected.") % {"n": number})
+    return redirect(access.evening)
+
+
+@login_or_link
+def deal_edit(request, pk, number):
+    access = evening_for_user(request, pk, write=True)
+    evening = access.evening
+    deal, deal_result, table = _correction(evening, number)
     rules, players = table.rules, list(table.players)
     editable = "adjustment" not in deal.data and "robre" not in deal.data
-    status = 200
-    conflict = None
     cls = deal_form_class(rules)
     kwargs = {"rules": rules, "players": players}
     if cls is ClassicDealForm:
         kwargs["teams"] = deal_result.robre.teams
     if request.method == "POST":
         if not evening.is_open:
-            return _refused(request, evening, services.EveningClosed())
-        form = cls(request.POST, **kwargs)
-        if not editable:
-            form.is_valid()
-            form.add_error(None, _("This line cannot be corrected here: delete it and record it again."))
-        elif form.is_valid():
-            try:
-                services.edit_deal(
-                    evening,
-                    number,
-                    form.deal_data(),
-                    request.user,
-                    form.cleaned_data.get("version"),
-                    _posted_id(request),
-                )
-                messages.success(request, _("Deal %(n)s corrected.") % {"n": number})
-                return redirect(evening)
-            except DealError as error:
-                form.add_engine_error(error, number)
-            except services.StaleDeal as stale:
-                conflict = stale.deal
-                deal = stale.deal
-                form = cls(initial=cls.initial_from(deal.data, players) | {"version": deal.version}, **kwargs)
-            except services.Refused as refusal:
-                return _refused(request, evening, refusal)
-        status = 409 if conflict else INVALID
+            return _refused(request, access, services.EveningClosed())
+        page = _correct(request, access, number, deal, cls, kwargs)
+        if not isinstance(page, _Corrected):
+            return page
     else:
         initial = cls.initial_from(deal.data, players) | {"version": deal.version} if editable else None
-        form = cls(initial=initial, **kwargs)
+        page = _Corrected(cls(initial=initial, **kwargs), status=200)
     context = {
         "evening": evening,
-        "deal": deal,
+        "access": access,
+        "deal": page.conflict or deal,
         "number": number,
-        "form": form,
+        "form": page.form,
         "rules": rules,
         "classic": isinstance(rules, ClassicRules),
         "editable": editable,
         "deal_result": deal_result,
         "description": display.describe(deal_result, rules),
         "players": players,
-        "conflict": conflict,
+        "conflict": page.conflict,
         "can_score": evening.is_open,
         "groups": None if isinstance(rules, ClassicRules) else display.contract_groups(rules),
         "heading": headings.heading(evening),  # a correction waiting on the phone names its evening
     }
-    return render(request, "evenings/deal_edit.html", context, status=status)
+    return render(request, "evenings/deal_edit.html", context, status=page.status)
 
 
 @login_or_link
 @require_POST
 def deal_delete(request, pk, number):
-    evening = evening_for_user(request, pk, write=True)
+    access = evening_for_user(request, pk, write=True)
+    evening = access.evening
     if not evening.is_open:
-        return _refused(request, evening, services.EveningClosed())
+        return _refused(request, access, services.EveningClosed())
     if _posted_id(request) is None:  # a deal by its number alone (with its id: it may have moved or gone since)
         _deal_or_404(evening, number)
     try:
         revision = services.delete_deal(
-            evening, number, request.user, _posted_id(request), _posted_int(request, "version")
+            access, number, request.user, _posted_id(request), _posted_int(request, "version")
         )
         request.session[UNDO_KEY] = (request.session.get(UNDO_KEY) or {}) | {str(evening.pk): revision.pk}
     except DealError as error:
         messages.error(request, _("Deal %(n)s cannot be deleted: %(why)s") % {"n": number, "why": localized(error)})
     except services.Refused as refusal:
-        return _refused(request, evening, refusal)
-    return _after_write(request, evening)
+        return _refused(request, access, refusal)
+    return _after_write(request, access)
 
 
 def _posted_int(request, name: str) -> int | None:
@@ -551,17 +578,17 @@ def _posted_id(request) -> int | None:
 @login_or_link
 @require_POST
 def deal_restore(request, pk, revision):
-    evening = evening_for_user(request, pk, write=True)
-    if not evening.is_open:
-        return _refused(request, evening, services.EveningClosed())
+    access = evening_for_user(request, pk, write=True)
+    if not access.evening.is_open:
+        return _refused(request, access, services.EveningClosed())
     if not 0 < revision <= MAX_ID:
         raise Http404("No such revision")
     try:
-        services.restore_deal(evening, revision, request.user)
+        services.restore_deal(access, revision, request.user)
     except services.NoSuchDeletion:
         raise Http404("No such revision") from None
     except DealError as error:
         messages.error(request, _("The deal cannot be put back: %(why)s") % {"why": localized(error)})
     except services.Refused as refusal:
-        return _refused(request, evening, refusal)
-    return _after_write(request, evening)
+        return _refused(request, access, refusal)
+    return _after_write(request, access)

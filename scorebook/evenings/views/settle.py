@@ -29,7 +29,7 @@ from scorebook.rules.model import BeteEnd
 from scorebook.rules.scoring import BETE
 
 from .. import display, payments, rules_display, services, stored
-from ..access import evening_for_money, evening_for_user, may_pay, refuse_if_managed
+from ..access import EveningAccess, evening_for_money, evening_for_user, refuse_if_managed
 from ..display import TransferWords
 from ..forms import PaymentForm
 from ..models import Evening, Payment
@@ -63,15 +63,16 @@ class TransferRow(TransferWords):
         return self.cancelled_at is not None
 
 
-def _may_cancel(evening: Evening, payment: Payment, user) -> bool:
+def _may_cancel(access: EveningAccess, payment: Payment, user) -> bool:
     """A scorer cancels the payments they entered, an admin (of the club; a private evening's
     owner) any; a table's link, none."""
-    if not may_pay(evening):
+    if not access.may_pay:
         return False
-    return bool(getattr(evening, "as_admin", False)) or (user is not None and payment.marked_by_id == user.pk)
+    return access.as_admin or (user is not None and payment.marked_by_id == user.pk)
 
 
-def _payment_row(evening: Evening, p: Payment, user=None) -> TransferRow:
+def _payment_row(access: EveningAccess, p: Payment, user=None) -> TransferRow:
+    evening = access.evening
     cancellation = getattr(p, "cancellation", None) if p.cancelled else None
     return TransferRow(
         p.payer,
@@ -87,18 +88,19 @@ def _payment_row(evening: Evening, p: Payment, user=None) -> TransferRow:
         cancellation.at if cancellation else None,
         display_name(cancellation.by) if cancellation else "",
         cancellation.reason if cancellation else "",
-        not cancellation and _may_cancel(evening, p, user),
+        not cancellation and _may_cancel(access, p, user),
     )
 
 
-def _transfer_rows(evening: Evening, user=None) -> list[TransferRow]:
+def _transfer_rows(access: EveningAccess, user=None) -> list[TransferRow]:
     """What was paid (every payment, in the order they were made; the cancelled ones shown as such),
     then what remains to settle: the settlement netted against the payments that count
     (docs/rules/money.md; ``payments.still_due``)."""
+    evening = access.evening
     if evening.stake is None:
         return []
     records = payments.payment_records(evening)
-    rows = [_payment_row(evening, p, user) for p in records]
+    rows = [_payment_row(access, p, user) for p in records]
     # after a correction a payment marked against a transfer may match none any more: it stays,
     # counts on account (netted in every balance), and says so (docs/rules/money.md)
     due = payments.settlement_due(evening)
@@ -117,8 +119,9 @@ def _parties(evening: Evening) -> list[tuple[str, str]]:
     return sorted(named, key=lambda party: (party[0] == BETE, sort_key(party[1])))
 
 
-def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> dict:
+def _context(access: EveningAccess, last: int | None = 0, user=None, form=None) -> dict:
     """The settlement's context; ``sheet``: the evening as stored, with its ``last`` deals (all: None)."""
+    evening = access.evening
     sheet = stored.read_sheet(evening, last)
     result = sheet.standing
     rules = sheet.table.rules
@@ -147,11 +150,12 @@ def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> di
     bete = getattr(rules, "bete", None)
     carried = bete is not None and result.bete_end is BeteEnd.CARRY
     bete_money = money.get(BETE)
-    transfers = _transfer_rows(evening, user)
-    if form is None and has_stake and may_pay(evening) and not evening.managed:
+    transfers = _transfer_rows(access, user)
+    if form is None and has_stake and access.may_pay and not evening.managed:
         form = PaymentForm(parties=_parties(evening))
     return {
         "evening": evening,
+        "access": access,
         "variant": rules.names.get(code),
         "players": list(result.players),
         "deal_count": result.number,
@@ -167,8 +171,8 @@ def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> di
         "payment_form": form,
         "due_count": sum(not t.paid for t in transfers),
         "closed": not evening.is_open,
-        "may_score": getattr(evening, "may_score", False),
-        "may_pay": may_pay(evening) and not evening.managed,  # a night's table settles with its night
+        "may_score": access.may_score,
+        "may_pay": access.may_pay and not evening.managed,  # a night's table settles with its night
         "sheet": sheet,
         "lang": code,
         "summary": rules_display.summary(evening.ruleset, rules, evening.rules_from),
@@ -182,15 +186,13 @@ def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> di
 @require_safe
 @login_required
 def settlement(request, pk):
-    evening = evening_for_user(request, pk)
-    return render(request, TEMPLATE, _context(evening, user=request.user))
+    return render(request, TEMPLATE, _context(evening_for_user(request, pk), user=request.user))
 
 
 @require_safe
 @login_required
 def evening_print(request, pk):
-    evening = evening_for_user(request, pk)
-    context = _context(evening, last=None)
+    context = _context(evening_for_user(request, pk), last=None)
     sheet = context["sheet"]
     context["rows"] = display.rows_of(sheet.lines, sheet.table.players, sheet.table.rules, sheet.deals)
     context["totals"] = [sheet.standing.totals[name] for name in sheet.table.players]
@@ -205,13 +207,13 @@ def _settlement_url(evening: Evening, anchor: str = "") -> str:
     return reverse("settlement", args=[evening.pk]) + anchor
 
 
-def _transfers_answer(request, evening: Evening, form=None, status: int = 200) -> HttpResponse:
+def _transfers_answer(request, access: EveningAccess, form=None, status: int = 200) -> HttpResponse:
     """The settlement's list of transfers for htmx (in place), the page otherwise."""
     if request.htmx:
-        return render(request, TEMPLATE + "#transfers", _context(evening, user=request.user, form=form), status=status)
+        return render(request, TEMPLATE + "#transfers", _context(access, user=request.user, form=form), status=status)
     if form is not None:
-        return render(request, TEMPLATE, _context(evening, user=request.user, form=form), status=status)
-    return redirect(_settlement_url(evening, "#transfers"))
+        return render(request, TEMPLATE, _context(access, user=request.user, form=form), status=status)
+    return redirect(_settlement_url(access.evening, "#transfers"))
 
 
 @require_POST
@@ -219,7 +221,8 @@ def _transfers_answer(request, evening: Evening, form=None, status: int = 200) -
 def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Mark a transfer still due paid in full (a double tap is harmless: the second finds it paid).
     ``paid`` = "0" with a ``payment`` asks to cancel that payment: its confirmation page."""
-    evening = evening_for_money(request, pk, write=True)
+    access = evening_for_money(request, pk, write=True)
+    evening = access.evening
     payer = (request.POST.get("payer") or "").strip()
     payee = (request.POST.get("payee") or "").strip()
     try:
@@ -254,7 +257,7 @@ def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except payments.NotDue:  # the page was out of date: a deal or a payment changed the settlement since
         messages.warning(request, _("The settlement has changed since the page was shown: check it again."))
         return HttpResponseClientRefresh() if request.htmx else redirect(_settlement_url(evening, "#transfers"))
-    return _transfers_answer(request, evening)
+    return _transfers_answer(request, access)
 
 
 @require_POST
@@ -262,14 +265,15 @@ def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def payment_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Record a payment typed in: part of a transfer, or a free amount between two parties of the
     evening, with a note. The form's key makes a repeated post record nothing."""
-    evening = evening_for_money(request, pk, write=True)
+    access = evening_for_money(request, pk, write=True)
+    evening = access.evening
     if evening.stake is None:
         return HttpResponseBadRequest("this evening has no stake")
     if evening.managed:
         raise PermissionDenied("A club night's table is settled with its night, in the club's ledger")
     form = PaymentForm(request.POST, parties=_parties(evening))
     if not form.is_valid():
-        return _transfers_answer(request, evening, form, status=422)
+        return _transfers_answer(request, access, form, status=422)
     data = form.cleaned_data
     try:
         _payment, created = payments.record_payment(
@@ -285,7 +289,7 @@ def payment_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         )
     except payments.NotDue:
         form.add_error("payer", _("Two parties of this evening are needed."))
-        return _transfers_answer(request, evening, form, status=422)
+        return _transfers_answer(request, access, form, status=422)
     if created:
         messages.success(
             request,
@@ -296,7 +300,7 @@ def payment_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 "amount": money_text(data["amount"], evening.currency),
             },
         )
-    return _transfers_answer(request, evening)
+    return _transfers_answer(request, access)
 
 
 def _back(request, evening: Evening):
@@ -309,10 +313,11 @@ def _back(request, evening: Evening):
 
 
 def _set_status(request, pk, status: str):
-    evening = evening_for_user(request, pk, write=True)
+    access = evening_for_user(request, pk, write=True)
+    evening = access.evening
     refuse_if_managed(evening)
     try:
-        services.set_status(evening, status, request.user, admin=evening.as_admin)
+        services.set_status(access, status, request.user, admin=access.as_admin)
     except services.AdminReopens:
         raise PermissionDenied("An admin of the club closed this evening: only an admin reopens it") from None
     except services.EveningGone as gone:  # deleted a moment ago

@@ -26,7 +26,7 @@ from scorebook.rules import registry
 from scorebook.rules.model import ClassicRules
 
 from .. import display, rules_display, services, stored
-from ..access import evening_for_token, evening_for_user, refuse_if_managed
+from ..access import EveningAccess, evening_for_token, evening_for_user, refuse_if_managed
 from ..models import Evening, link_token_hash
 
 LAST_DEALS = 10  # deals listed on the public page, newest first
@@ -38,14 +38,16 @@ QR_DARK, QR_LIGHT = "#111418", "#ffffff"  # dark on white in both themes: phones
 def share(request, pk):
     """Whether the evening has a read-only link, and the button that makes one: a link is shown
     only once, when it is made (its secret is stored as a digest)."""
-    evening = evening_for_user(request, pk)
-    refuse_if_managed(evening)  # a club night's table is followed on the night's ranking
-    return _share_page(request, evening)
+    access = evening_for_user(request, pk)
+    refuse_if_managed(access.evening)  # a club night's table is followed on the night's ranking
+    return _share_page(request, access)
 
 
-def _share_page(request, evening, token: str = ""):
+def _share_page(request, access: EveningAccess, token: str = ""):
+    evening = access.evening
     context = {
         "evening": evening,
+        "access": access,
         "variant": registry.get(evening.ruleset).names.get(lang()),
         "has_link": bool(evening.share_id),
     }
@@ -163,10 +165,10 @@ def _robre(robre, rules: ClassicRules, finished: int) -> dict:
 @require_POST
 def share_reset(request, pk):
     """Make the read-only link (a former one answers 404 from now on); it is shown this once."""
-    evening = evening_for_user(request, pk, write=True)
-    refuse_if_managed(evening)
-    had_link = bool(evening.share_id)
-    token = services.new_share_link(evening)
+    access = evening_for_user(request, pk, write=True)
+    refuse_if_managed(access.evening)
+    had_link = bool(access.evening.share_id)
+    token = services.new_share_link(access)
     if had_link:
         messages.success(request, _("A new link was made: the old one no longer works."))
-    return _share_page(request, evening, token)
+    return _share_page(request, access, token)
