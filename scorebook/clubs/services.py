@@ -7,6 +7,7 @@ sitting twice at the same evening.
 
 from __future__ import annotations
 
+import enum
 import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
@@ -20,8 +21,9 @@ from django.utils.translation import gettext as _
 from scorebook.core.cleaning import Names, clean_name, looks_like, shown, skeleton
 from scorebook.rules.scoring import BETE
 
-from .models import Club, FormerSlug, Invitation, Membership, Player, PlayerClaim, Role, Season
+from .models import Club, FormerSlug, HouseRules, Invitation, Membership, Player, PlayerClaim, Role, Season
 from .models.club import new_invitation_token, token_digest
+from .models.rules import rules_version
 
 RANK = {Role.MEMBER: 0, Role.SCORER: 1, Role.ADMIN: 2}
 
@@ -446,3 +448,61 @@ def archive_season(season: Season, archived: bool) -> Season:
         season.archived = archived
         season.save(update_fields=["archived"])
     return season
+
+
+# --- house rules ---------------------------------------------------------------------------------
+
+
+class RulesChanged(Conflict):
+    """The club's rules of the variant changed since the form was shown: nothing was saved."""
+
+    def __init__(self):
+        super().__init__(
+            _(
+                "Someone changed these rules while you were editing them. Your figures are below, not saved: "
+                "save again to replace the other change."
+            )
+        )
+
+
+class RulesSaved(enum.Enum):
+    """What saving a variant's house rules did."""
+
+    PRESET = "preset"  # no figure differs from the preset: the club's row is gone (or was never there)
+    UNCHANGED = "unchanged"  # the same changes as stored: nothing written
+    CHANGED = "changed"  # the club's changes stored
+
+
+def save_house_rules(
+    club: Club, key: str, overrides: dict, user, *, seen: tuple[str, ...]
+) -> tuple[RulesSaved, HouseRules | None]:
+    """Store ``overrides`` (what differs from preset ``key``; none: the preset's own figures) as the
+    club's house rules, one admin at a time (the club's lock). ``seen``: the versions of the stored
+    rules the save was made against (the one the page showed, the one the form was checked against;
+    ``rules_version``); ``RulesChanged`` when the rules read under the lock are no longer those. What
+    it did, and the club's row after it."""
+    with transaction.atomic():
+        lock_club(club.pk)
+        house = HouseRules.objects.filter(club=club, ruleset=key).first()
+        now = rules_version(house.overrides if house is not None else None)
+        if any(version != now for version in seen):
+            raise RulesChanged()
+        if not overrides:
+            if house is not None:
+                house.delete()
+            return RulesSaved.PRESET, None
+        if house is not None and house.overrides == overrides:
+            return RulesSaved.UNCHANGED, house
+        house, _created = HouseRules.objects.update_or_create(
+            club=club, ruleset=key, defaults={"overrides": overrides, "updated_by": user}
+        )
+        return RulesSaved.CHANGED, house
+
+
+def reset_house_rules(club: Club, key: str) -> bool:
+    """Back to preset ``key``: the club's changes of it deleted, under the club's lock (so that a save
+    made at the same moment comes wholly before or after it). Whether there were any."""
+    with transaction.atomic():
+        lock_club(club.pk)
+        deleted, _rows = HouseRules.objects.filter(club=club, ruleset=key).delete()
+    return bool(deleted)

@@ -1,3 +1,5 @@
+import hashlib
+import json
 from typing import Any
 
 from django.conf import settings
@@ -6,6 +8,12 @@ from django.utils.translation import gettext_lazy as _
 
 from scorebook.rules import registry
 from scorebook.rules.model import to_dict
+
+
+def rules_version(overrides: dict | None) -> str:
+    """A fingerprint of a club's stored overrides: a form saved over other changes is noticed."""
+    text = json.dumps(overrides or {}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class HouseRules(models.Model):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from scorebook.rules.model import ContractRules, Ruleset
 
-from .base import HouseRulesForm, rules_version
+from .base import HouseRulesForm
 from .classic import ClassicRulesForm
 from .contract import ContractRulesForm
 from .grid import OUTCOMES, SIDES, cell_name
@@ -39,7 +39,6 @@ __all__ = [
     "HouseRulesForm",
     "cell_name",
     "house_rules_form",
-    "rules_version",
 ]
 
 

@@ -5,8 +5,6 @@ and into the club's overrides (``registry.diff``)."""
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,12 +17,6 @@ from scorebook.rules import registry
 from scorebook.rules.model import RulesError, Ruleset, ruleset_from_dict, to_dict
 
 FIGURE_LIMIT = 1_000
-
-
-def rules_version(overrides: dict | None) -> str:
-    """A fingerprint of a club's stored overrides: a form saved over other changes is noticed."""
-    text = json.dumps(overrides or {}, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def int_or_none(raw: Any) -> int | None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -24,7 +23,8 @@ from scorebook.rules.model import Family, RulesError
 
 from .. import services as club_services
 from ..models import HouseRules, Role
-from ..rules_forms import house_rules_form, rules_version
+from ..models.rules import rules_version
+from ..rules_forms import house_rules_form
 
 INVALID = 422
 CONFLICT = 409
@@ -98,66 +98,59 @@ def rules_edit(request, slug, ruleset):
 
 
 def _rules_save(request, slug, ruleset):
+    """An admin's post: back to the preset, a schedule's preview, or the figures saved (the form
+    checked against the club's rules, then ``services.save_house_rules`` decides under the club's lock)."""
     club, role = club_for_user(request, slug, Role.ADMIN)
     key = _preset_key(ruleset)
-    if request.POST.get("action") == "reset":
-        deleted, _rows = HouseRules.objects.filter(club=club, ruleset=key).delete()
-        if deleted:
+    action = request.POST.get("action", "")
+    if action == "reset":
+        if club_services.reset_house_rules(club, key):
             messages.success(request, _("Back to the preset: the next evening uses its figures."))
         else:
             messages.info(request, _("These rules were already the preset's."))
         return redirect("club_rules_edit", club.slug, key)
-
-    action = request.POST.get("action", "")
     if action.startswith("schedule:"):
         return _schedule_preview(request, club, role, key, action.partition(":")[2])
-
-    with transaction.atomic():
-        club_services.lock_club(club.pk)  # two admins saving at once: the second sees the first's change
-        house, current, problem = _current(club, key)
-        form = house_rules_form(key, current, request.POST, open_contract=request.POST.get("_open", ""))
-        submitted = request.POST.get("_version")
-        stale = submitted is not None and submitted != rules_version(house.overrides if house else None)
-        if not form.is_valid():
-            # the re-shown form still carries the version it was opened with: a later change is still noticed
-            return _editor(request, club, role, key, form, house, problem, status=INVALID, version=submitted)
-        if stale:
-            form.add_error(
-                None,
-                _(
-                    "Someone changed these rules while you were editing them. Your figures are below, not saved: "
-                    "save again to replace the other change."
-                ),
-            )
-            return _editor(request, club, role, key, form, house, problem, status=CONFLICT)
-        overrides = form.cleaned_overrides
-        if not overrides:
-            if house is not None:
-                house.delete()
-            messages.success(request, _("Saved: these are the preset's figures."))
-        elif house is not None and house.overrides == overrides:
-            messages.info(request, _("Nothing changed."))
-        else:
-            house, _created = HouseRules.objects.update_or_create(
-                club=club, ruleset=key, defaults={"overrides": overrides, "updated_by": request.user}
-            )
-            count = house.changed_figures()
-            messages.success(
-                request,
-                ngettext(
-                    "Saved: %(count)s figure differs from the preset. The next evening uses it; "
-                    "evenings already started keep their rules.",
-                    "Saved: %(count)s figures differ from the preset. The next evening uses them; "
-                    "evenings already started keep their rules.",
-                    count,
-                )
-                % {"count": count},
-            )
+    house, current, problem = _current(club, key)
+    form = house_rules_form(key, current, request.POST, open_contract=request.POST.get("_open", ""))
+    submitted = request.POST.get("_version")
+    if not form.is_valid():
+        # the re-shown form still carries the version it was opened with: a later change is still noticed
+        return _editor(request, club, role, key, form, house, problem, status=INVALID, version=submitted)
+    checked = rules_version(house.overrides if house else None)  # what the form was checked against
+    seen = (checked,) if submitted is None else (checked, submitted)
+    try:
+        saved, house = club_services.save_house_rules(club, key, form.cleaned_overrides, request.user, seen=seen)
+    except club_services.RulesChanged as changed:
+        form.add_error(None, changed.message)
+        house, _rules, problem = _current(club, key)  # as the other change left them
+        return _editor(request, club, role, key, form, house, problem, status=CONFLICT)
+    _say_saved(request, saved, house)
     target = reverse("club_rules_edit", args=[club.slug, key])
     opened = request.POST.get("_open", "")
     if opened and opened in getattr(form.current, "contracts", {}):
         target += f"?open={opened}#c-{opened}"
     return redirect(target)
+
+
+def _say_saved(request, saved: club_services.RulesSaved, house: HouseRules | None) -> None:
+    if saved is club_services.RulesSaved.PRESET:
+        messages.success(request, _("Saved: these are the preset's figures."))
+    elif saved is club_services.RulesSaved.UNCHANGED or house is None:
+        messages.info(request, _("Nothing changed."))
+    else:
+        count = house.changed_figures()
+        messages.success(
+            request,
+            ngettext(
+                "Saved: %(count)s figure differs from the preset. The next evening uses it; "
+                "evenings already started keep their rules.",
+                "Saved: %(count)s figures differ from the preset. The next evening uses them; "
+                "evenings already started keep their rules.",
+                count,
+            )
+            % {"count": count},
+        )
 
 
 def _schedule_preview(request, club, role, key, contract):
