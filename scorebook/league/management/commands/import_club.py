@@ -3,7 +3,8 @@ from django.core.management.base import BaseCommand, CommandError
 from scorebook.accounts import password_links
 from scorebook.accounts.models import display_name
 from scorebook.clubs.models import Role
-from scorebook.league.backup import BackupError, import_club
+from scorebook.league.backup import BackupError
+from scorebook.league.restore import import_club
 from scorebook.rules.evening_file import FileError, parse_json
 
 MAX_BYTES = 50 * 1024 * 1024
