@@ -20,7 +20,8 @@ from scorebook.clubs.models import Club, HouseRules, Membership, Role
 from scorebook.clubs.rules_forms import OUTCOMES, SIDES, cell_name, house_rules_form
 from scorebook.evenings import creation, services, stored
 from scorebook.rules import registry
-from scorebook.rules.model import MAX_TRICKS, ContractRules, RulesError, contract_from_dict, payout_cells, to_dict
+from scorebook.rules.model import MAX_TRICKS, ContractRules, RulesError, payout_cells, to_dict
+from scorebook.rules.reading import contract_from_dict
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """What every house-rules form shares: figure inputs, the page's sections, errors placed by path, and
-the validation that turns the inputs back into a ruleset (``scorebook.rules.model.ruleset_from_dict``)
+the validation that turns the inputs back into a ruleset (``scorebook.rules.reading.ruleset_from_dict``)
 and into the club's overrides (``registry.diff``)."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from scorebook.core import cleaning
 from scorebook.core.engine_messages import localized, localized_with_path
 from scorebook.rules import registry
-from scorebook.rules.model import RulesError, Ruleset, ruleset_from_dict, to_dict
+from scorebook.rules.model import RulesError, Ruleset, to_dict
+from scorebook.rules.reading import ruleset_from_dict
 
 FIGURE_LIMIT = 1_000
 

@@ -23,8 +23,8 @@ from scorebook.rules.model import (
     PayoutCells,
     RulesError,
     Ruleset,
-    contract_from_dict,
 )
+from scorebook.rules.reading import contract_from_dict
 
 from .base import FIGURE_LIMIT, HouseRulesForm, Section, int_or_none
 from .grid import (
