@@ -16,6 +16,7 @@ from scorebook.core.forms import ChoiceRows
 from scorebook.rules import registry
 from scorebook.rules.model import (
     MAX_TRICKS,
+    Bete,
     BeteEnd,
     Combination,
     Contract,
@@ -60,7 +61,24 @@ class ContractRulesForm(HouseRulesForm):
     # --- building the fields --------------------------------------------------------
 
     def add_fields(self) -> None:
-        rules: ContractRules = self.current  # type: ignore[assignment]
+        """The whole game's figures, the bête's, then each contract's needs, grid and schedule, in
+        the order the page shows them."""
+        rules: ContractRules = self.current  # type: ignore[assignment]  # a contract game's form (house_rules_form)
+        self._game_fields(rules)
+        if rules.bete is not None:
+            self._bete_fields(rules.bete)
+        self._layouts: dict[str, tuple[PayoutCells, ...]] = {}
+        for key, contract in rules.contracts.items():
+            self._layouts[key] = layout = self._needs_fields(key, contract)
+            self._payout_fields(key, contract, layout)
+            self._schedule_fields(key, contract)
+        self.fields["confirm_unbalanced"] = forms.BooleanField(
+            label=_("Yes, save a grid that is not zero-sum: the points of a deal will not add up to 0."),
+            required=False,
+        )
+
+    def _game_fields(self, rules: ContractRules) -> None:
+        """Several misère declarers in one deal, and the deal after an all-pass."""
         self.fields["misere_combination"] = forms.ChoiceField(
             label=_("Several misère or piccolo declarers in one deal"),
             choices=[
@@ -92,82 +110,83 @@ class ContractRulesForm(HouseRulesForm):
                 high=10,
                 help_text=_("1: no doubling; 2: the next played deal counts double."),
             )
-        if rules.bete is not None:
-            self.fields["bete.failure_floor"] = forms.BooleanField(
-                label=_("A failure pays at least the contract's value, even into an empty bête"),
+
+    def _bete_fields(self, bete: Bete) -> None:
+        self.fields["bete.failure_floor"] = forms.BooleanField(
+            label=_("A failure pays at least the contract's value, even into an empty bête"),
+            required=False,
+            initial=bete.failure_floor,
+        )
+        self.number(
+            "bete.ante",
+            _("Ante: jetons the dealer puts in the bête at each deal"),
+            bete.ante,
+            low=0,
+            high=FIGURE_LIMIT,
+        )
+        self.fields["bete.end"] = forms.ChoiceField(
+            label=_("What is left in the bête at the end of the evening"),
+            choices=[
+                (str(BeteEnd.SHARE), _("shared equally by the evening's players")),
+                (str(BeteEnd.CARRY), _("carried to the club's next evening")),
+            ],
+            initial=str(bete.end),
+        )
+
+    def _needs_fields(self, key: str, contract: Contract) -> tuple[PayoutCells, ...]:
+        """The tricks a contract needs (and needs when the trump was changed); the layout of its grid
+        for the needs submitted (the cells follow them), else the stored ones."""
+        needs_name = f"contracts.{key}.needs"
+        exact = contract.kind.per_declarer
+        self.number(
+            needs_name,
+            _("Tricks needed, exactly, by each declarer") if exact else _("Tricks needed (at least)"),
+            contract.needs,
+            low=None,
+            high=None,
+            inputmode="numeric",
+        )
+        changed = contract.needs_if_trump_changed
+        if changed is not None:
+            self.number(
+                f"contracts.{key}.needs_if_trump_changed",
+                _("Tricks needed when the trump was changed"),
+                changed,
                 required=False,
-                initial=rules.bete.failure_floor,
-            )
-            self.number(
-                "bete.ante",
-                _("Ante: jetons the dealer puts in the bête at each deal"),
-                rules.bete.ante,
-                low=0,
-                high=FIGURE_LIMIT,
-            )
-            self.fields["bete.end"] = forms.ChoiceField(
-                label=_("What is left in the bête at the end of the evening"),
-                choices=[
-                    (str(BeteEnd.SHARE), _("shared equally by the evening's players")),
-                    (str(BeteEnd.CARRY), _("carried to the club's next evening")),
-                ],
-                initial=str(rules.bete.end),
-            )
-        self._layouts: dict[str, tuple[PayoutCells, ...]] = {}
-        for key, contract in rules.contracts.items():
-            needs_name = f"contracts.{key}.needs"
-            exact = contract.kind.per_declarer
-            self.number(
-                needs_name,
-                _("Tricks needed, exactly, by each declarer") if exact else _("Tricks needed (at least)"),
-                contract.needs,
-                low=None,
-                high=None,
                 inputmode="numeric",
             )
-            changed = contract.needs_if_trump_changed
-            if changed is not None:
-                self.number(
-                    f"contracts.{key}.needs_if_trump_changed",
-                    _("Tricks needed when the trump was changed"),
-                    changed,
-                    required=False,
-                    inputmode="numeric",
-                )
-            needs = self._submitted_int(needs_name, contract.needs, 0, MAX_TRICKS)
-            if changed is not None:
-                changed = self._submitted_int(
-                    f"contracts.{key}.needs_if_trump_changed", changed, needs, MAX_TRICKS, blank_is_none=True
-                )
-            layout = cell_layout(contract, needs, changed)
-            self._layouts[key] = layout
-            for tricks, can_make, can_fail in layout:
-                for outcome, exists in (("made", can_make), ("failed", can_fail)):
-                    if not exists:
-                        continue
-                    table = contract.made if outcome == "made" else contract.failed
-                    payout = table.get(tricks)
-                    for side in SIDES:
-                        label = (
-                            _("Made with %(tricks)s tricks: %(who)s")
-                            if outcome == "made"
-                            else _("Failed with %(tricks)s tricks: %(who)s")
-                        ) % {"tricks": tricks, "who": _("each declarer") if side == "declarer" else _("each opponent")}
-                        self.fields[cell_name(key, outcome, tricks, side)] = cleaning.IntegerField(
-                            label=label,
-                            initial=None if payout is None else getattr(payout, side),
-                            min_value=-CELL_LIMIT,
-                            max_value=CELL_LIMIT,
-                            error_messages={
-                                "required": _("Enter the figure for %(tricks)s tricks.") % {"tricks": tricks},
-                                "invalid": _("Enter a whole number."),
-                            },
-                        )
-            self._schedule_fields(key, contract)
-        self.fields["confirm_unbalanced"] = forms.BooleanField(
-            label=_("Yes, save a grid that is not zero-sum: the points of a deal will not add up to 0."),
-            required=False,
-        )
+        needs = self._submitted_int(needs_name, contract.needs, 0, MAX_TRICKS)
+        if changed is not None:
+            changed = self._submitted_int(
+                f"contracts.{key}.needs_if_trump_changed", changed, needs, MAX_TRICKS, blank_is_none=True
+            )
+        return cell_layout(contract, needs, changed)
+
+    def _payout_fields(self, key: str, contract: Contract, layout: tuple[PayoutCells, ...]) -> None:
+        """A contract's grid: the declarer's and the opponent's figure for each number of tricks it
+        can be made or fail with."""
+        for tricks, can_make, can_fail in layout:
+            for outcome, exists in (("made", can_make), ("failed", can_fail)):
+                if not exists:
+                    continue
+                table = contract.made if outcome == "made" else contract.failed
+                payout = table.get(tricks)
+                for side in SIDES:
+                    label = (
+                        _("Made with %(tricks)s tricks: %(who)s")
+                        if outcome == "made"
+                        else _("Failed with %(tricks)s tricks: %(who)s")
+                    ) % {"tricks": tricks, "who": _("each declarer") if side == "declarer" else _("each opponent")}
+                    self.fields[cell_name(key, outcome, tricks, side)] = cleaning.IntegerField(
+                        label=label,
+                        initial=None if payout is None else getattr(payout, side),
+                        min_value=-CELL_LIMIT,
+                        max_value=CELL_LIMIT,
+                        error_messages={
+                            "required": _("Enter the figure for %(tricks)s tricks.") % {"tricks": tricks},
+                            "invalid": _("Enter a whole number."),
+                        },
+                    )
 
     def _schedule_fields(self, key: str, contract: Contract) -> None:
         """One value (and a step per trick) that fills the contract's whole grid, or its family's."""
