@@ -91,45 +91,8 @@ def import_nights(
     """``players``: {backup player id: Player}; ``evenings``: the restored evenings in the backup's order;
     ``accounts``: {user name in the backup: User}. Runs inside the restore's transaction."""
     for n in nights:
-        if n.rules is not None:
-            rules = n.rules
-        else:  # format 1: its first table's
-            rules = evenings[n.tables[0].evening].rules if n.tables else {}
-        night = Night.objects.create(
-            club=club,
-            name=n.name,
-            date=n.date,
-            ruleset=n.ruleset,
-            rules=rules,
-            sessions=n.sessions,
-            deals_per_session=n.deals_per_session,
-            ranking=n.ranking,
-            place_points=n.place_points,
-            stake=n.stake,
-            currency=n.currency,
-            seed=n.seed,
-            plan=n.plan,
-            version=n.version,
-            created_by=accounts.get(n.created_by),
-            ranking_hash=n.ranking_link.digest if n.ranking_link else None,
-            ranking_link_at=n.ranking_link.made_at if n.ranking_link else None,
-        )
-        if n.created_at is not None:
-            Night.objects.filter(pk=night.pk).update(created_at=n.created_at)
-        made = {}
-        for p in n.participants:
-            player = players[p.player]
-            made[p.number] = Participant.objects.create(
-                night=night,
-                number=p.number,
-                player=player,
-                name=p.name or player.name,
-                first_session=p.first_session,
-                last_session=p.last_session,
-            )
-        for p in n.participants:
-            if p.replaces is not None:
-                Participant.objects.filter(pk=made[p.number].pk).update(replaces=made[p.replaces])
+        night = _import_night(club, n, evenings, accounts)
+        _import_participants(night, n, players)
         if n.session_states is not None:
             states = {s.number: (s.status, s.closed_at) for s in n.session_states}
         else:  # format 1: from the tables
@@ -155,3 +118,51 @@ def import_nights(
         # its tables are run from the night again (docs/rules/club-nights.md)
         tables = [evenings[t.evening].pk for t in n.tables]
         Evening.objects.filter(pk__in=tables).update(managed=True, deal_limit=n.deals_per_session)
+
+
+def _import_night(club, n: NightBackup, evenings: list, accounts: dict[str, Any]) -> Night:
+    """The night's own row: its settings, rules (format 1: its first table's), plan, author and links."""
+    if n.rules is not None:
+        rules = n.rules
+    else:  # format 1: its first table's
+        rules = evenings[n.tables[0].evening].rules if n.tables else {}
+    night = Night.objects.create(
+        club=club,
+        name=n.name,
+        date=n.date,
+        ruleset=n.ruleset,
+        rules=rules,
+        sessions=n.sessions,
+        deals_per_session=n.deals_per_session,
+        ranking=n.ranking,
+        place_points=n.place_points,
+        stake=n.stake,
+        currency=n.currency,
+        seed=n.seed,
+        plan=n.plan,
+        version=n.version,
+        created_by=accounts.get(n.created_by),
+        ranking_hash=n.ranking_link.digest if n.ranking_link else None,
+        ranking_link_at=n.ranking_link.made_at if n.ranking_link else None,
+    )
+    if n.created_at is not None:
+        Night.objects.filter(pk=night.pk).update(created_at=n.created_at)
+    return night
+
+
+def _import_participants(night: Night, n: NightBackup, players: dict[int, Any]) -> None:
+    """The night's participants (with the name they had at the night), then who replaced whom."""
+    made = {}
+    for p in n.participants:
+        player = players[p.player]
+        made[p.number] = Participant.objects.create(
+            night=night,
+            number=p.number,
+            player=player,
+            name=p.name or player.name,
+            first_session=p.first_session,
+            last_session=p.last_session,
+        )
+    for p in n.participants:
+        if p.replaces is not None:
+            Participant.objects.filter(pk=made[p.number].pk).update(replaces=made[p.replaces])

@@ -70,23 +70,20 @@ def create_night(
     a few inserts, all at once: nobody ever sees part of it."""
     plan = seating.make_plan(len(players), sessions, seed=seed)
     rules = to_dict(registry.resolve(ruleset, club.overrides_for(ruleset)))
+    settings = {
+        "name": name,
+        "date": date,
+        "ruleset": ruleset,
+        "sessions": sessions,
+        "deals_per_session": deals_per_session,
+        "ranking": ranking,
+        "place_points": place_points,
+        "stake": stake,
+        "currency": currency,
+        "seed": seed,
+    }
     for _attempt in range(3):
-        with transaction.atomic():
-            lock_club(club.pk)  # one roster change at a time (a merge, a rename, a pasted list)
-            people = creation.players_named(players, user, club)
-        seats = dict(enumerate(people, start=1))
-        prepared = creation.prepare_evenings(
-            [[seats[n] for n in table] for session in plan.sessions for table in session],
-            ruleset=ruleset,
-            rules=rules,
-            stake=stake,
-            currency=currency,
-            date=date,
-            user=user,
-            club=club,
-            managed=True,  # the table is run from the night: closed, reopened, deleted only through it
-            deal_limit=deals_per_session,
-        )
+        people, prepared = _prepare_tables(club, user, players, plan, rules, settings)
         with transaction.atomic():
             lock_club(club.pk)
             names = dict(Player.objects.filter(pk__in=[p.pk for p in people], club=club).values_list("pk", "name"))
@@ -95,24 +92,37 @@ def create_night(
             return _write_night(
                 club=club,
                 user=user,
-                name=name,
-                date=date,
-                ruleset=ruleset,
                 rules=rules,
-                sessions=sessions,
-                deals_per_session=deals_per_session,
-                ranking=ranking,
-                place_points=place_points,
-                stake=stake,
-                currency=currency,
-                seed=seed,
                 plan=plan,
                 people=people,
                 prepared=prepared,
                 # the club's fee as it is now, once for the night (its tables owe none of their own)
                 kitty_fee=Club.objects.filter(pk=club.pk).values_list("kitty_night_fee", flat=True).first(),
+                **settings,
             )
     raise NightError(_("The club's roster changed while the night was prepared: try again."))
+
+
+def _prepare_tables(club, user, players: list[str], plan: seating.Plan, rules: dict, settings: dict) -> tuple:
+    """Before the night's transaction: its participants found in the roster (the new ones added to
+    it, in a short transaction of their own), and every table's evening built and scored in memory."""
+    with transaction.atomic():
+        lock_club(club.pk)  # one roster change at a time (a merge, a rename, a pasted list)
+        people = creation.players_named(players, user, club)
+    seats = dict(enumerate(people, start=1))
+    prepared = creation.prepare_evenings(
+        [[seats[n] for n in table] for session in plan.sessions for table in session],
+        ruleset=settings["ruleset"],
+        rules=rules,
+        stake=settings["stake"],
+        currency=settings["currency"],
+        date=settings["date"],
+        user=user,
+        club=club,
+        managed=True,  # the table is run from the night: closed, reopened, deleted only through it
+        deal_limit=settings["deals_per_session"],
+    )
+    return people, prepared
 
 
 def _write_night(*, plan, people, prepared, user, rules, **fields) -> Night:
@@ -380,21 +390,7 @@ def late_arrival(night: Night, name: str, user) -> Participant:
         version = night.version
         participants = list(night.participants.select_related("player"))
         number = max((p.number for p in participants), default=0) + 1
-        playing = [p.number for p in participants if p.last_session is None or p.last_session >= start] + [number]
-        sessions = [tuple(tuple(t) for t in s["tables"]) for s in night.plan["sessions"]]
-        try:
-            plan = seating.make_plan(
-                playing,
-                night.sessions,
-                seed=night.seed + number,
-                played=sessions[: start - 1],
-                previous=sessions[start - 1 :],
-            )
-        except seating.PlanError as error:
-            raise NightError(str(error)) from None
-        # a table that keeps its players keeps its number and seats: its card holds
-        redrawn = seating.aligned(sessions[start - 1 :], plan.sessions[start - 1 :])
-        plan = seating.Plan(plan.sessions[: start - 1] + redrawn)
+        plan = _plan_with(night, start, participants, number)
         with transaction.atomic():
             lock_club(night.club_id)  # one roster change at a time
             (player,) = creation.players_named([name], user, night.club)
@@ -424,6 +420,26 @@ def late_arrival(night: Night, name: str, user) -> Participant:
             _bump(night)
         return late
     raise NightError("The night changed while its plan was drawn again: try again.")
+
+
+def _plan_with(night: Night, start: int, participants: list[Participant], number: int) -> seating.Plan:
+    """The night's plan with participant ``number`` playing from session ``start`` on: the sessions
+    begun kept as they were played, the others drawn again from the plan drawn before; a table that
+    keeps its players keeps its number and seats (its card holds)."""
+    playing = [p.number for p in participants if p.last_session is None or p.last_session >= start] + [number]
+    sessions = [tuple(tuple(t) for t in s["tables"]) for s in night.plan["sessions"]]
+    try:
+        plan = seating.make_plan(
+            playing,
+            night.sessions,
+            seed=night.seed + number,
+            played=sessions[: start - 1],
+            previous=sessions[start - 1 :],
+        )
+    except seating.PlanError as error:
+        raise NightError(str(error)) from None
+    redrawn = seating.aligned(sessions[start - 1 :], plan.sessions[start - 1 :])
+    return seating.Plan(plan.sessions[: start - 1] + redrawn)
 
 
 @dataclass
