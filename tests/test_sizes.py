@@ -79,7 +79,8 @@ def test_it_measures_modules_functions_methods_and_nested_functions(tmp_path):
         f"def long():\n{body}    return 1\n"
         f"class Form:\n    def method(self):\n{body.replace('    ', '        ')}        return 1\n"
         f"def outer():\n    def inner():\n{body.replace('    ', '        ')}        return 1\n"
-        + "pass\n" * MODULE_LINES
+        + "pass\n"
+        * MODULE_LINES
     )
     (package / "app" / "migrations" / "0001_initial.py").write_text("pass\n" * (MODULE_LINES + 1))
     lines = len((package / "app" / "big.py").read_text().splitlines())
