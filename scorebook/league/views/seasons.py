@@ -3,7 +3,7 @@ deleted: ``season_edit.py``; the club's past evenings: ``club_evenings.py``; a p
 ``player.py``).
 
 Every figure comes from ``Evening.summary`` (the computation is in
-``scorebook.league.standings``, plain Python): no deal is scored again, and the number
+``scorebook.league.standings``, which runs no query): no deal is scored again, and the number
 of queries does not grow with the number of evenings.
 """
 
