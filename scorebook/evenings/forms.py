@@ -19,7 +19,7 @@ from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core import cleaning
 from scorebook.core.collation import by_name
 from scorebook.core.engine_messages import localized
-from scorebook.core.fields import AmountField, CurrencyField, StakeField, check_stake, confirm_field
+from scorebook.core.fields import AmountField, CurrencyField, StakeField, StakeForm, check_stake, confirm_field
 from scorebook.core.formatting import lang
 from scorebook.core.forms import Taps
 from scorebook.core.money import AMOUNT_LIMIT
@@ -327,7 +327,7 @@ def partnerships(players: list[str]):
     return out
 
 
-class NewEveningForm(forms.Form):
+class NewEveningForm(StakeForm):
     club = forms.ModelChoiceField(
         label=_("Table book"), queryset=None, required=False, empty_label=_("My private table book")
     )

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from scorebook.clubs.services import check_names
 from scorebook.core import cleaning
 from scorebook.core.collation import by_name
-from scorebook.core.fields import CurrencyField, StakeField, check_stake, confirm_field
+from scorebook.core.fields import CurrencyField, StakeField, StakeForm, check_stake, confirm_field
 from scorebook.core.formatting import lang
 from scorebook.core.forms import Checks
 from scorebook.rules import registry
@@ -26,7 +26,7 @@ def default_sessions(players: int) -> int:
     return min(MOST_SESSIONS, max(FEWEST_SESSIONS, seating.repeat_free_sessions(players)))
 
 
-class NightForm(forms.Form):
+class NightForm(StakeForm):
     name = cleaning.NameField(label=_("Name of the night"), max_length=80)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     ruleset = forms.ChoiceField(label=_("Variant"))
