@@ -21,13 +21,17 @@ def is_reserved(username: str) -> bool:
     return looks_like(username, RESERVED_USERNAMES) is not None
 
 
-def username_like(username: str, *, exclude_pk=None) -> str | None:
+def username_like(username: str, *, exclude_pk: int | None = None) -> str | None:
     """An existing user name that looks like ``username`` (another account's), or None."""
-    users = get_user_model().objects.exclude(pk=exclude_pk).values_list("username", flat=True)
-    return looks_like(username, users.iterator())
+    users = get_user_model().objects.all()
+    if exclude_pk is not None:
+        users = users.exclude(pk=exclude_pk)
+    return looks_like(username, users.values_list("username", flat=True).iterator())
 
 
-def display_name_like(name: str, *, exclude_user_pk=None) -> str | None:
+def display_name_like(name: str, *, exclude_user_pk: int | None = None) -> str | None:
     """Another account's display name that looks like ``name``, or None."""
-    names = Profile.objects.exclude(user_id=exclude_user_pk).values_list("display_name", flat=True)
-    return looks_like(name, names.iterator())
+    profiles = Profile.objects.all()
+    if exclude_user_pk is not None:
+        profiles = profiles.exclude(user_id=exclude_user_pk)
+    return looks_like(name, profiles.values_list("display_name", flat=True).iterator())

@@ -19,6 +19,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -36,12 +37,12 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def awaits_password(user) -> bool:
+def awaits_password(user: User) -> bool:
     """An account that has no password yet and has never logged in: a link may give it one."""
     return user.is_active and user.last_login is None and not user.has_usable_password()
 
 
-def make(user, by=None, *, days: int = DAYS) -> str:
+def make(user: User, by: User | None = None, *, days: int = DAYS) -> str:
     """A new link for ``user`` (the one before stops working); the token, to be shown once."""
     token = secrets.token_urlsafe(24)
     with transaction.atomic():
@@ -70,7 +71,7 @@ def find(token: str) -> PasswordLink | None:
     return link if link is not None and awaits_password(link.user) else None
 
 
-def use(link: PasswordLink, password: str):
+def use(link: PasswordLink, password: str) -> User:
     """Give the link's account its password, once (two taps at once: one does it, the other is told
     ``Spent``); the account, its password set."""
     with transaction.atomic():
