@@ -38,6 +38,7 @@ from confusable_homoglyphs import confusables
 from confusable_homoglyphs.confusables import confusables_data
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import Field, Model
 from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
@@ -220,6 +221,15 @@ def decimal_number(raw: object) -> Decimal | None:
     if not isinstance(raw, str) or not _DECIMAL.match(raw.strip()) or len(raw.strip()) > 30:
         return None
     return Decimal(raw.strip())
+
+
+def max_length(model: type[Model], field: str) -> int:
+    """The most characters a model's text field holds (what a name typed for it is cleaned to)."""
+    found = model._meta.get_field(field)
+    length = found.max_length if isinstance(found, Field) else None
+    if length is None:
+        raise ValueError(f"{model.__name__}.{field} has no length")
+    return length
 
 
 class NameField(forms.CharField):

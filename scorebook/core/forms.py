@@ -74,3 +74,11 @@ class Checks(_Choices, forms.CheckboxSelectMultiple):
 
     list_class = "checks"
     option_class = "check"
+
+
+def choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """The form's field ``name``, a list of choices: a form sets its ``choices`` when it is made."""
+    field = form.fields[name]
+    if not isinstance(field, forms.ChoiceField):
+        raise TypeError(f"{name} is not a choice field")
+    return field

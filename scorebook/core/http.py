@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
+
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -17,6 +19,12 @@ class HtmxHttpRequest(HttpRequest):
     that read ``request.htmx`` (true for a request made by htmx, with its headers as attributes)."""
 
     htmx: HtmxDetails
+
+
+class AuthenticatedHttpRequest(HtmxHttpRequest):
+    """A request of a signed-in user (a view behind ``login_required``): its ``user`` is an account."""
+
+    user: User
 
 
 # A view whose address answers both a page and, to htmx, a fragment of it: the answer varies on

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import uuid
 from decimal import Decimal
+from typing import Any
 
 from django import forms
 from django.db.models import Q
@@ -21,7 +22,7 @@ from scorebook.core.collation import by_name
 from scorebook.core.engine_messages import localized
 from scorebook.core.fields import AmountField, CurrencyField, StakeField, StakeForm, check_stake, confirm_field
 from scorebook.core.formatting import lang
-from scorebook.core.forms import Taps
+from scorebook.core.forms import Taps, choice_field
 from scorebook.core.money import AMOUNT_LIMIT
 from scorebook.rules import registry
 from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
@@ -48,8 +49,9 @@ class RecordForm(forms.Form):
         if not self.is_bound:
             self.initial.setdefault("request_key", new_request_key())
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if any(name in self.fields and self[name].is_hidden for name in self.errors):  # never typed: forged
             self.add_error(self.error_field, _("This page is out of date: reload it and try again."))
         return cleaned
@@ -148,8 +150,9 @@ class ContractDealForm(DealForm):
         initial["playing"] = data.get("playing", [])
         return initial
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         key = cleaned.get("contract")
         if not key or key == "pass":
             return cleaned
@@ -210,7 +213,7 @@ class ClassicDealForm(DealForm):
         for side in (0, 1):
             for h in held:
                 choices.append((f"{side}-{h}", f"{h} · {display.team_name(self.teams[side])}"))
-        self.fields["honours"].choices = choices
+        choice_field(self, "honours").choices = choices
         self.fields["honours"].initial = HONOURS_NONE
         if not self.is_bound:
             self.initial.setdefault("tricks", 7)
@@ -226,8 +229,9 @@ class ClassicDealForm(DealForm):
                 choice = f"{side}-{honours[side]}"
         return {"tricks": data["tricks"][0], "honours": choice}
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if cleaned.get("claim") is None and cleaned.get("tricks") is None:
             self.add_error("tricks", _("Give the tricks of the first team."))
         return cleaned
@@ -269,8 +273,9 @@ class AdjustmentForm(RecordForm):
     def point_fields(self):
         return [self[f"points_{seat}"] for seat in range(len(self.players))]
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if not any(cleaned.get(f"points_{seat}") for seat in range(len(self.players))):
             raise forms.ValidationError(_("Give points to at least one player."))
         return cleaned
@@ -298,9 +303,9 @@ class RobreForm(RecordForm):
         self.dummy = dummy
         if dummy:
             self.fields["choice"].label = _("Plays with the dummy")
-            self.fields["choice"].choices = [(p, p) for p in players]
+            choice_field(self, "choice").choices = [(p, p) for p in players]
         else:
-            self.fields["choice"].choices = [
+            choice_field(self, "choice").choices = [
                 (_teams_key(t), f"{display.team_name(t[0])} — {display.team_name(t[1])}") for t in partnerships(players)
             ]
 
@@ -347,7 +352,7 @@ class NewEveningForm(StakeForm):
         self.fields["club"].queryset = Club.objects.filter(
             memberships__user=user, memberships__role__in=SCORING_ROLES
         ).order_by("name")
-        self.fields["ruleset"].choices = registry.choices(lang())
+        choice_field(self, "ruleset").choices = registry.choices(lang())
         self.fields["ruleset"].initial = "kleurenwiezen"
         self.fields["date"].initial = timezone.localdate
         if not self.is_bound:
@@ -362,7 +367,7 @@ class NewEveningForm(StakeForm):
                     attrs={"list": "known-players", "autocomplete": "off", "autocapitalize": "words"}
                 ),
             )
-        self.fields["first_dealer"].choices = [(i, _("Seat %(n)s") % {"n": i + 1}) for i in range(MAX_PLAYERS)]
+        choice_field(self, "first_dealer").choices = [(i, _("Seat %(n)s") % {"n": i + 1}) for i in range(MAX_PLAYERS)]
 
     def _club_habits(self) -> None:
         """An evening of a club (``initial["club"]``, from the club's page) starts as the club's
@@ -395,8 +400,9 @@ class NewEveningForm(StakeForm):
         )
         return by_name(set(players.values_list("name", flat=True)))[:300]
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         check_stake(self)
         names = [(cleaned.get(f"player_{seat}") or "").strip() for seat in range(MAX_PLAYERS)]
         seats = [seat for seat, name in enumerate(names) if name]
@@ -444,8 +450,8 @@ class PaymentForm(forms.Form):
             initial.setdefault("payer", parties[0][0])
             initial.setdefault("payee", parties[1][0])
         super().__init__(*args, **kwargs)
-        self.fields["payer"].choices = parties
-        self.fields["payee"].choices = parties
+        choice_field(self, "payer").choices = parties
+        choice_field(self, "payee").choices = parties
 
     def clean_note(self):
         return cleaning.clean_text(self.cleaned_data.get("note") or "")
@@ -453,8 +459,9 @@ class PaymentForm(forms.Form):
     def clean_amount(self):
         return bounded_amount(self.cleaned_data.get("amount"))
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if data.get("payer") and data.get("payer") == data.get("payee"):
             self.add_error("payee", _("Someone else than who paid."))
         return data

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -11,7 +13,7 @@ from scorebook.core import cleaning
 from scorebook.core.collation import by_name
 from scorebook.core.fields import CurrencyField, StakeField, StakeForm, check_stake, confirm_field
 from scorebook.core.formatting import lang
-from scorebook.core.forms import Checks
+from scorebook.core.forms import Checks, choice_field
 from scorebook.rules import registry
 
 from . import seating
@@ -74,11 +76,11 @@ class NightForm(StakeForm):
         super().__init__(*args, **kwargs)
         self.club = club
         self.fields["date"].initial = timezone.localdate
-        self.fields["ruleset"].choices = [
+        choice_field(self, "ruleset").choices = [
             (key, name) for key, name in registry.choices(lang()) if registry.get(key).max_players >= 5
         ]
         self.fields["ruleset"].initial = "kleurenwiezen"
-        self.fields["roster"].choices = [(n, n) for n in by_name(club.players.values_list("name", flat=True))]
+        choice_field(self, "roster").choices = [(n, n) for n in by_name(club.players.values_list("name", flat=True))]
 
     def clean_place_points(self):
         raw = self.cleaned_data.get("place_points") or ""
@@ -89,8 +91,9 @@ class NightForm(StakeForm):
             raise forms.ValidationError(_("At most five numbers, one per place at a table."))
         return [int(p) if p == p.to_integral_value() else float(p) for p in points]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         names = list(data.get("roster") or [])
         # each guest checked against the roster as the roster paste checks it: a roster player's name
         # (or a look-alike) is that player; one differing only by accents or capitals is added only
@@ -176,7 +179,7 @@ class SubstituteForm(forms.Form):
     def __init__(self, *args, participants, **kwargs):
         kwargs.setdefault("auto_id", "id_substitute_%s")  # the late arrival's form on the same page has a name too
         super().__init__(*args, **kwargs)
-        self.fields["leaving"].choices = [(p.number, f"{p.number}. {p.name}") for p in participants]
+        choice_field(self, "leaving").choices = [(p.number, f"{p.number}. {p.name}") for p in participants]
 
 
 class LateForm(forms.Form):
@@ -195,6 +198,6 @@ class CardsForm(forms.Form):
     def __init__(self, *args, sessions: int, **kwargs):
         kwargs.setdefault("auto_id", "cards-%s")
         super().__init__(*args, **kwargs)
-        self.fields["session"].choices = [("", _("every session"))] + [
+        choice_field(self, "session").choices = [("", _("every session"))] + [
             (str(n), _("session %(n)s") % {"n": n}) for n in range(1, sessions + 1)
         ]

@@ -7,7 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from scorebook.rules import registry
-from scorebook.rules.model import to_dict
+from scorebook.rules.model import Ruleset, to_dict
 
 
 def rules_version(overrides: dict | None) -> str:
@@ -30,10 +30,10 @@ class HouseRules(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["club", "ruleset"], name="house_rules_unique")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"house rules of {self.club_id} for {self.ruleset}"
 
-    def resolved(self):
+    def resolved(self) -> Ruleset:
         return registry.resolve(self.ruleset, self.overrides)
 
     def changed_figures(self) -> int:

@@ -24,6 +24,8 @@ By what they edit:
 
 from __future__ import annotations
 
+from typing import Any
+
 from scorebook.rules.model import ContractRules, Ruleset
 
 from .base import HouseRulesForm
@@ -42,7 +44,7 @@ __all__ = [
 ]
 
 
-def house_rules_form(key: str, current: Ruleset, data=None, **options) -> HouseRulesForm:
+def house_rules_form(key: str, current: Ruleset, data: Any = None, **options: Any) -> HouseRulesForm:
     """The editor of every figure of ``current`` (the club's rules of preset ``key``)."""
     form_class = ContractRulesForm if isinstance(current, ContractRules) else ClassicRulesForm
     return form_class(key, current, data, **options)

@@ -32,7 +32,7 @@ class Item:
     label: str = ""
 
     @property
-    def field(self):
+    def field(self) -> forms.BoundField | None:
         return self.fields[0] if self.fields else None
 
 
@@ -53,7 +53,9 @@ class HouseRulesForm(forms.Form):
 
     required_css_class = ""
 
-    def __init__(self, key: str, current: Ruleset, data=None, *, editable: bool = True, open_contract: str = ""):
+    def __init__(
+        self, key: str, current: Ruleset, data: Any = None, *, editable: bool = True, open_contract: str = ""
+    ) -> None:
         super().__init__(data=data)
         self.key = key
         self.current = current
@@ -76,14 +78,14 @@ class HouseRulesForm(forms.Form):
     def number(
         self,
         name: str,
-        label,
-        initial,
+        label: str,
+        initial: int | None,
         *,
         required: bool = True,
         low: int | None = None,
         high: int | None = None,
-        help_text="",
-        **attrs,
+        help_text: str = "",
+        **attrs: str,
     ) -> None:
         """A whole-number input named after its path in the rules."""
         widget_attrs = {"inputmode": "numeric"} if low is not None and low >= 0 else {}
@@ -157,8 +159,9 @@ class HouseRulesForm(forms.Form):
         """Whether valid ``rules`` may be saved as they are (else the errors say what to confirm)."""
         return True
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if not self.editable:
             raise forms.ValidationError(_("Only the club's admins can change its rules."))
         data = copy.deepcopy(self.current_dict)

@@ -3,6 +3,8 @@ the table of manche values, the honours, and claiming the manche with honours.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext as _
 
@@ -17,7 +19,7 @@ EXTRA_MANCHE_ROWS = 2  # empty rows offered below the manche-value table
 class ClassicRulesForm(HouseRulesForm):
     """Every figure of a classic game."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._manche_rows: list[int] = []  # the inputs' row of each row of the cleaned table
         super().__init__(*args, **kwargs)
 

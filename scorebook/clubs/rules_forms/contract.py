@@ -5,6 +5,7 @@ payout grid, with the schedule that fills a grid from one value and a step per t
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, overload
 
 from django import forms
 from django.utils.translation import get_language, ngettext
@@ -45,25 +46,27 @@ from .grid import (
 class DoublingBox(forms.CheckboxInput):
     """A tick box for a multiplier of 1 or 2: ticked sends 2, unticked 1 (any other figure sent is kept)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(check_test=lambda value: str(value) == "2")
 
-    def format_value(self, value):
+    def format_value(self, value: object) -> str:
         return "2"
 
-    def value_from_datadict(self, data, files, name):
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:
         return data.get(name) or "1"
 
 
 class ContractRulesForm(HouseRulesForm):
     """Every figure of a contract game."""
 
+    current: ContractRules  # (``house_rules_form`` gives it a contract game's rules)
+
     # --- building the fields --------------------------------------------------------
 
     def add_fields(self) -> None:
         """The whole game's figures, the bête's, then each contract's needs, grid and schedule, in
         the order the page shows them."""
-        rules: ContractRules = self.current  # type: ignore[assignment]  # a contract game's form (house_rules_form)
+        rules = self.current
         self._game_fields(rules)
         if rules.bete is not None:
             self._bete_fields(rules.bete)
@@ -238,16 +241,17 @@ class ContractRulesForm(HouseRulesForm):
     def with_schedule(self, key: str) -> tuple[dict, list[str]]:
         """The submitted figures with the grid of ``key`` (or of its family) filled from its schedule,
         and the contracts filled: what the preview shows before anything is saved."""
-        data = self.data.copy()
-        rules: ContractRules = self.current  # type: ignore[assignment]
+        # a QueryDict or a dict, both copied so (django-stubs types a form's data as a read-only Mapping)
+        data = self.data.copy()  # type: ignore[attr-defined]
+        rules = self.current
         source = rules.contracts[key]
 
-        def value(name: str, default: int | None) -> int | None:
+        def value(name: str) -> int | None:
             raw = self.data.get(f"schedule.{key}.{name}")
             number = int_or_none(raw)
-            return number if number is not None and abs(number) <= CELL_LIMIT else default
+            return number if number is not None and abs(number) <= CELL_LIMIT else None
 
-        schedule = Schedule(value("made", None), value("made_step", 0), value("failed", None), value("failed_step", 0))
+        schedule = Schedule(value("made"), value("made_step") or 0, value("failed"), value("failed_step") or 0)
         family = self.data.get(f"schedule.{key}.scope") == "family"
         targets = [
             k for k, c in rules.contracts.items() if k == key or (family and self._family(c) == self._family(source))
@@ -264,6 +268,14 @@ class ContractRulesForm(HouseRulesForm):
                     if f"schedule.{key}.{name}" in self.data:
                         data[f"schedule.{target}.{name}"] = self.data[f"schedule.{key}.{name}"]
         return data, targets
+
+    @overload
+    def _submitted_int(self, name: str, fallback: int, low: int, high: int) -> int: ...
+
+    @overload
+    def _submitted_int(
+        self, name: str, fallback: int | None, low: int, high: int, *, blank_is_none: bool
+    ) -> int | None: ...
 
     def _submitted_int(
         self, name: str, fallback: int | None, low: int, high: int, *, blank_is_none: bool = False
@@ -297,7 +309,9 @@ class ContractRulesForm(HouseRulesForm):
                     cells += pair
                     base = (preset.get(outcome) or {}).get(str(tricks))
                     if exists and base is not None:
-                        differs = [int_or_none(f.value()) != b for f, b in zip(pair, base, strict=True)]
+                        differs = [
+                            int_or_none(f.value()) != b for f, b in zip(pair, base, strict=True) if f is not None
+                        ]
                         half = half or differs[0] != differs[1]
                 rows.append(Row(tricks, cells, half))
             trump = f"contracts.{key}.needs_if_trump_changed"
@@ -389,10 +403,11 @@ class ContractRulesForm(HouseRulesForm):
         if not isinstance(rules, ContractRules) or cleaned.get("confirm_unbalanced"):
             return True
         preset = registry.get(self.key)
+        preset_grids = preset.contracts if isinstance(preset, ContractRules) else {}
         self.unbalanced = [
             key
             for key, contract in rules.contracts.items()
-            if key in preset.contracts and zero_sum(preset.contracts[key]) and not zero_sum(contract)
+            if key in preset_grids and zero_sum(preset_grids[key]) and not zero_sum(contract)
         ]
         for key in self.unbalanced:
             contract = rules.contracts[key]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, ngettext
@@ -18,13 +18,14 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scorebook.clubs.access import club_for_user
 from scorebook.core.engine_messages import localized_with_path
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.rules import registry
-from scorebook.rules.model import Family, RulesError
+from scorebook.rules.model import ContractRules, Family, RulesError, Ruleset
 
 from .. import services as club_services
-from ..models import HouseRules, Role
+from ..models import Club, HouseRules, Role
 from ..models.rules import rules_version
-from ..rules_forms import house_rules_form
+from ..rules_forms import ContractRulesForm, HouseRulesForm, house_rules_form
 
 INVALID = 422
 CONFLICT = 409
@@ -41,7 +42,7 @@ def _preset_key(ruleset: str) -> str:
         raise Http404("No such variant") from None
 
 
-def _current(club, key: str):
+def _current(club: Club, key: str) -> tuple[HouseRules | None, Ruleset, str]:
     """(house rules row or None, the rules the club plays by, a problem with the stored rules or "")."""
     house = HouseRules.objects.filter(club=club, ruleset=key).first()
     if house is None:
@@ -54,7 +55,7 @@ def _current(club, key: str):
 
 @login_required
 @require_safe
-def rules_list(request, slug):
+def rules_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club, role = club_for_user(request, slug)
     stored = {h.ruleset: h for h in HouseRules.objects.filter(club=club)}
     lang = _lang()
@@ -86,7 +87,7 @@ def rules_list(request, slug):
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def rules_edit(request, slug, ruleset):
+def rules_edit(request: AuthenticatedHttpRequest, slug: str, ruleset: str) -> HttpResponse:
     """GET: every figure of the variant (read-only for members). POST (admins): save, or go back to the preset."""
     if request.method == "POST":
         return _rules_save(request, slug, ruleset)
@@ -97,7 +98,7 @@ def rules_edit(request, slug, ruleset):
     return _editor(request, club, role, key, form, house, problem)
 
 
-def _rules_save(request, slug, ruleset):
+def _rules_save(request: AuthenticatedHttpRequest, slug: str, ruleset: str) -> HttpResponse:
     """An admin's post: back to the preset, a schedule's preview, or the figures saved (the form
     checked against the club's rules, then ``services.save_house_rules`` decides under the club's lock)."""
     club, role = club_for_user(request, slug, Role.ADMIN)
@@ -133,7 +134,7 @@ def _rules_save(request, slug, ruleset):
     return redirect(target)
 
 
-def _say_saved(request, saved: club_services.RulesSaved, house: HouseRules | None) -> None:
+def _say_saved(request: HttpRequest, saved: club_services.RulesSaved, house: HouseRules | None) -> None:
     if saved is club_services.RulesSaved.PRESET:
         messages.success(request, _("Saved: these are the preset's figures."))
     elif saved is club_services.RulesSaved.UNCHANGED or house is None:
@@ -153,14 +154,14 @@ def _say_saved(request, saved: club_services.RulesSaved, house: HouseRules | Non
         )
 
 
-def _schedule_preview(request, club, role, key, contract):
+def _schedule_preview(request: HttpRequest, club: Club, role: Role, key: str, contract: str) -> HttpResponse:
     """Fill a contract's grid (or its family's) from one value and a step per trick, and show the
     result: nothing is saved until the admin saves the page. Not zero-sum where the preset is, or
     any other problem, is shown next to the figures at once."""
     house, current, problem = _current(club, key)
-    if contract not in getattr(current, "contracts", {}):
+    if not isinstance(current, ContractRules) or contract not in current.contracts:
         raise Http404("No such contract")
-    probe = house_rules_form(key, current, request.POST)
+    probe = ContractRulesForm(key, current, request.POST)
     data, targets = probe.with_schedule(contract)
     form = house_rules_form(key, current, data, open_contract=contract)
     valid = form.is_valid()
@@ -184,7 +185,18 @@ def _schedule_preview(request, club, role, key, contract):
     )
 
 
-def _editor(request, club, role, key, form, house, problem, status=200, version=None, preview=""):
+def _editor(
+    request: HttpRequest,
+    club: Club,
+    role: Role,
+    key: str,
+    form: HouseRulesForm,
+    house: HouseRules | None,
+    problem: str,
+    status: int = 200,
+    version: str | None = None,
+    preview: str = "",
+) -> HttpResponse:
     preset = registry.get(key)
     context = {
         "club": club,
