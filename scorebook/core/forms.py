@@ -76,9 +76,15 @@ class Checks(_Choices, forms.CheckboxSelectMultiple):
     option_class = "check"
 
 
+def field_of[F: forms.Field](form: forms.BaseForm, name: str, kind: type[F]) -> F:
+    """The form's field ``name``, of the kind it was declared (what a form sets when it is made: the
+    choices of a list, the queryset of a model's list)."""
+    field = form.fields[name]
+    if not isinstance(field, kind):
+        raise TypeError(f"{name} is not a {kind.__name__}")
+    return field
+
+
 def choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
     """The form's field ``name``, a list of choices: a form sets its ``choices`` when it is made."""
-    field = form.fields[name]
-    if not isinstance(field, forms.ChoiceField):
-        raise TypeError(f"{name} is not a choice field")
-    return field
+    return field_of(form, name, forms.ChoiceField)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import User
-
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.vary import vary_on_headers

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest
@@ -22,17 +24,25 @@ from scorebook.core.http import Gone, Refusal
 from . import links
 from .models import Evening, link_token_hash
 
+if TYPE_CHECKING:  # an evening read ``with_role`` (django-stubs' annotated model: a type only)
+    from django_stubs_ext import WithAnnotations
+
+    class _Role(TypedDict):
+        my_role: str | None
+
+    RoledEvening = WithAnnotations[Evening, _Role]
+
 # Ids beyond a 64-bit integer are no evening's (and SQLite would fail on them).
 MAX_ID = 2**63 - 1
 
 
-def with_role(evenings, user):
+def with_role(evenings: QuerySet[Evening], user: User | AnonymousUser) -> QuerySet[RoledEvening]:
     """``evenings`` with ``my_role``: the user's role in each one's club (None: not a member)."""
     role = Membership.objects.filter(club=OuterRef("club"), user=user.pk if user.is_authenticated else None)
     return evenings.annotate(my_role=Subquery(role.values("role")[:1]))
 
 
-def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
+def evening_rights(user: User | AnonymousUser, evening: RoledEvening) -> tuple[bool, bool]:
     """(may see it, may record its deals), for an evening read ``with_role``."""
     if not user.is_authenticated:
         return False, False
@@ -45,7 +55,7 @@ def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
     return role is not None, role in SCORING_ROLES
 
 
-def evening_admin(user, evening: Evening) -> bool:
+def evening_admin(user: User | AnonymousUser, evening: RoledEvening) -> bool:
     """Whether the user is an admin of the evening's club (a private evening: its owner; staff too),
     for an evening read ``with_role``: what closing and reopening it asks (``Evening.reopenable``)."""
     if not user.is_authenticated:
@@ -83,7 +93,7 @@ class EveningAccess:
         return self.may_score and not self.by_link
 
 
-def lock(evenings: QuerySet[Evening], pk: int) -> Evening | None:
+def lock[E: Evening](evenings: QuerySet[E], pk: int) -> E | None:
     """The evening ``pk`` of ``evenings`` with its seats, read and locked until the end of the
     transaction this runs in (``select_for_update`` on PostgreSQL; SQLite's transaction holds the
     lock from its start); None when there is none."""
@@ -145,7 +155,7 @@ def evening_for_token(token: str) -> Evening:
     return evening
 
 
-def visible_evenings(user):
+def visible_evenings(user: User) -> QuerySet[Evening]:
     """Every evening this user may see: his private ones and his clubs'."""
     if user.is_staff:
         return Evening.objects.all()

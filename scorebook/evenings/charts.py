@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scorebook.core.formatting import signed_points
+from scorebook.rules.scoring import EveningResult
 
 # Okabe & Ito's colour-blind safe palette, adapted to the dark background: the
 # dark blue (too dark on #14171c) and black give way to a light grey, and the
@@ -336,7 +337,7 @@ def _series(
     return tuple(series)
 
 
-def chart_context(result, width: int = 360, height: int = 280, *, ident: str = "chart") -> Chart:
+def chart_context(result: EveningResult, width: int = 360, height: int = 280, *, ident: str = "chart") -> Chart:
     """The ``chart`` context variable for ``evenings/chart.html#chart`` from an EveningResult."""
     return build(result.players, result.running(), width, height, ident=ident)
 

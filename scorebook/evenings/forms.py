@@ -3,13 +3,21 @@ the engine (through services) decides whether the deal is possible."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 import itertools
 import uuid
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.contrib.auth.models import User
 from django.db.models import Q
+from django.forms import BoundField
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
@@ -22,11 +30,12 @@ from scorebook.core.collation import by_name
 from scorebook.core.engine_messages import localized
 from scorebook.core.fields import AmountField, CurrencyField, StakeField, StakeForm, check_stake, confirm_field
 from scorebook.core.formatting import lang
-from scorebook.core.forms import Taps, choice_field
+from scorebook.core.forms import Taps, choice_field, field_of
 from scorebook.core.money import AMOUNT_LIMIT
 from scorebook.rules import registry
-from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
-from scorebook.rules.scoring import BETE
+from scorebook.rules.evening_file import FileError
+from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules, Ruleset
+from scorebook.rules.scoring import BETE, DealError
 
 from . import display
 from .models import Evening, usual_variant
@@ -44,7 +53,7 @@ class RecordForm(forms.Form):
     request_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
     error_field: str | None = None  # where an engine error goes when it names no field of the form
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("request_key", new_request_key())
@@ -56,10 +65,10 @@ class RecordForm(forms.Form):
             self.add_error(self.error_field, _("This page is out of date: reload it and try again."))
         return cleaned
 
-    def deal_data(self) -> dict:
+    def deal_data(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def add_engine_error(self, error, number: int | None = None) -> None:
+    def add_engine_error(self, error: DealError | FileError, number: int | None = None) -> None:
         """Show an engine error (DealError / FileError) next to the field it names.
 
         When the error is about another deal than the one in this form (an edit that
@@ -87,16 +96,16 @@ class DealForm(RecordForm):
     deal_number = cleaning.IntegerField(widget=forms.HiddenInput, required=False, min_value=1, max_value=10**6)
     dealer = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
 
-    def __init__(self, *args, rules, players, **kwargs):
+    def __init__(self, *args: Any, rules: Ruleset, players: Iterable[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.rules = rules
         self.players = list(players)
 
 
-def _table_fields(contracts, players) -> dict[str, forms.Field]:
+def _table_fields(contracts: list[tuple[str, str]], players: list[str]) -> dict[str, forms.Field]:
     """The fields of the contract form that depend on the contracts and the table."""
     people = [(p, p) for p in players]
-    fields = {
+    fields: dict[str, forms.Field] = {
         "contract": forms.ChoiceField(label=_("Contract"), choices=[("pass", _("All pass")), *contracts]),
         "declarers": forms.MultipleChoiceField(
             label=_("Declarers"), required=False, widget=forms.CheckboxSelectMultiple, choices=people
@@ -121,15 +130,16 @@ class ContractDealForm(DealForm):
 
     tricks = cleaning.IntegerField(label=_("Tricks"), required=False, min_value=0, max_value=MAX_TRICKS)
     trump_changed = forms.BooleanField(label=_("Trump changed (needs 9)"), required=False)
+    rules: ContractRules  # (``deal_form_class`` gives it a contract game's rules)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        rules: ContractRules = self.rules
+        rules = self.rules
         code = lang()
         contracts = [(key, c.names.get(code)) for key, c in rules.contracts.items()]
         self.fields.update(_table_fields(contracts, self.players))
 
-    def per_declarer_fields(self):
+    def per_declarer_fields(self) -> list[tuple[str, BoundField]]:
         return [(name, self[f"tricks_{seat}"]) for seat, name in enumerate(self.players)]
 
     @classmethod
@@ -172,8 +182,9 @@ class ContractDealForm(DealForm):
             self.add_error("playing", _("Four players play a deal."))
         return cleaned
 
-    def deal_data(self) -> dict:
+    def deal_data(self) -> dict[str, Any]:
         c = self.cleaned_data
+        data: dict[str, Any]
         playing = [p for p in self.players if p in (c.get("playing") or [])]
         if c["contract"] == "pass":
             data = {"contract": "pass"}
@@ -204,12 +215,14 @@ class ClassicDealForm(DealForm):
         choices=[("", ""), ("0", "0"), ("1", "1")], coerce=int, empty_value=None, required=False
     )
 
-    def __init__(self, *args, teams=None, **kwargs):
+    rules: ClassicRules  # (``deal_form_class`` gives it a classic game's rules)
+
+    def __init__(self, *args: Any, teams: Sequence[Sequence[str]] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        rules: ClassicRules = self.rules
+        rules = self.rules
         self.teams = teams or (("", ""), ("", ""))
         held = [h for h in sorted(rules.honours_points) if rules.honours_points[h] > 0]
-        choices = [(HONOURS_NONE, _("none"))]
+        choices: list[tuple[str, StrOrPromise]] = [(HONOURS_NONE, _("none"))]
         for side in (0, 1):
             for h in held:
                 choices.append((f"{side}-{h}", f"{h} · {display.team_name(self.teams[side])}"))
@@ -236,7 +249,7 @@ class ClassicDealForm(DealForm):
             self.add_error("tricks", _("Give the tricks of the first team."))
         return cleaned
 
-    def deal_data(self) -> dict:
+    def deal_data(self) -> dict[str, Any]:
         c = self.cleaned_data
         if c.get("claim") is not None:
             return {"claim": c["claim"]}
@@ -248,14 +261,14 @@ class ClassicDealForm(DealForm):
         return {"tricks": [c["tricks"], MAX_TRICKS - c["tricks"]], "honours": honours}
 
 
-def deal_form_class(rules):
+def deal_form_class(rules: Ruleset) -> type[ContractDealForm] | type[ClassicDealForm]:
     return ClassicDealForm if isinstance(rules, ClassicRules) else ContractDealForm
 
 
 class AdjustmentForm(RecordForm):
     note = forms.CharField(label=_("Reason"), max_length=200, required=False)
 
-    def __init__(self, *args, players, **kwargs):
+    def __init__(self, *args: Any, players: Iterable[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players = list(players)
         for seat, name in enumerate(self.players):
@@ -267,10 +280,10 @@ class AdjustmentForm(RecordForm):
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
 
-    def clean_note(self):
+    def clean_note(self) -> str:
         return cleaning.clean_text(self.cleaned_data.get("note") or "")
 
-    def point_fields(self):
+    def point_fields(self) -> list[BoundField]:
         return [self[f"points_{seat}"] for seat in range(len(self.players))]
 
     def clean(self) -> dict[str, Any]:
@@ -280,13 +293,13 @@ class AdjustmentForm(RecordForm):
             raise forms.ValidationError(_("Give points to at least one player."))
         return cleaned
 
-    def deal_data(self) -> dict:
+    def deal_data(self) -> dict[str, Any]:
         points = {
             name: self.cleaned_data[f"points_{seat}"]
             for seat, name in enumerate(self.players)
             if self.cleaned_data.get(f"points_{seat}")
         }
-        data = {"adjustment": points}
+        data: dict[str, Any] = {"adjustment": points}
         if self.cleaned_data.get("note"):
             data["note"] = self.cleaned_data["note"]
         return data
@@ -298,7 +311,7 @@ class RobreForm(RecordForm):
     choice = forms.ChoiceField(label=_("Partnerships"))
     error_field = "choice"
 
-    def __init__(self, *args, players, dummy: bool, **kwargs):
+    def __init__(self, *args: Any, players: Sequence[str], dummy: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.dummy = dummy
         if dummy:
@@ -309,7 +322,7 @@ class RobreForm(RecordForm):
                 (_teams_key(t), f"{display.team_name(t[0])} — {display.team_name(t[1])}") for t in partnerships(players)
             ]
 
-    def deal_data(self) -> dict:
+    def deal_data(self) -> dict[str, Any]:
         value = self.cleaned_data["choice"]
         if self.dummy:
             return {"robre": {"dummy_partner": value}}
@@ -317,11 +330,11 @@ class RobreForm(RecordForm):
         return {"robre": {"teams": [[a, b], [c, d]]}}
 
 
-def _teams_key(teams) -> str:
+def _teams_key(teams: tuple[tuple[str, str], tuple[str, ...]]) -> str:
     return "\x1f".join(teams[0] + teams[1])
 
 
-def partnerships(players: list[str]):
+def partnerships(players: Sequence[str]) -> list[tuple[tuple[str, str], tuple[str, ...]]]:
     """Every way to pick four players and pair them off (3 per four)."""
     out = []
     for four in itertools.combinations(players, 4):
@@ -333,7 +346,7 @@ def partnerships(players: list[str]):
 
 
 class NewEveningForm(StakeForm):
-    club = forms.ModelChoiceField(
+    club: forms.ModelChoiceField[Club] = forms.ModelChoiceField(
         label=_("Table book"), queryset=None, required=False, empty_label=_("My private table book")
     )
     ruleset = forms.ChoiceField(label=_("Variant"), widget=Taps(css="variants"))
@@ -345,11 +358,11 @@ class NewEveningForm(StakeForm):
     currency = CurrencyField()
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
 
-    def __init__(self, *args, user, **kwargs):
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
         # the clubs where this user records deals
-        self.fields["club"].queryset = Club.objects.filter(
+        field_of(self, "club", forms.ModelChoiceField).queryset = Club.objects.filter(
             memberships__user=user, memberships__role__in=SCORING_ROLES
         ).order_by("name")
         choice_field(self, "ruleset").choices = registry.choices(lang())
@@ -374,7 +387,8 @@ class NewEveningForm(StakeForm):
         evenings usually do: its usual variant (unless one was asked for), with the stake and
         currency of its latest evening of that variant."""
         pk = cleaning.whole_number(str(self.initial.get("club") or ""), low=1)
-        club = self.fields["club"].queryset.filter(pk=pk).first() if pk is not None else None
+        clubs = field_of(self, "club", forms.ModelChoiceField).queryset
+        club = clubs.filter(pk=pk).first() if pk is not None and clubs is not None else None
         ruleset = usual_variant(club) if club is not None else None
         if ruleset is None:
             return
@@ -390,13 +404,14 @@ class NewEveningForm(StakeForm):
             self.initial.setdefault("stake", "" if stake is None else f"{stake.normalize():f}")
             self.initial.setdefault("currency", latest["currency"])
 
-    def player_fields(self):
+    def player_fields(self) -> list[BoundField]:
         return [self[f"player_{seat}"] for seat in range(MAX_PLAYERS)]
 
     def known_players(self) -> list[str]:
         """Names to pick from: the rosters of the user's clubs and his private book."""
         players = Player.objects.filter(
-            Q(club__in=self.fields["club"].queryset) | Q(club__isnull=True, created_by=self.user)
+            Q(club__in=field_of(self, "club", forms.ModelChoiceField).queryset)
+            | Q(club__isnull=True, created_by=self.user)
         )
         return by_name(set(players.values_list("name", flat=True)))[:300]
 
@@ -443,7 +458,7 @@ class PaymentForm(forms.Form):
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
     key = forms.RegexField(r"^[0-9A-Za-z_-]*\Z", widget=forms.HiddenInput, max_length=64, required=False)
 
-    def __init__(self, *args, parties: list[tuple[object, str]], **kwargs):
+    def __init__(self, *args: Any, parties: Sequence[tuple[object, str]], **kwargs: Any) -> None:
         initial = kwargs.setdefault("initial", {})
         initial.setdefault("key", new_request_key())
         if len(parties) > 1:  # two different people from the start
@@ -453,10 +468,10 @@ class PaymentForm(forms.Form):
         choice_field(self, "payer").choices = parties
         choice_field(self, "payee").choices = parties
 
-    def clean_note(self):
+    def clean_note(self) -> str:
         return cleaning.clean_text(self.cleaned_data.get("note") or "")
 
-    def clean_amount(self):
+    def clean_amount(self) -> Decimal | None:
         return bounded_amount(self.cleaned_data.get("amount"))
 
     def clean(self) -> dict[str, Any]:
@@ -489,5 +504,5 @@ class CancelForm(forms.Form):
 
     reason = forms.CharField(label=_("Why (kept in the history)"), max_length=200)
 
-    def clean_reason(self):
+    def clean_reason(self) -> str:
         return cleaning.clean_text(self.cleaned_data.get("reason") or "")

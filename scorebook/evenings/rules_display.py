@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from scorebook.clubs.models.rules import changed_figures
 from scorebook.core.formatting import lang, signed_points
 from scorebook.rules import registry
-from scorebook.rules.model import ContractRules, Ruleset, payout_cells, to_dict
+from scorebook.rules.model import ContractRules, Payout, Ruleset, payout_cells, to_dict
 
 SHOWN_DIFFERENCES = 4  # the short list; the rules page shows every figure
 
@@ -172,7 +172,7 @@ class ContractGrid:
     rows: list[GridRow]
 
 
-def _cells(payout, base) -> list[Cell]:
+def _cells(payout: Payout, base: Payout | None) -> list[Cell]:
     return [
         Cell(signed_points(payout.declarer), base is None or base.declarer != payout.declarer),
         Cell(signed_points(payout.opponent), base is None or base.opponent != payout.opponent),
@@ -219,7 +219,7 @@ def classic_figures(key: str, rules: Ruleset) -> list[dict[str, Any]]:
     played, preset = to_dict(rules), to_dict(registry.get(key))
     out = []
     for name, label in _classic_labels().items():
-        value = played.get(name)
+        value: Any = played.get(name)
         if name == "honours":
             text = ", ".join(f"{k}: {v}" for k, v in value["points"].items())
         elif name == "claim":

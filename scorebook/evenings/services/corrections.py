@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -27,8 +30,8 @@ def _the_deal(rows: list[Deal], number: int, expected_id: int | None) -> Deal:
 def edit_deal(
     at: Evening | EveningAccess,
     number: int,
-    data: dict,
-    user,
+    data: dict[str, Any],
+    user: User | AnonymousUser | None,
     expected_version: int | None,
     expected_id: int | None = None,
 ) -> Deal:
@@ -60,7 +63,11 @@ def edit_deal(
 
 
 def delete_deal(
-    at: Evening | EveningAccess, number: int, user, expected_id: int | None = None, expected_version: int | None = None
+    at: Evening | EveningAccess,
+    number: int,
+    user: User | AnonymousUser | None,
+    expected_id: int | None = None,
+    expected_version: int | None = None,
 ) -> DealRevision:
     """Delete a deal (by its id when the page gave it); the later ones move up and are scored again.
     The revision keeps the deal, its id and its request key, so that putting it back gives the same
@@ -91,7 +98,7 @@ def delete_deal(
     return revision
 
 
-def restore_deal(at: Evening | EveningAccess, revision_id: int, user) -> Deal:
+def restore_deal(at: Evening | EveningAccess, revision_id: int, user: User | AnonymousUser | None) -> Deal:
     """Undo a deletion: the deal goes back at its number (with its id and its request key), the
     later ones move down. ``AlreadyPutBack`` when it was put back already (a second tap, another
     phone), ``NoSuchDeletion`` when the evening has no such deletion."""

@@ -7,6 +7,8 @@ that transaction; any other is read again."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser, User
+
 from ..access import EveningAccess, lock
 from ..models import Evening
 from .refusals import EveningClosed, EveningGone
@@ -41,6 +43,6 @@ def sync(target: Evening, source: Evening) -> None:
     target.summary, target.state, target.status = source.summary, source.state, source.status
 
 
-def author(user):
+def author(user: User | AnonymousUser | None) -> User | None:
     """Who a write is recorded as made by: the user, None for a table's phone (a link, no account)."""
     return user if user is not None and user.is_authenticated else None

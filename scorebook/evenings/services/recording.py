@@ -3,13 +3,15 @@ at deal 4, never placed elsewhere than where it was entered."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models import Count, Exists, Max, Q, Subquery
 
 from scorebook.rules import evening_file
 from scorebook.rules.deals import Evening as EngineEvening
+from scorebook.rules.outcome import NextDeal
 from scorebook.rules.scoring import Scorer
 
 from .. import summary
@@ -34,11 +36,17 @@ class Recorded(NamedTuple):
     after: Scorer | None = None
     previous: list[Deal] | None = None
 
+    def new(self) -> tuple[Deal, Scorer, Scorer]:
+        """The deal recorded now (``created``) and the states before it and after it."""
+        if self.deal is None or self.before is None or self.after is None:
+            raise ValueError("nothing was recorded by this request")
+        return self.deal, self.before, self.after
+
 
 def record_deal(
     at: Evening | EveningAccess,
-    data: dict,
-    user,
+    data: dict[str, Any],
+    user: User | AnonymousUser | None,
     request_key: str = "",
     entered: Entered | None = None,
     *,
@@ -61,7 +69,7 @@ def record_deal(
             return Recorded(now.same_key, False)
         if now.deleted_key:  # ... and its deal deleted since: it stays deleted
             return Recorded(None, False)
-        if locked.deal_limit is not None and now.count >= locked.deal_limit:
+        if locked.deal_limit is not None and now.deals >= locked.deal_limit:
             raise DealLimit(locked.deal_limit)
         before = _in_order(locked, state, now)
         rebuilt = before is None
@@ -90,7 +98,7 @@ def record_deal(
     return Recorded(deal, True, before, after, None if rebuilt else now.last)
 
 
-def _check_place(locked: Evening, entered: Entered, number: int, coming) -> None:
+def _check_place(locked: Evening, entered: Entered, number: int, coming: NextDeal) -> None:
     """``EveningMoved`` unless the deal goes where it was entered: the same number and dealer (always
     compared: a deal that waited behind others carries the place it was entered for, or the one the
     scorer confirmed since), and no deal corrected, deleted or put back since the version it was
@@ -110,7 +118,7 @@ def _check_place(locked: Evening, entered: Entered, number: int, coming) -> None
 class _Now(NamedTuple):
     """What a new deal depends on, read once the evening is locked (``_deals_now``)."""
 
-    count: int  # the evening's deals
+    deals: int  # the evening's deals
     top: int  # the highest number among them (0: none)
     last: list[Deal]  # the last two, in order
     same_key: Deal | None  # the deal recorded with the request key
@@ -118,7 +126,7 @@ class _Now(NamedTuple):
 
     def in_order(self, state: Scorer) -> bool:
         """The deals are numbered 1..n, n the number of deals ``state`` (the stored state) is after."""
-        return self.count == self.top == state.number
+        return self.deals == self.top == state.number
 
 
 def _deals_now(locked: Evening, request_key: str, after: int) -> _Now:
@@ -148,7 +156,8 @@ def _deals_now(locked: Evening, request_key: str, after: int) -> _Now:
         return _Now(now["count"], now["top"] or 0, [], None, bool(request_key) and kept.exists())
     same_key = next((row for row in rows if request_key and row.request_key == request_key), None)
     last = [row for row in rows if row.number >= after - 1][-2:]
-    return _Now(rows[0].count, rows[0].top, last, same_key, bool(request_key) and rows[0].deleted_key)
+    first = rows[0]  # (its annotations are the query's, built from a dict: django-stubs cannot follow them)
+    return _Now(first.count, first.top, last, same_key, bool(request_key) and first.deleted_key)  # type: ignore[attr-defined]
 
 
 def _in_order(locked: Evening, state: Scorer | None, now: _Now) -> Scorer | None:

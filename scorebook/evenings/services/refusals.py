@@ -29,12 +29,12 @@ class Refused(Exception):
 
 
 class EveningClosed(Refused):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(_("This evening is closed: reopen it to change a deal."))
 
 
 class EveningGone(Refused):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(_("This evening has been deleted."))
 
 
@@ -96,7 +96,7 @@ class AdminReopens(Exception):
 class HasDeals(Refused):
     """An evening with deals is never deleted (it can be archived)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(_("This evening cannot be deleted"))
 
 
@@ -104,7 +104,7 @@ class HasPayments(Refused):
     """An evening with payments (cancelled ones too: they are records) is never deleted: payments
     outlive everything (the database refuses it too, ``Payment.evening`` is ``PROTECT``)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(_("This evening cannot be deleted: payments were recorded for it."))
 
 
@@ -158,7 +158,7 @@ class AlreadyPutBack(Refused):
 
 
 class NoSuchDeletion(Refused):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(_("There is no deleted deal to put back."))
 
 

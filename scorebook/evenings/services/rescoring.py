@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -38,7 +39,7 @@ def check_money(evening: Evening, standing: Standing) -> None:
         )
 
 
-def next_version(locked: Evening, snapshot: dict) -> None:
+def next_version(locked: Evening, snapshot: dict[str, Any]) -> None:
     """A change of the evening: its next version, with the engine's state after its last deal."""
     locked.version += 1
     locked.updated_at = timezone.now()
@@ -83,11 +84,12 @@ def rescore(locked: Evening, rows: list[Deal], start: int) -> Rescored:
     """Score ``rows`` (every deal, in the new order) from ``start`` on, from the state stored after
     the deal before; nothing is written (``DealError`` names a deal the change makes impossible)."""
     table = table_of(locked)
-    results = [result_of(row, table) for row in rows[:start]]
+    known = [result_of(row, table) for row in rows[:start]]
+    results = [r for r in known if r is not None]
     state = None
     if start == 0:
         state = scorer(table)
-    elif None not in results:
+    elif len(results) == len(known):
         with contextlib.suppress(SnapshotError):
             state = restore(table, rows[start - 1].state)
     if state is None:  # what is stored before ``start`` does not fit: score from the first deal

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
@@ -14,7 +16,12 @@ from .refusals import AdminReopens, Managed
 
 
 def set_status(
-    at: Evening | EveningAccess, status: str, user=None, *, admin: bool = False, through_manager: bool = False
+    at: Evening | EveningAccess,
+    status: str,
+    user: User | AnonymousUser | None = None,
+    *,
+    admin: bool = False,
+    through_manager: bool = False,
 ) -> None:
     """Close or reopen the evening (a new version: followers see it change); nothing when it is so
     already. Closing keeps who closed it and whether as an admin (``admin``: an admin of its club,
@@ -36,10 +43,11 @@ def set_status(
             locked.version += 1
             locked.updated_at = timezone.now()
             # what was stored for the version before is the same for this one
-            if (locked.state or {}).get("version") == was:
-                locked.state = {**locked.state, "version": locked.version}
-            if (locked.summary or {}).get("version") == was:
-                locked.summary = {**locked.summary, "version": locked.version}
+            state, summary = locked.state or {}, locked.summary or {}
+            if state.get("version") == was:
+                locked.state = {**state, "version": locked.version}
+            if summary.get("version") == was:
+                locked.summary = {**summary, "version": locked.version}
             locked.save(
                 update_fields=[
                     *("status", "closed_at", "closed_by", "admin_reopens"),
@@ -52,7 +60,7 @@ def set_status(
     sync(evening, locked)
 
 
-def set_status_of_tables(evening_ids: list[int], status: str, user=None) -> None:
+def set_status_of_tables(evening_ids: list[int], status: str, user: User | AnonymousUser | None = None) -> None:
     """``set_status`` for a club night's tables at once (a session closed or reopened through the
     night): each one that is not so already gets its next version, with what was stored for the
     version before. The evenings locked in order, then one UPDATE each; their rules (a copy of
@@ -64,7 +72,7 @@ def set_status_of_tables(evening_ids: list[int], status: str, user=None) -> None
         if locked.status == status:
             continue
         was, version = locked.version, locked.version + 1
-        changes = {
+        changes: dict[str, Any] = {
             "status": status,
             "closed_at": now if closing else None,
             "closed_by": author(user) if closing else None,
@@ -72,10 +80,11 @@ def set_status_of_tables(evening_ids: list[int], status: str, user=None) -> None
             "version": version,
             "updated_at": now,
         }
-        if (locked.state or {}).get("version") == was:
-            changes["state"] = {**locked.state, "version": version}
-        if (locked.summary or {}).get("version") == was:
-            changes["summary"] = {**locked.summary, "version": version}
+        state, summary = locked.state or {}, locked.summary or {}
+        if state.get("version") == was:
+            changes["state"] = {**state, "version": version}
+        if summary.get("version") == was:
+            changes["summary"] = {**summary, "version": version}
         Evening.objects.filter(pk=locked.pk).update(**changes)
 
 
