@@ -6,8 +6,12 @@ evening files) by their place in the backup's list. Checked against its schema
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth.models import User
+
+from scorebook.clubs.models import Club
 from scorebook.evenings.models import Evening
 
 from .models import Night, NightEvent, NightSession, NightTable, Participant
@@ -16,15 +20,15 @@ if TYPE_CHECKING:  # the schema (and pydantic) is loaded when a backup is read
     from .backup_schema import NightBackup
 
 
-def _user(user) -> str | None:
+def _user(user: User | None) -> str | None:
     return user.get_username() if user is not None else None
 
 
-def _at(moment) -> str | None:
+def _at(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
-def export_nights(club, evening_index: dict[int, int]) -> list[dict[str, Any]]:
+def export_nights(club: Club, evening_index: dict[int, int]) -> list[dict[str, Any]]:
     """``evening_index``: {evening pk: its place in the backup's list of evenings}. The nights in the
     order they were made."""
     out = []
@@ -86,7 +90,7 @@ def export_nights(club, evening_index: dict[int, int]) -> list[dict[str, Any]]:
 
 
 def import_nights(
-    club, nights: list[NightBackup], players: dict[int, Any], evenings: list, accounts: dict[str, Any]
+    club: Club, nights: list[NightBackup], players: dict[int, Any], evenings: list[Evening], accounts: dict[str, Any]
 ) -> None:
     """``players``: {backup player id: Player}; ``evenings``: the restored evenings in the backup's order;
     ``accounts``: {user name in the backup: User}. Runs inside the restore's transaction."""
@@ -120,7 +124,7 @@ def import_nights(
         Evening.objects.filter(pk__in=tables).update(managed=True, deal_limit=n.deals_per_session)
 
 
-def _import_night(club, n: NightBackup, evenings: list, accounts: dict[str, Any]) -> Night:
+def _import_night(club: Club, n: NightBackup, evenings: list[Evening], accounts: dict[str, Any]) -> Night:
     """The night's own row: its settings, rules (format 1: its first table's), plan, author and links."""
     if n.rules is not None:
         rules = n.rules

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
+from random import Random
 
 Table = tuple[int, ...]
 Session = tuple[Table, ...]
@@ -44,7 +45,7 @@ class Search:
     """The sessions to draw, player indices 0..n-1 into ``everyone`` (those playing and those
     of the played sessions), with the meetings and seats at five counted incrementally."""
 
-    def __init__(self, ids: list[int], sizes: list[int], played: list[list[list[int]]], todo: int, rng):
+    def __init__(self, ids: list[int], sizes: list[int], played: list[list[list[int]]], todo: int, rng: Random):
         self.ids, self.sizes, self.rng, self.todo = ids, sizes, rng, todo
         self.keep = False  # a redraw from the plan drawn before: change as few tables as possible
         self.over_limit = OVER_LIMIT  # what a seat at five beyond a player's limit costs
@@ -94,11 +95,11 @@ class Search:
         places: dict[int, list[int]] = {}
         for newcomer in [p for p in self.ids if not any(p in t for s in sessions for t in s)]:
             row = self.met[self.index[newcomer]]
-            options = []
+            options: list[list[int]] = []
             for s in sessions:
                 fours = [i for i, t in enumerate(s) if len(t) == 4]
                 self.rng.shuffle(fours)
-                options.append(sorted(fours, key=lambda i, s=s: sum(row[self.index[x]] for x in s[i])))
+                options.append(sorted(fours, key=lambda i, s=s: sum(row[self.index[x]] for x in s[i])))  # type: ignore[misc]  # (a default binds the session: mypy infers no lambda with one)
             if any(not o for o in options):
                 return {}
             best = self._disjoint_tables(sessions, options, row)
@@ -107,7 +108,7 @@ class Search:
                 s[i].append(newcomer)
         return places
 
-    def _disjoint_tables(self, sessions, options, row) -> list[int]:
+    def _disjoint_tables(self, sessions: list[list[list[int]]], options: list[list[int]], row: list[int]) -> list[int]:
         """One table per session (indices from ``options``) whose players share nobody and were
         not met before (``row``), or else the fewest such meetings found in 20 000 steps."""
         index = self.index
@@ -330,7 +331,9 @@ class Search:
             for s in sessions:
                 self._count(s, +1)
 
-    def _best_move(self, sessions, tabu: _Tabu, candidates, cost: int, best_cost: int) -> tuple | None:
+    def _best_move(
+        self, sessions: list[list[list[int]]], tabu: _Tabu, candidates: list[tuple[int, int]], cost: int, best_cost: int
+    ) -> tuple[int, int, int, int] | None:
         """The best swap of a candidate (session, player) with a player of another table of his
         session: (change of cost, session, p, q), ties drawn at random; a swap back to a table the
         player left a few steps ago only when it gives the best plan yet. None: no swap allowed.
@@ -391,7 +394,7 @@ class Search:
         met = self.met
         return any(met[a][b] > 1 for a, b in combinations(table, 2))
 
-    def _candidates(self, sessions, clashes) -> list[tuple[int, int]]:
+    def _candidates(self, sessions: list[list[list[int]]], clashes: set[tuple[int, int]]) -> list[tuple[int, int]]:
         """(session, player) pairs whose swaps are weighed next: a sample of the players who
         meet someone again, and of those who sit at a table of five beyond their limit or
         two times more often than someone else."""
@@ -414,7 +417,15 @@ class Search:
             out += rng.sample(uneven, min(SAMPLE - len(out) if not out else 2, len(uneven)))
         return out
 
-    def _swap(self, sessions, where, clashes, si: int, p: int, q: int) -> None:
+    def _swap(
+        self,
+        sessions: list[list[list[int]]],
+        where: list[dict[int, int]],
+        clashes: set[tuple[int, int]],
+        si: int,
+        p: int,
+        q: int,
+    ) -> None:
         met, fives = self.met, self.fives
         s, w = sessions[si], where[si]
         ta, tb = w[p], w[q]
@@ -447,7 +458,13 @@ class Search:
                 else:
                     clashes.discard((sj, tj))
 
-    def _shake(self, sessions, where, clashes, candidates) -> None:
+    def _shake(
+        self,
+        sessions: list[list[list[int]]],
+        where: list[dict[int, int]],
+        clashes: set[tuple[int, int]],
+        candidates: list[tuple[int, int]],
+    ) -> None:
         """A few random swaps of the players in question, to leave a dead end."""
         rng = self.rng
         for si, p in candidates[:3]:
