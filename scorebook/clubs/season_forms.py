@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date
 from decimal import Decimal
 from itertools import pairwise
@@ -231,7 +231,7 @@ class EveningFilterForm(forms.Form):
     archived = forms.BooleanField(label=gettext_lazy("Archived evenings"), required=False)
 
     def __init__(
-        self, *args: Any, seasons: Iterable[Season] = (), players: Iterable[dict[str, Any]] = (), **kwargs: Any
+        self, *args: Any, seasons: Iterable[Season] = (), players: Iterable[Mapping[str, Any]] = (), **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
         choice_field(self, "season").choices = [("", _("All seasons"))] + [(s.pk, s.name) for s in seasons]

@@ -45,9 +45,12 @@ restore), the guessing limits and sessions, a user's private evenings.
 
 from __future__ import annotations
 
+from datetime import date, datetime
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db.models import Prefetch, Q
 
 from scorebook.clubs.models import (
@@ -86,17 +89,17 @@ class BackupError(ValueError):
         super().__init__(f"{where}: {what}.")
 
 
-def _user(user) -> str | None:
+def _user(user: User | None) -> str | None:
     return user.get_username() if user is not None else None
 
 
-def _at(moment) -> str | None:
+def _at(moment: datetime | date | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
 def _authors(club: Club) -> set[int]:
     """The ids of every account that did something in the club (the members aside): each is in the backup."""
-    ids = set(Player.objects.filter(club=club).values_list("user_id", "created_by_id").distinct())
+    ids: set[Any] = set(Player.objects.filter(club=club).values_list("user_id", "created_by_id").distinct())
     ids |= set(club.invitations.values_list("created_by_id", flat=True).distinct())
     ids |= set(PlayerClaim.objects.filter(player__club=club).values_list("user_id", flat=True).distinct())
     ids |= set(club.house_rules.values_list("updated_by_id", flat=True).distinct())
@@ -189,7 +192,7 @@ def _members(memberships: list[Membership], invitations: list[Invitation]) -> li
             "username": m.user.get_username(),
             "role": m.role,
             "joined_at": _at(m.joined_at),
-            "invitation": invitation_index.get(m.invitation_id),
+            "invitation": invitation_index.get(m.invitation_id) if m.invitation_id is not None else None,
         }
         for m in memberships
     ]
@@ -290,26 +293,27 @@ def _kitty(club: Club) -> dict[str, Any]:
         "expenses": [_export_record(r) | {"day": r.day.isoformat(), "note": r.note} for r in expenses],
         "prizes": [
             _export_record(r)
-            | {"season": season_index.get(r.season_id), "season_name": r.season_name, "place": r.place}
+            | {"season": season_index.get(r.season_id) if r.season_id is not None else None}
+            | {"season_name": r.season_name, "place": r.place}
             | {"player": r.player_id}
             for r in prizes
         ],
     }
 
 
-def _text(amount) -> str | None:
+def _text(amount: Decimal | None) -> str | None:
     return None if amount is None else str(amount)
 
 
-def _export_record(r) -> dict[str, Any]:
+def _export_record(r: Expense | Prize) -> dict[str, Any]:
     """A kitty's record: its amount, who recorded it when, and its withdrawal when it has one."""
-    entry = {
+    entry: dict[str, Any] = {
         "amount": str(r.amount),
         "currency": r.currency,
         "recorded_by": _user(r.recorded_by),
         "recorded_at": r.recorded_at.isoformat(),
     }
-    if r.withdrawn:
+    if r.withdrawn_at is not None:  # (withdrawn)
         entry["withdrawn"] = {
             "by": _user(r.withdrawn_by),
             "at": r.withdrawn_at.isoformat(),
@@ -330,7 +334,7 @@ def _night_of(payment: Payment) -> bool:
 
 def _export_payment(p: Payment) -> dict[str, Any]:
     """A payment with who entered it and when, its kind and note, and its cancellation when it has one."""
-    entry = {
+    entry: dict[str, Any] = {
         "from": p.payer,
         "to": p.payee,
         "amount": str(p.amount),

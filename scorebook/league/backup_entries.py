@@ -11,10 +11,12 @@ from django.contrib.auth.hashers import identify_hasher
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email, validate_slug
+from django.db.models import Model
 from pydantic import BeforeValidator, Field, PrivateAttr, model_validator
 
 from scorebook.accounts.models import Profile
 from scorebook.clubs.models import Club, Player, Ranking, Role, Season, TieBreak
+from scorebook.core import cleaning
 from scorebook.core.money import FEE_LIMIT
 from scorebook.core.schema import (
     EARLIEST,
@@ -46,8 +48,8 @@ MAX_SMALL = 32767  # PositiveSmallIntegerField
 PAYMENT_LIMIT = Decimal("9999999999.99")  # what Payment.amount holds (12 digits, 2 decimals)
 
 
-def _max(model, field: str) -> int:
-    return model._meta.get_field(field).max_length
+def _max(model: type[Model], field: str) -> int:
+    return cleaning.max_length(model, field)
 
 
 # --- the values -----------------------------------------------------------------------------------
@@ -464,7 +466,7 @@ class KittyEntry(Schema):
     night_fees: list[NightFeeEntry] = []  # the nights whose players owe the kitty a fee
 
 
-def _clean_note(deal, *at: str | int) -> None:
+def _clean_note(deal: object, *at: str | int) -> None:
     """An adjustment's note cleaned as the form cleans it (the engine reads any text)."""
     if isinstance(deal, Adjustment) and deal.note:
         from django.core.exceptions import ValidationError as FormError

@@ -15,6 +15,7 @@ Text is cleaned as the site's forms clean it (``core.schema.Name`` and ``FreeTex
 2000 to today), a link is only ever a digest.
 """
 
+from collections.abc import Iterator
 from typing import Annotated, Any, Self
 
 from pydantic import ValidationInfo, field_validator, model_validator
@@ -197,7 +198,8 @@ class ClubBackup(Schema):
     def _nights(cls, nights: list[NightBackup], info: ValidationInfo) -> list[NightBackup]:
         players, evenings = info.data.get("players"), info.data.get("evenings")
         if players is not None and evenings is not None:
-            ids, rulesets, used = {p.id for p in players}, [e.engine.rules.key for e in evenings], set()
+            used: set[int] = set()
+            ids, rulesets = {p.id for p in players}, [e.engine.rules.key for e in evenings]
             for i, night in enumerate(nights):
                 night.check_references(i, ids, rulesets, used)
         payments = info.data.get("payments_on_account") or []
@@ -216,7 +218,7 @@ class ClubBackup(Schema):
                 raise fault(f"{who!r} is not one of the backup's accounts", *at)
         return self
 
-    def _who(self):
+    def _who(self) -> Iterator[tuple[tuple[str | int, ...], Any]]:
         """(path, author) of every author the backup names."""
         for i, inv in enumerate(self.invitation_links):
             yield ("invitation_links", i, "created_by"), inv.created_by
@@ -226,14 +228,14 @@ class ClubBackup(Schema):
             yield ("house_rules", i, "updated_by"), h.updated_by
         for i, e in enumerate(self.evenings):
             yield ("evenings", i, "closed_by"), e.closed_by
-            for k, r in enumerate(e.recorded or ()):
-                yield ("evenings", i, "recorded", k, "by"), r.by
-            for k, r in enumerate(e.revisions):
-                yield ("evenings", i, "revisions", k, "by"), r.by
-            for k, p in enumerate(e.payments):
-                yield from _payment_authors(p, ("evenings", i, "payments", k))
-        for i, p in enumerate(self.payments_on_account):
-            yield from _payment_authors(p, ("payments_on_account", i))
+            for k, recorded in enumerate(e.recorded or ()):
+                yield ("evenings", i, "recorded", k, "by"), recorded.by
+            for k, revision in enumerate(e.revisions):
+                yield ("evenings", i, "revisions", k, "by"), revision.by
+            for k, payment in enumerate(e.payments):
+                yield from _payment_authors(payment, ("evenings", i, "payments", k))
+        for i, on_account in enumerate(self.payments_on_account):
+            yield from _payment_authors(on_account, ("payments_on_account", i))
         for i, n in enumerate(self.nights):
             yield ("nights", i, "created_by"), n.created_by
             for k, event in enumerate(n.events):
@@ -251,7 +253,7 @@ class ClubBackup(Schema):
         return None if accounts is None else {a.username for a in accounts}
 
 
-def _payment_authors(p: PaymentEntry, at: tuple):
+def _payment_authors(p: PaymentEntry, at: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], Any]]:
     yield (*at, "marked_by"), p.marked_by
     if p.cancelled is not None:
         yield (*at, "cancelled", "by"), p.cancelled.by

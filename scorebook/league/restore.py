@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Model
 from django.utils.translation import gettext as _
 
 from scorebook.accounts.models import Profile
@@ -47,6 +48,7 @@ from scorebook.rules.model import to_dict as rules_to_dict
 from .backup import KITTY, BackupError
 
 if TYPE_CHECKING:  # the schema (and pydantic) is loaded when a backup is read, not with every page
+    from .backup_entries import PaymentEntry, RecordedEntry
     from .backup_schema import ClubBackup, EveningEntry
 
 
@@ -112,11 +114,11 @@ def _links_free(backup: ClubBackup) -> None:
 # --- restoring ------------------------------------------------------------------------------------
 
 
-def _stamp(model, pk: int, **moments) -> None:
+def _stamp(model: type[Model], pk: int, **moments: Any) -> None:
     """Times a row keeps from the backup (``auto_now`` and ``auto_now_add`` fields are set by ``save``)."""
     moments = {field: at for field, at in moments.items() if at is not None}
     if moments:
-        model.objects.filter(pk=pk).update(**moments)
+        model._default_manager.filter(pk=pk).update(**moments)
 
 
 def import_club(data: dict[str, Any], *, account_map: dict[str, str] | None = None) -> Club:
@@ -225,9 +227,12 @@ def _restore_roster(club: Club, backup: ClubBackup, accounts: dict[str, Any]) ->
     return players
 
 
-def _restore_payments_on_account(club: Club, backup: ClubBackup, players, accounts, nights: list[Night]) -> None:
+def _restore_payments_on_account(
+    club: Club, backup: ClubBackup, players: dict[int, Player], accounts: dict[str, Any], nights: list[Night]
+) -> None:
     for p in backup.payments_on_account:
-        payer, payee = players.get(p.payer), players.get(p.payee)  # None: the kitty
+        payer = players.get(p.payer) if isinstance(p.payer, int) else None  # None: the kitty
+        payee = players.get(p.payee) if isinstance(p.payee, int) else None
         payment = _restore_payment(
             p,
             accounts,
@@ -242,7 +247,14 @@ def _restore_payments_on_account(club: Club, backup: ClubBackup, players, accoun
             NightPayment.objects.create(night=nights[p.night], payment=payment)
 
 
-def _restore_kitty(club: Club, backup: ClubBackup, players, accounts, nights: list[Night], seasons) -> None:
+def _restore_kitty(
+    club: Club,
+    backup: ClubBackup,
+    players: dict[int, Player],
+    accounts: dict[str, Any],
+    nights: list[Night],
+    seasons: list[Season],
+) -> None:
     """Each night's fee as it started, the expenses and the prizes."""
     for entry in backup.kitty.night_fees:
         Night.objects.filter(pk=nights[entry.night].pk).update(kitty_fee=entry.fee)
@@ -260,13 +272,13 @@ def _restore_kitty(club: Club, backup: ClubBackup, players, accounts, nights: li
         )
 
 
-def _latest_currency(club) -> str:
+def _latest_currency(club: Club) -> str:
     """A payment of an older backup without its currency: the club's latest evening's with a stake."""
     latest = Evening.objects.filter(club=club, stake__isnull=False).order_by("-date", "-pk").first()
     return latest.currency if latest else "EUR"
 
 
-def _record(r, accounts) -> dict[str, Any]:
+def _record(r: Any, accounts: dict[str, Any]) -> dict[str, Any]:  # an expense's or a prize's entry
     fields = {
         "amount": r.amount,
         "currency": r.currency,
@@ -282,10 +294,12 @@ def _record(r, accounts) -> dict[str, Any]:
     return fields
 
 
-def _import_evening(club, item: EveningEntry, players, accounts) -> Evening:
+def _import_evening(club: Club, item: EveningEntry, players: dict[int, Player], accounts: dict[str, Any]) -> Evening:
     """An evening of the backup with its seats, deals, history, links and payments; what its deals
     give (results, states, summary, seats' figures) is computed again (``services.store_new``)."""
     engine = item.engine
+    if engine.date is None:  # (the schema refuses an evening without its date)
+        raise BackupError("evenings", "an evening without its date")
     evening = Evening.objects.create(
         club=club,
         ruleset=engine.rules.key,
@@ -331,10 +345,12 @@ def _import_evening(club, item: EveningEntry, players, accounts) -> Evening:
     return evening
 
 
-def _restore_deals(evening: Evening, item: EveningEntry, accounts) -> None:
+def _restore_deals(evening: Evening, item: EveningEntry, accounts: dict[str, Any]) -> None:
     """The evening's deals with their authors, times, versions and request keys, and its correction
     history."""
-    recorded = item.recorded or [None] * len(item.file["deals"])
+    recorded: list[RecordedEntry | None] = (
+        list(item.recorded) if item.recorded is not None else [None] * len(item.file["deals"])
+    )
     deals = Deal.objects.bulk_create(
         Deal(
             evening=evening,
@@ -350,23 +366,33 @@ def _restore_deals(evening: Evening, item: EveningEntry, accounts) -> None:
         for deal, r in zip(deals, item.recorded, strict=True):
             deal.recorded_at = r.at
         Deal.objects.bulk_update(deals, ["recorded_at"])
-    for r in item.revisions:
+    for rev in item.revisions:
         revision = DealRevision.objects.create(
             evening=evening,
-            number=r.number,
-            action=r.action,
-            before=r.before,
-            after=r.after,
-            request_key=r.request_key,
+            number=rev.number,
+            action=rev.action,
+            before=rev.before,
+            after=rev.after,
+            request_key=rev.request_key,
             deal_id=None,  # a deleted deal's id was the other database's: put back, it gets a new one
-            undone=r.undone,
-            by=accounts.get(r.by),
-            evening_version=r.evening_version,
+            undone=rev.undone,
+            by=accounts.get(rev.by),
+            evening_version=rev.evening_version,
         )
-        _stamp(DealRevision, revision.pk, at=r.at)
+        _stamp(DealRevision, revision.pk, at=rev.at)
 
 
-def _restore_payment(p, accounts, *, club, evening, payer, payee, players, currency) -> Payment:
+def _restore_payment(
+    p: PaymentEntry,
+    accounts: dict[str, Any],
+    *,
+    club: Club,
+    evening: Evening | None,
+    payer: str,
+    payee: str,
+    players: tuple[Player | None, Player | None],
+    currency: str,
+) -> Payment:
     """A payment as it was made: its author and time, kind and note, and its cancellation."""
     payment = Payment.objects.create(
         evening=evening,

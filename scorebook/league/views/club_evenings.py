@@ -3,11 +3,14 @@ is one line (its ranking's winners), its tables behind it."""
 
 from __future__ import annotations
 
+from datetime import date
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import ngettext
@@ -18,6 +21,7 @@ from scorebook.clubs.models import Player, Role
 from scorebook.clubs.season_forms import EveningFilterForm
 from scorebook.core.collation import by_name
 from scorebook.core.formatting import signed_points, tone
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.evenings.models import Evening, Seat
 from scorebook.ledger.books import variant_name
 from scorebook.nights import results as night_results
@@ -29,7 +33,7 @@ INVALID = 422
 PER_PAGE = 30
 
 
-def _evening_row(pk, day, ruleset, status, summary) -> dict:
+def _evening_row(pk: int, day: date, ruleset: str, status: str, summary: dict[str, Any] | None) -> dict[str, Any]:
     summary = summary or {}
     seats = summary.get("players") or ()
     # a player who took no part did not play the evening: no total, never a 0 among the others
@@ -58,14 +62,14 @@ def _evening_row(pk, day, ruleset, status, summary) -> dict:
     }
 
 
-def lines_of(evenings):
+def lines_of(evenings: QuerySet[Evening]) -> QuerySet[Evening]:
     """``evenings`` (a queryset) as the lines of a list: a club night is one line (docs/rules/club-nights.md),
     stood for by the first of its tables' evenings; every other evening is a line of its own."""
     first = Evening.objects.filter(night_table__session__night=OuterRef("night_table__session__night")).order_by("pk")
     return evenings.filter(Q(night_table__isnull=True) | Q(pk=Subquery(first.values("pk")[:1])))
 
 
-def _night_row(outcome) -> dict:
+def _night_row(outcome: night_results.Outcome) -> dict[str, Any]:
     """A club night's line: its own ranking's winners and totals, its tables behind it on tap."""
     row = _evening_row(outcome.evening, outcome.date, outcome.ruleset, "", outcome.summary)
     entries = [e for e in outcome.summary.get("players") or () if e.get("night_place") is not None]
@@ -96,7 +100,7 @@ def _night_row(outcome) -> dict:
 
 @require_safe
 @login_required
-def club_evenings(request, slug):
+def club_evenings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club, role = club_for_user(request, slug)
     seasons = list(club.seasons.all())
     players = by_name(Player.objects.filter(club=club).values("id", "name"), lambda p: p["name"])
@@ -120,14 +124,14 @@ def club_evenings(request, slug):
     if data.get("date_to"):
         evenings = evenings.filter(date__lte=data["date_to"])
     archived_count = 0 if archived else lines_of(evenings.filter(archived=True)).count()
-    evenings = (
+    listed = (
         lines_of(evenings.filter(archived=archived))
         .order_by("-date", "-created_at", "-pk")
         .values_list("id", "date", "ruleset", "status", "summary", "night_table__session__night_id")
     )
-    count = evenings.count()
+    count = listed.count()
     count_text = ngettext("%(n)s evening", "%(n)s evenings", count) % {"n": count}
-    page = Paginator(evenings, PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(listed, PER_PAGE).get_page(request.GET.get("page"))
     nights = night_results.outcomes(values[5] for values in page.object_list if values[5] is not None)
     query = urlencode({k: v for k, v in params.items() if k in form.fields})
     context = {

@@ -10,6 +10,7 @@ operator only); restored, its members choose a password through a link (``accoun
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -22,6 +23,7 @@ from django.views.decorators.http import require_safe
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Club, Role
 from scorebook.core import spreadsheet
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.ledger import books
 
 from ..backup import export_club
@@ -30,7 +32,7 @@ from .roster import roster_rows
 
 @require_safe
 @login_required
-def ledger_csv(request, slug):
+def ledger_csv(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Each party's balance, what is still to pay (one line per open transfer, evening by evening and
     night by night), then every payment and kitty record, with who and when: all from the ledger."""
     club, _role = club_for_user(request, slug)
@@ -104,14 +106,18 @@ def _to_pay_rows(club: Club, fmt: spreadsheet.Format) -> list[list[str]]:
     ]
 
 
+def _minute(moment: Any) -> str:
+    """A moment of the history (a payment marked or cancelled), to the minute in the site's time zone."""
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
 def _history_rows(club: Club, fmt: spreadsheet.Format) -> list[list[str]]:
     """Every payment and kitty record, with who and when, and a cancellation's who, when and why."""
     statuses = {"payment": _("paid"), "expense": _("kitty expense"), "prize": _("prize")}
     rows = []
     for p in books.history(club, limit=None):
         cancelled = (
-            _("cancelled on %(day)s by %(who)s")
-            % {"day": timezone.localtime(p.cancelled_at).strftime("%Y-%m-%d %H:%M"), "who": p.cancelled_by or "?"}
+            _("cancelled on %(day)s by %(who)s") % {"day": _minute(p.cancelled_at), "who": p.cancelled_by or "?"}
             if p.cancelled
             else ""
         )
@@ -124,7 +130,7 @@ def _history_rows(club: Club, fmt: spreadsheet.Format) -> list[list[str]]:
                 amount=spreadsheet.number(p.amount, 2, fmt),
                 currency=p.currency,
                 marked_by=p.marked_by,
-                marked_on=timezone.localtime(p.marked_at).strftime("%Y-%m-%d %H:%M"),
+                marked_on=_minute(p.marked_at),
                 note=" · ".join(part for part in (p.note, cancelled, p.reason) if part),
             )
         )
@@ -149,7 +155,7 @@ COLUMNS = [
 
 @require_safe
 @login_required
-def roster_csv(request, slug):
+def roster_csv(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The club's players: name, the member account linked to it, evenings played."""
     club, _role = club_for_user(request, slug)
     header = [_("Player"), _("Member account"), _("Evenings")]
@@ -159,7 +165,7 @@ def roster_csv(request, slug):
 
 @require_safe
 @login_required
-def club_backup(request, slug):
+def club_backup(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The club's backup as a JSON file, for its admins: everything the club holds (``backup``), without
     password hashes or e-mail addresses, and links only as their digests."""
     club, _role = club_for_user(request, slug, Role.ADMIN)

@@ -5,9 +5,11 @@ meantime answers 409 with the form checked again."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -17,8 +19,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scorebook.clubs import services as club_services
 from scorebook.clubs.access import club_for_user
-from scorebook.clubs.models import Role, Season
+from scorebook.clubs.models import Club, Role, Season
 from scorebook.clubs.season_forms import SeasonForm
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.evenings.models import Evening, usual_variant
 
 from .seasons import evening_count, season_evenings, season_for
@@ -27,7 +30,14 @@ INVALID = 422
 CONFLICT = 409
 
 
-def _season_form_page(request, club, role, form, season=None, status=None):
+def _season_form_page(
+    request: HttpRequest,
+    club: Club,
+    role: Role,
+    form: SeasonForm,
+    season: Season | None = None,
+    status: int | None = None,
+) -> HttpResponse:
     status = status or (INVALID if form.is_bound else 200)
     return render(
         request,
@@ -37,7 +47,7 @@ def _season_form_page(request, club, role, form, season=None, status=None):
     )
 
 
-def _new_season(club) -> dict:
+def _new_season(club: Club) -> dict[str, Any]:
     """What a new season's form proposes: the club's usual variant; a year from the day after its
     latest season ends (the first season: from the club's first evening of that variant, or from
     the first of this month); named by its years."""
@@ -58,7 +68,7 @@ def _new_season(club) -> dict:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
-def season_new(request, slug):
+def season_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club, role = club_for_user(request, slug, Role.ADMIN)
     form = SeasonForm(request.POST or None, instance=Season(club=club), initial=_new_season(club))
     if request.method == "POST" and form.is_valid():
@@ -71,13 +81,20 @@ def season_new(request, slug):
     return _season_form_page(request, club, role, form)
 
 
-def _save_season(form) -> Season:
+def _save_season(form: SeasonForm) -> Season:
     return club_services.save_season(
         form.save(commit=False), overlap_confirmed=bool(form.cleaned_data.get("confirm_overlap"))
     )
 
 
-def _refused_again(request, club, role, conflict, instance, shown=None):
+def _refused_again(
+    request: HttpRequest,
+    club: Club,
+    role: Role,
+    conflict: club_services.Conflict,
+    instance: Season,
+    shown: Season | None = None,
+) -> HttpResponse:
     """The form, checked again after a change in the meantime, says why nothing was saved (409)."""
     form = SeasonForm(request.POST, instance=instance)
     if form.is_valid():  # what changed is nothing the form checks (the season was deleted): said above it
@@ -87,7 +104,7 @@ def _refused_again(request, club, role, conflict, instance, shown=None):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
-def season_edit(request, slug, pk):
+def season_edit(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     club, role = club_for_user(request, slug, Role.ADMIN)
     season = season_for(club, pk)
     shown = Season(pk=season.pk, club=club, name=season.name, archived=season.archived)  # the form changes its instance
@@ -105,7 +122,7 @@ def season_edit(request, slug, pk):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
-def season_delete(request, slug, pk):
+def season_delete(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     """GET: what deleting the season does (and does not); POST: delete it. Its evenings stay."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
     season = season_for(club, pk)
@@ -137,7 +154,7 @@ def season_delete(request, slug, pk):
 
 @require_POST
 @login_required
-def season_archive(request, slug, pk):
+def season_archive(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     """Archive a season out of the club's lists (``archived`` = 1), or bring it back (0)."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
     season = season_for(club, pk)

@@ -10,12 +10,15 @@ of queries does not grow with the number of evenings.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any, cast
 
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
@@ -24,9 +27,10 @@ from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_safe
 
 from scorebook.clubs.access import club_for_user
-from scorebook.clubs.models import Player, Ranking, Role, Season, TieBreak
+from scorebook.clubs.models import Club, Player, Ranking, Role, Season, TieBreak
 from scorebook.core import spreadsheet
 from scorebook.core.formatting import decimal_text, money_text, signed_points, tone
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.evenings.models import Evening
 from scorebook.ledger.books import variant_name
 from scorebook.nights import results as night_results
@@ -37,23 +41,25 @@ from . import prizes
 # --- reading the summaries (a constant number of queries) --------------------------------------
 
 
-def season_evenings(season: Season):
+def season_evenings(season: Season) -> QuerySet[Evening]:
     """The season's evenings: the club's, dated within the season, of the season's variant."""
     return Evening.objects.filter(
         club_id=season.club_id, date__gte=season.start, date__lte=season.end, ruleset=season.ruleset
     )
 
 
-def summaries(evenings) -> list[st.EveningSummary]:
+def summaries(evenings: QuerySet[Evening]) -> list[st.EveningSummary]:
     """The summaries of ``evenings`` (a queryset), oldest first: one query, no deal read.
 
     A summary names each seat's player (``summary.summarize``); merging two players
     rebuilds the summaries of the evenings concerned, so the ids are current.
     """
     out, nights = [], {}
-    for pk, day, ruleset, currency, summary, night in evenings.order_by("date", "created_at", "pk").values_list(
+    for pk, day, ruleset, currency, summary, night_id in evenings.order_by("date", "created_at", "pk").values_list(
         "id", "date", "ruleset", "currency", "summary", "night_table__session__night_id"
     ):
+        # django-stubs types an id read through a reverse relation as never null: an evening of no night has none
+        night = cast("int | None", night_id)
         if night is None:
             out.append(st.EveningSummary(day, summary or {}, id=pk, ruleset=ruleset, currency=currency))
         elif night not in nights:  # a club night is one result per player, placed by its own ranking
@@ -68,7 +74,7 @@ def summaries(evenings) -> list[st.EveningSummary]:
     return out
 
 
-def evening_count(evenings) -> tuple[int, int, int]:
+def evening_count(evenings: QuerySet[Evening]) -> tuple[int, int, int]:
     """(how many evenings, club nights among them, their tables) in ``evenings`` (a queryset):
     a club night counts as one evening, as in the standings, however many tables it had."""
     counts = evenings.aggregate(
@@ -79,7 +85,7 @@ def evening_count(evenings) -> tuple[int, int, int]:
     return counts["alone"] + counts["nights"], counts["nights"], counts["tables"]
 
 
-def player_names(club) -> dict[int, str]:
+def player_names(club: Club) -> dict[int | str, str]:
     return dict(Player.objects.filter(club=club).values_list("id", "name"))
 
 
@@ -166,7 +172,7 @@ def movement_label(row: st.Row) -> str:
         return ""
     if row.is_new:
         return _("new")
-    move = row.movement
+    move = row.movement or 0  # (a row not new has a movement)
     if move == 0:
         return _("no change")
     return (
@@ -248,10 +254,13 @@ def _movement_class(row: st.Row) -> str:
         return ""
     if row.is_new:
         return "new"
-    return "same" if row.movement == 0 else "up" if row.movement > 0 else "down"
+    move = row.movement or 0  # (a row not new has a movement)
+    return "same" if move == 0 else "up" if move > 0 else "down"
 
 
-def _row_view(row: st.Row, season: Season, cols, player_url) -> dict:
+def _row_view(
+    row: st.Row, season: Season, cols: list[tuple[str, str, str]], player_url: Callable[[int | str], str]
+) -> dict[str, Any]:
     measure = ranking_column(season)
     texts = {
         "score": score_text(row.score, season.ranking),
@@ -287,7 +296,7 @@ def _row_view(row: st.Row, season: Season, cols, player_url) -> dict:
 # --- seasons ------------------------------------------------------------------------------------
 
 
-def season_for(club, pk) -> Season:
+def season_for(club: Club, pk: int) -> Season:
     return get_object_or_404(Season, pk=pk, club=club)
 
 
@@ -314,13 +323,13 @@ def season_table(season: Season) -> st.Standings:
 
 @require_safe
 @login_required
-def season(request, slug, pk):
+def season(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     club, role = club_for_user(request, slug)
     season = season_for(club, pk)
     season.club = club
     table = season_table(season)
 
-    def player_url(key):
+    def player_url(key: int | str) -> str:
         return _player_url(club, key)
 
     cols = columns(season)
@@ -349,13 +358,13 @@ def season(request, slug, pk):
     return render(request, "league/seasons/standings.html", context)
 
 
-def _player_url(club, key) -> str:
+def _player_url(club: Club, key: int | str) -> str:
     return reverse("club_player", args=[club.slug, key]) if isinstance(key, int) else ""
 
 
 @require_safe
 @login_required
-def season_csv(request, slug, pk):
+def season_csv(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     """The standings as a CSV file in the reader's language: ``;`` and ``1,50`` for French and
     Dutch (Belgian Excel opens it in columns), ``,`` and ``1.50`` for English; a translated name."""
     club, _role = club_for_user(request, slug)
@@ -375,7 +384,7 @@ def season_csv(request, slug, pk):
 
 @require_safe
 @login_required
-def season_print(request, slug, pk):
+def season_print(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     """The standings on paper: every column, the rule in words, no navigation."""
     club, _role = club_for_user(request, slug)
     season = season_for(club, pk)
