@@ -38,7 +38,7 @@ lock:
 	$(MAKE) install
 
 # Lint, format and type checks run before every test run (and so in CI); mypy reads
-# [tool.mypy] in pyproject.toml (the engine, strict), vulture [tool.vulture] (dead code in scorebook/
+# [tool.mypy] in pyproject.toml (the whole site, the engine strictly), vulture [tool.vulture] (dead code in scorebook/
 # and bench/; what only Django, a setting or a template reads is in vulture_whitelist.py).
 lint: install
 	$(BIN)/ruff check .
