@@ -18,9 +18,10 @@ money through this module's names; each figure is computed by one module (docs/d
 from __future__ import annotations
 
 from .balances import Balance, balance_of, balances
+from .choices import club_currency, players, variant_name
 from .history import HistoryLine, history
 from .kitty import Kitty, kitty
-from .parties import KITTY, club_currency, players, variant_name
+from .parties import KITTY
 from .remaining import (
     EveningLedger,
     NightLedger,

@@ -1,5 +1,6 @@
 """What every figure of the ledger shares: its parties (a player, the club's kitty, the bête), whole
-cents summed by the database, and the words that name a party or a variant."""
+cents summed by the database, and the words that name a party (``choices`` has the rest of the
+pages' words)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,8 @@ from django.db.models import BigIntegerField, F, Q, Sum
 from django.db.models.functions import Cast, Round
 from django.utils.translation import gettext as _
 
-from scorebook.clubs.models import Club, Player
-from scorebook.core.collation import sort_key
-from scorebook.core.formatting import lang, party_label
-from scorebook.evenings.models import Evening, Payment
-from scorebook.rules import registry
-from scorebook.rules.model import RulesError
+from scorebook.core.formatting import party_label
+from scorebook.evenings.models import Payment
 
 KITTY = Payment.KITTY
 # a payment into or out of the kitty: the kitty is the party without a player
@@ -33,13 +30,6 @@ def from_cents(cents: int) -> Decimal:
     return (Decimal(cents) / 100).quantize(Decimal("0.01"))
 
 
-def variant_name(ruleset: str) -> str:
-    try:
-        return registry.get(ruleset).names.get(lang())
-    except RulesError:
-        return ruleset
-
-
 def kitty_label() -> str:
     return _("the club's kitty")
 
@@ -49,18 +39,3 @@ def label(key: Key, names: dict[int, str]) -> str:
     if isinstance(key, int):
         return names.get(key, "?")
     return kitty_label() if key == KITTY else party_label(key)
-
-
-def players(club: Club) -> list[tuple[int, str]]:
-    """The club's players as a list of choices, in the roster's order (collated: Élise beside Elise)."""
-    return sorted(Player.objects.filter(club=club).values_list("pk", "name"), key=lambda p: sort_key(p[1]))
-
-
-def club_currency(club: Club) -> str:
-    """The currency of the club's latest evening with a stake (what a payment on account is in)."""
-    latest = (
-        Evening.objects.filter(club=club, stake__isnull=False)
-        .order_by("-date", "-pk")
-        .values_list("currency", flat=True)
-    ).first()
-    return latest or "EUR"

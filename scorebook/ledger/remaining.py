@@ -24,7 +24,8 @@ from scorebook.rules import settle_up, settlement
 from scorebook.rules.scoring import BETE
 from scorebook.rules.settlement import Transfer
 
-from .parties import ZERO, Key, cents_sum, from_cents, label, variant_name
+from .choices import variant_name
+from .parties import ZERO, Key, cents_sum, from_cents, label
 
 # --- evenings ------------------------------------------------------------------------------------
 
