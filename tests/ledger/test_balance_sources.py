@@ -27,7 +27,7 @@ import pytest
 
 from builders import club_evening
 from scorebook.clubs.models import Player, Season
-from scorebook.evenings import creation, payments
+from scorebook.evenings import payments
 from scorebook.evenings.models import Evening, Payment
 from scorebook.ledger import books
 from scorebook.ledger import services as ledger
@@ -115,21 +115,14 @@ def _night(club, scorer, hand: Hand) -> Night:
     return night
 
 
-def _carried_bete(club, scorer, players, hand: Hand) -> Evening:
-    evening = creation.create_evening(
-        ruleset="encheres",
-        players=["Anne", "Bert", "Carl", "Dina"],
-        first_dealer=0,
-        stake=Decimal("0.10"),
-        currency="EUR",
+def _carried_bete(make_evening, club, players, hand: Hand) -> Evening:
+    evening = make_evening(
+        "encheres",
+        deals=[{"contract": "solo", "declarers": ["Bert"], "tricks": 4}],
         date=date(2026, 3, 6),
-        user=scorer,
         club=club,
         rules={"bete": {"end": "carry"}},
     )
-    from scorebook.evenings import services
-
-    services.record_deal(evening, {"contract": "solo", "declarers": ["Bert"], "tricks": 4}, scorer)
     hand.won(players["Bert"].pk, "-0.80")
     hand.won(BETE, "0.80")
     for name in ("Anne", "Bert", "Carl", "Dina"):
@@ -172,7 +165,7 @@ def _pay_the_night(night: Night, admin, hand: Hand) -> None:
 
 
 @pytest.fixture
-def books_of(club, admin, scorer) -> Club:
+def books_of(club, admin, scorer, make_evening) -> Club:
     hand = Hand()
     ledger.set_fees(club, Decimal("1.00"), Decimal("2.00"))
     evening = club_evening(
@@ -182,7 +175,7 @@ def books_of(club, admin, scorer) -> Club:
     for name, amount in (("Anne", "0.80"), ("Bert", "-0.80"), ("Carl", "0.80"), ("Dina", "-0.80")):
         hand.won(players[name].pk, amount)
         hand.owes_the_kitty(players[name].pk, "1.00")
-    bete = _carried_bete(club, scorer, players, hand)
+    bete = _carried_bete(make_evening, club, players, hand)
     night = _night(club, scorer, hand)
     players = {p.name: p for p in Player.objects.filter(club=club)}
     _prizes(club, admin, players, hand)
