@@ -56,7 +56,7 @@ class HistoryLine(TransferWords):
 def _payment_line(p: Payment) -> HistoryLine:
     cancellation = p.cancellation if p.cancelled else None
     link = getattr(p, "night_link", None) if p.evening_id is None else None
-    if p.evening_id is not None:
+    if p.evening is not None:
         where = _("evening of %(day)s") % {"day": date_format(p.evening.date, "DATE_FORMAT")}
     elif link is not None:
         where = _("night %(name)s of %(day)s") % {

@@ -124,9 +124,9 @@ def _paid(ids: list[int]) -> dict[int, list[Transfer]]:
     return paid
 
 
-def _seats(ids: list[int]) -> tuple[dict[int, dict[str, int]], dict[int, str]]:
+def _seats(ids: list[int]) -> tuple[dict[int, dict[str, Key]], dict[Key, str]]:
     """Each evening's {name at the table: player}, in seat order; and the roster's names of those players."""
-    seat_of: dict[int, dict[str, int]] = defaultdict(dict)
+    seat_of: dict[int, dict[str, Key]] = defaultdict(dict)
     for evening_id, name, player_id in (
         Seat.objects.filter(evening__in=ids)
         .order_by("evening_id", "position")
@@ -134,7 +134,8 @@ def _seats(ids: list[int]) -> tuple[dict[int, dict[str, int]], dict[int, str]]:
     ):
         seat_of[evening_id][name] = player_id
     players = {p for seats in seat_of.values() for p in seats.values()}
-    return seat_of, dict(Player.objects.filter(pk__in=players).values_list("pk", "name"))
+    names: dict[Key, str] = dict(Player.objects.filter(pk__in=players).values_list("pk", "name"))
+    return seat_of, names
 
 
 def open_evenings(
