@@ -3,13 +3,13 @@
 
 Plain Python, no Django. For n parties with a balance the fewest transfers is n minus the most
 groups a partition of them into groups that each sum to zero can have (a group of k is cleared in
-k - 1 transfers, never fewer). Up to ``SMALL`` parties (a card table has at most eight: seven
-players and the bête) the partition is found by dynamic programming over every subset
-(``_zero_sum_groups``, O(n * 2**n)), exact and with its ties broken in the parties' order. That is
-not for a club: 25 to 60 members with a balance, whose balances in cents share many zero-sum groups
-(everyone at a table that met only once sums to zero; coincidences do the rest), so beyond ``SMALL``
-equal and opposite balances pair off first, the rest goes to the same dynamic programming when it
-is small enough, and else the partition is searched by branch and bound:
+k - 1 transfers, never fewer). Up to ``TABLE`` parties (a card table has at most seven players and
+the bête) the partition is found by dynamic programming over every subset (``_zero_sum_groups``,
+O(n * 2**n)), exact and with its ties broken in the parties' order. That is not for a club: 25 to
+60 members with a balance, whose balances in cents share many zero-sum groups (everyone at a table
+that met only once sums to zero; coincidences do the rest), so beyond a table equal and opposite
+balances pair off first, the rest goes to the same dynamic programming when they are ``SMALL`` or
+fewer, and else the partition is searched by branch and bound:
 
 * a group of a maximal partition is *minimal*: it holds no smaller group summing to zero (else
   splitting it would give one group more). A pair ``x, -x`` is always a group of some maximal
@@ -44,8 +44,10 @@ from math import gcd
 # About 0.5 s for a club of 30 members on a small server; a search of that many nodes either
 # finished (proved) or returns the best partition found.
 NODES = 400
-# Up to this many parties (all of them, or those left once the pairs are grouped), the exact dynamic
-# programming over every subset decides (and proves) at once.
+# Up to this many parties (a table's: seven players and the bête), the exact dynamic programming over
+# every subset decides (and proves) at once, ties broken in the parties' order.
+TABLE = 8
+# Up to this many parties left once the pairs are grouped, the same dynamic programming decides.
 SMALL = 12
 SIZE_CAP = 5  # size(e) found exactly up to 4; 5 stands for "5 or more"
 
@@ -351,7 +353,7 @@ class _Search:
 def _partition(values: list[int], nodes: int) -> tuple[list[list[int]], bool]:
     """A partition of the indices of ``values`` (non-zero, summing to zero) into as many zero-sum
     groups as the search finds, and whether it proved there are no more."""
-    if len(values) <= SMALL:  # a table: the exact search over every subset, ties in the parties' order
+    if len(values) <= TABLE:  # a table: the exact search over every subset, ties in the parties' order
         return _zero_sum_groups(values), True
     groups: list[list[int]] = []
     waiting: dict[int, list[int]] = {}
