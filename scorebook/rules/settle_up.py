@@ -211,20 +211,16 @@ def _small_groups(values: list[int], members: list[int]) -> dict[int, list[int]]
     return found
 
 
-def _sizes(values: list[int], members: list[int], small: dict[int, list[int]]) -> dict[int, int]:
-    """size(e) for each member: 2, 3 or 4 when e is in a zero-sum subset of that many members, else
-    SIZE_CAP. ``small``: the zero-sum subsets of 3 and 4 of a set holding ``members`` (``_small_groups``)."""
+def _sizes(members: list[int], small: dict[int, list[int]]) -> dict[int, int]:
+    """size(e) for each member: 3 or 4 when e is in a zero-sum subset of that many members, else
+    SIZE_CAP (never 2: the search starts once every pair of equal and opposite balances is grouped, so
+    no two members sum to zero). ``small``: the zero-sum subsets of 3 and 4 of a set holding
+    ``members`` (``_small_groups``)."""
     held = 0
-    present: dict[int, int] = {}
     for i in members:
         held |= 1 << i
-        present[values[i]] = present.get(values[i], 0) + 1
     sizes: dict[int, int] = {}
     for e in members:
-        need = -values[e]
-        if present.get(need, 0) > (need == values[e]):
-            sizes[e] = 2
-            continue
         sizes[e] = SIZE_CAP
         for mask in small[e]:
             if mask & held == mask:
@@ -333,7 +329,7 @@ class _Search:
             if have + 1 > len(self.best):
                 self.best = [*groups, members]
             return
-        sizes = _sizes(values, members, self.small)
+        sizes = _sizes(members, self.small)
         if have + _upper_bound(values, members, sizes) <= len(self.best):
             return
         e = min(members, key=lambda i: (sizes[i], -abs(values[i]), i))

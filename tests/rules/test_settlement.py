@@ -369,3 +369,18 @@ def test_the_summarys_transfer_rows_read_back_as_the_same_transfers() -> None:
     assert rows == [{"from": "Bert", "to": "Anne", "amount": "1.80"}, {"from": "Dina", "to": "Carl", "amount": "1.30"}]
     assert transfers_of(rows) == DUE
     assert transfers_of(None) == [] == transfers_of([])
+
+
+def test_what_remains_is_listed_in_seat_order_whatever_order_the_settlement_names_the_parties_in() -> None:
+    seats = ["Anne", "Bert", "Carl", "Dina", "Eric"]
+    due = [
+        Transfer("Carl", "Anne", D("1.50")),
+        Transfer("Eric", "Bert", D("1.00")),
+        Transfer("Eric", "Dina", D("0.50")),
+    ]
+    # Bert paid Dina a euro: Dina owes him 0.50 back, and Eric owes him 1.50 (Dina's part of Eric's debt moved)
+    assert still_open(due, seats, [Transfer("Bert", "Dina", D("1.00"))]) == [
+        Transfer("Carl", "Anne", D("1.50")),
+        Transfer("Dina", "Bert", D("0.50")),
+        Transfer("Eric", "Bert", D("1.50")),
+    ]
