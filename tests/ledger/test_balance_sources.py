@@ -512,8 +512,18 @@ def test_a_kitty_is_used_as_soon_as_it_has_a_fee_or_a_figure():
         books.Kitty(None, None, expenses={"EUR": fee}),
     ):
         assert kitty.used
-    both = books.Kitty(None, None, owed={"EUR": fee}, held={"CHF": fee}, expenses={"BEF": fee})
-    assert both.currencies == ["BEF", "CHF", "EUR"]
+    apart = books.Kitty(None, None, owed={"EUR": fee}, held={"CHF": fee}, expenses={"USD": fee})
+    assert apart.currencies == ["CHF", "EUR", "USD"]
+    assert [(r["currency"], r["owed"], r["held"], r["spent"], r["worth"]) for r in apart.rows()] == [
+        ("CHF", "0.00\xa0CHF", "1.00\xa0CHF", "0.00\xa0CHF", "1.00\xa0CHF"),
+        ("EUR", "+€1.00", "€0.00", "€0.00", "€1.00"),
+        ("USD", "$0.00", "$0.00", "$1.00", "$0.00"),
+    ]
+    assert [(r["owed_tone"], r["held_tone"]) for r in apart.rows()] == [
+        ("zero", "pos"),
+        ("pos", "zero"),
+        ("zero", "zero"),
+    ]
 
 
 # the autumn night's transfers once its first line is paid: who pays whom, in the order of names
