@@ -108,13 +108,13 @@ def test_the_bound_is_the_sum_of_one_over_each_size_and_no_more_than_either_side
 
 
 def test_the_bound_can_be_the_count_of_either_side():
-    one_creditor = [300, -100, -100, -100]
-    assert su._upper_bound(one_creditor, [0, 1, 2, 3], dict.fromkeys(range(4), 3)) == 1
-    one_debtor = [-300, 100, 100, 100]
-    assert su._upper_bound(one_debtor, [0, 1, 2, 3], dict.fromkeys(range(4), 3)) == 1
-    even = [100, 100, -100, -100]
-    assert su._upper_bound(even, [0, 1, 2, 3], dict.fromkeys(range(4), 3)) == 1  # four thirds: one group
-    assert su._upper_bound(even, [0, 1, 2, 3], dict.fromkeys(range(4), 2)) == 2
+    four, pairs = [0, 1, 2, 3], dict.fromkeys(range(4), 2)  # sizes of two: the sizes allow two groups
+    assert su._upper_bound([300, -100, -100, -100], four, pairs) == 1  # one creditor: one group at most
+    assert su._upper_bound([-300, 100, 100, 100], four, pairs) == 1  # one debtor
+    assert su._upper_bound([100, 100, -100, -100], four, pairs) == 2
+    assert su._upper_bound([100, 100, -100, -100], four, dict.fromkeys(range(4), 3)) == 1  # four thirds
+    assert su._upper_bound([1, 1, -2], [0, 1, 2], dict.fromkeys(range(3), 2)) == 1  # a balance of 1 (once scaled)
+    assert su._upper_bound([-1, -1, 2], [0, 1, 2], dict.fromkeys(range(3), 2)) == 1
 
 
 @settings(max_examples=200)
