@@ -6,18 +6,26 @@ objects answer 404 (nothing leaks); a member without the role gets 403. A new UR
 without a line here fails ``test_it_has_a_line_for_every_url_of_the_site``.
 """
 
+import copy
 import re
 from datetime import date
 from decimal import Decimal
+from http.cookies import SimpleCookie
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
+import night_builders
+from builders import club_evening
+from conftest import world_of_the_module
+from night_builders import EIGHT
 from pages import Element, Page
+from scorebook.accounts.models import Session
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, PlayerClaim, Role, Season
-from scorebook.evenings import creation, payments, services
+from scorebook.evenings import payments, services
 from scorebook.ledger import services as ledger
 from scorebook.nights import services as nights
 
@@ -39,8 +47,7 @@ def _writes(expected):
     return {role: (WRITE_OK if answer == OK else answer) for role, answer in expected.items()}
 
 
-@pytest.fixture
-def world(make_user):
+def _build(make_user):
     users = {role: make_user(role) for role in ROLES[1:]}
     club = Club.objects.create(name="De Klaverboer", slug="klaverboer")
     other = Club.objects.create(name="Elders", slug="elders")
@@ -56,20 +63,8 @@ def world(make_user):
     HouseRules.objects.create(club=club, ruleset="kleurenwiezen", overrides={"all_pass_multiplier": 1})
 
     def evening(ruleset, players, deals, club=club, owner=users["scorer"]):
-        e = creation.create_evening(
-            ruleset=ruleset,
-            players=players,
-            first_dealer=0,
-            stake=Decimal("0.10"),
-            currency="EUR",
-            date=date(2026, 11, 20),
-            user=owner,
-            club=club,
-        )
-        for deal in deals:
-            services.record_deal(e, deal, owner)
-        e.share_token = services.new_share_link(e)  # only its digest is stored: kept here for the lines
-        return e
+        # its read-only link made: only its digest is stored, its token is kept for the lines
+        return club_evening(club, owner, date(2026, 11, 20), deals, players, ruleset, share=True)
 
     four = ["Anne", "Bert", "Carl", "Dina"]
     pair = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
@@ -84,25 +79,12 @@ def world(make_user):
     season = Season.objects.create(
         club=club, name="2026", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
     )
-    night = nights.create_night(
-        club=club,
-        user=users["scorer"],
-        name="Kaartavond",
-        date=date(2026, 11, 21),
-        ruleset="kleurenwiezen",
-        sessions=2,
-        deals_per_session=8,
-        ranking="total",
-        place_points=[],
-        stake=None,
-        currency="EUR",
-        players=["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"],
-    )
+    night = night_builders.night(club, users["scorer"], EIGHT, day=date(2026, 11, 21), seed=0)
     return {
         "users": users,
         "club": club,
         "night": night,
-        "ranking_token": nights.new_ranking_link(night),
+        "ranking_token": night.ranking_token,
         "kw": kw,
         "classic": classic,
         "private": private,
@@ -135,6 +117,15 @@ def world(make_user):
         )[0],
         "expense": ledger.record_expense(club, Decimal("12.00"), "EUR", date(2026, 11, 20), "cards", users["admin"]),
     }
+
+
+# the club the lines read, built once for the module: every test reads it and undoes its own writes
+built_world = world_of_the_module(_build)
+
+
+@pytest.fixture
+def world(built_world, db):
+    return copy.deepcopy(built_world)
 
 
 def _lines(w):
@@ -343,12 +334,25 @@ def test_it_has_a_line_for_every_url_of_the_site(world):
 
 
 def _client(world, role):
+    """A new visitor's client, logged in as ``role`` (but anonymous): its session as a login gives it.
+    Each role logs in once; its session's row is then put back as it was after that login before each
+    new client, as a fresh login would give it (a login costs what a page does)."""
     client = Client()
-    if role != "anonymous":
+    if role == "anonymous":
+        return client
+    logins = world.setdefault("logins", {})
+    if role not in logins:
         client.force_login(world["users"][role])
+        key = client.cookies[settings.SESSION_COOKIE_NAME].value
+        logins[role] = (SimpleCookie(client.cookies), Session.objects.filter(session_key=key).values().get())
+        return client
+    cookies, row = logins[role]
+    Session.objects.update_or_create(session_key=row["session_key"], defaults=row)
+    client.cookies = SimpleCookie(cookies)
     return client
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", ROLES)
 def test_it_answers_every_url_as_it_should_for(world, role):
@@ -370,12 +374,16 @@ def test_it_answers_every_url_as_it_should_for(world, role):
             data = data(world["users"].get(role))
         response = client.get(url) if method == "get" else client.post(url, data)
         want = expected[role]
-        if want == LOGIN:
+        if want == LOGIN and method == "get":  # to the login, which comes back to the page
+            good = response.status_code == 302 and response["Location"] == f"{reverse('login')}?next={url}"
+        elif want == LOGIN:
             good = response.status_code == 302 and reverse("login") in response["Location"]
         else:
             good = response.status_code in want
         if not good:
-            wrong.append(f"{method.upper()} {name}: {response.status_code}, expected {want}")
+            wrong.append(
+                f"{method.upper()} {name}: {response.status_code} {response.get('Location', '')}, expected {want}"
+            )
     assert not wrong, "\n".join(wrong)
 
 
@@ -461,6 +469,7 @@ def _offers(page: Page, here: str) -> tuple[list[tuple[str, dict]], set[str]]:
     return posts, links
 
 
+@pytest.mark.both_databases
 @pytest.mark.slow  # every page, every form posted and every link followed, as each role
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", ROLES)
@@ -594,6 +603,7 @@ def _table_lines(w, table, closed: bool):
     ]
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 @pytest.mark.parametrize("closed", [False, True], ids=["session open", "session closed"])
 @pytest.mark.parametrize("holder", HOLDERS)
@@ -649,6 +659,7 @@ def _money_lines(w, table, payment):
     ]
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 @pytest.mark.parametrize("holder", HOLDERS)
 def test_a_table_link_never_records_marks_or_cancels_a_payment_for(world, holder):

@@ -95,6 +95,7 @@ def test_it_finds_the_examples_of_the_docs():
     assert len(list(_doc_examples())) >= 25
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_accepts_every_evening_the_demo_exports(settings):
     settings.DEBUG = True  # seed_demo is for development sites
@@ -182,6 +183,7 @@ def test_it_refuses_what_breaks_the_format_in_the_engine_and_the_schema(data):
 # --- the site's import -------------------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_imports_nothing_the_schema_refuses(monkeypatch, make_user):
     """Should the engine ever read a file the schema refuses, the site does not store it."""

@@ -10,6 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+import night_builders
 from club_fixtures import *  # noqa: F403
 from night_builders import NAMES
 from pages import every_error
@@ -17,7 +18,8 @@ from scorebook.clubs.models import Club, Player, Season
 from scorebook.core import cleaning
 from scorebook.nights import services as nights
 
-pytestmark = pytest.mark.django_db
+# what reaches the database (control characters, look-alike names compared there): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 RTL = "\u202e"
 
@@ -30,21 +32,7 @@ def marie_client(client, scorer):
 
 @pytest.fixture
 def night(club, scorer):
-    return nights.create_night(
-        club=club,
-        user=scorer,
-        name="Kaartavond",
-        date=date(2026, 3, 14),
-        ruleset="kleurenwiezen",
-        sessions=2,
-        deals_per_session=8,
-        ranking="total",
-        place_points=[],
-        stake=None,
-        currency="EUR",
-        players=NAMES[:8],
-        seed=1,
-    )
+    return night_builders.night(club, scorer, 8, ranking_link=False)
 
 
 def refused(response, *words):

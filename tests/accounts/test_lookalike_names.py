@@ -7,7 +7,8 @@ from django.urls import reverse
 
 from scorebook.accounts.models import Profile
 
-pytestmark = pytest.mark.django_db
+# names compared without case or look-alikes, in the database's lookups: both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 STRONG = "green-table-42-spades"
 

@@ -7,10 +7,11 @@ from datetime import date
 
 import pytest
 
+import night_builders
 from club_fixtures import admin  # noqa: F401 (Adèle, the club admin)
+from night_builders import EIGHT
 from scorebook.clubs.models import Club, Membership, Player, Role
 from scorebook.evenings import services
-from scorebook.nights import services as nights
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -148,21 +149,7 @@ def test_it_finds_no_serious_accessibility_problem_on_the_form_pages(phone, admi
     club = Club.objects.create(name="De Troef", slug="de-troef")
     Membership.objects.create(club=club, user=admin, role=Role.ADMIN)
     Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
-    eight = ["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"]
-    night = nights.create_night(
-        club=club,
-        user=admin,
-        name="Kaartavond",
-        date=date(2026, 11, 21),
-        ruleset="kleurenwiezen",
-        sessions=2,
-        deals_per_session=8,
-        ranking="total",
-        place_points=[],
-        stake=None,
-        currency="EUR",
-        players=eight,
-    )
+    night = night_builders.night(club, admin, EIGHT, day=date(2026, 11, 21), seed=0, ranking_link=False)
     Player.objects.create(club=club, name="Zoé")
     anne, zoe = Player.objects.get(club=club, name="Anne"), Player.objects.get(club=club, name="Zoé")
     problems: list[str] = []

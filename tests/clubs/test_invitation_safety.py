@@ -34,6 +34,7 @@ def join(client, user, token):
     return client.post(reverse("club_join", args=[token]))
 
 
+@pytest.mark.both_databases
 def test_it_keeps_a_removed_admin_from_coming_back_with_his_link(client, club, ada_admin, make_user):
     rex_removed = make_user("rex_removed")
     _invitation, token = services.create_invitation(club, ada_admin, role=Role.ADMIN, days=7, uses=5)
@@ -45,6 +46,7 @@ def test_it_keeps_a_removed_admin_from_coming_back_with_his_link(client, club, a
     assert role_of(club, rex_removed) is None
 
 
+@pytest.mark.both_databases
 def test_it_uses_a_single_use_link_once(client, club, ada_admin, make_user):
     _invitation, token = services.create_invitation(club, ada_admin, role=Role.MEMBER, days=7, uses=1)
     assert join(client, make_user("mia_member"), token).status_code == 302
@@ -57,6 +59,7 @@ def test_it_stops_a_link_when_it_expires(client, club, ada_admin, make_user):
     assert join(client, make_user("mia_member"), token).status_code == 409
 
 
+@pytest.mark.both_databases
 def test_it_revokes_the_links_of_a_demoted_admin(client, club, ada_admin, make_user):
     dan_demoted = make_user("dan_demoted")
     Membership.objects.create(club=club, user=dan_demoted, role=Role.ADMIN)

@@ -30,6 +30,7 @@ def development(settings):
     settings.DEBUG = True  # a demo is for development sites (tests run with DEBUG=false)
 
 
+@pytest.mark.both_databases
 @pytest.mark.slow  # some 150 deals through the services: 10 to 25 s
 def test_it_builds_a_club_that_played():
     out = StringIO()

@@ -26,6 +26,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+import night_builders
 from builders import club_evening
 from pages import Page, body
 from scorebook.clubs.models import Player, Season
@@ -34,7 +35,8 @@ from scorebook.league.views import player as player_view
 from scorebook.nights import services as nights
 from scorebook.nights.models import Night
 
-pytestmark = pytest.mark.django_db
+# a season's figures and money, summed in SQL (ledger/books.py): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def samen(a, b, made=True):
@@ -62,21 +64,17 @@ def spring(club, director):
         tie_break="evenings-won",
     )
     club_evening(club, director, date(2026, 3, 7), [samen("Ada", "Bob")], players=("Ada", "Bob", "Cleo", "Dirk"))
-    night = nights.create_night(
-        club=club,
-        user=director,
-        name="Lenteavond",
-        date=date(2026, 3, 14),
-        ruleset="kleurenwiezen",
-        sessions=2,
-        deals_per_session=2,
+    night = night_builders.night(
+        club,
+        director,
+        # in an order that seed 1 seats as the figures below were worked out (the plan is the seating's)
+        ["Ada", "Bob", "Eva", "Finn", "Cleo", "Hans", "Dirk", "Gus"],
+        deals=2,
         ranking=Night.Ranking.PLACES,
         place_points=[4, 3, 2, 1, 0],
         stake=Decimal("0.10"),
-        currency="EUR",
-        # in an order that seed 1 seats as the figures below were worked out (the plan is the seating's)
-        players=["Ada", "Bob", "Eva", "Finn", "Cleo", "Hans", "Dirk", "Gus"],
-        seed=1,
+        name="Lenteavond",
+        ranking_link=False,
     )
     one = list(night.night_sessions.get(number=1).tables.order_by("number"))
     # the plan drawn for seed 1 (the figures below depend on it: a changed plan fails here first)
