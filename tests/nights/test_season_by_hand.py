@@ -18,6 +18,7 @@ samen 9 made is +11 for each declarer and -11 for each opponent, failed with 7 t
 * 21 March, an evening: Ada, Bob, Cleo, Ines. Cleo makes a solo 5.
 """
 
+import copy
 import csv
 import io
 from datetime import date
@@ -28,8 +29,9 @@ from django.urls import reverse
 
 import night_builders
 from builders import club_evening
+from conftest import world_of_the_module
 from pages import Page, body
-from scorebook.clubs.models import Player, Season
+from scorebook.clubs.models import Club, Membership, Player, Role, Season
 from scorebook.evenings import services as evenings
 from scorebook.league.views import player as player_view
 from scorebook.nights import services as nights
@@ -51,8 +53,7 @@ def names(table):
     return [s.name for s in table.evening.seats.order_by("position")]
 
 
-@pytest.fixture
-def spring(club, director):
+def _spring(club, director):
     season = Season.objects.create(
         club=club,
         name="Spring",
@@ -97,6 +98,28 @@ def spring(club, director):
     club_evening(club, director, date(2026, 3, 21), [solo("Cleo")], players=("Ada", "Bob", "Cleo", "Ines"))
     night.ranking_token = nights.new_ranking_link(night)  # only its digest is stored: the tests keep the token
     return season, night
+
+
+def _build(make_user):
+    """De Troef (club_fixtures' club: Adèle its admin, Marie its scorer, who directs) and its spring."""
+    admin, director = make_user("adele", first_name="Adèle"), make_user("marie", first_name="Marie")
+    club = Club.objects.create(name="De Troef", slug="de-troef")
+    Membership.objects.create(club=club, user=admin, role=Role.ADMIN)
+    Membership.objects.create(club=club, user=director, role=Role.SCORER)
+    return {"admin": admin, "spring": _spring(club, director)}
+
+
+built = world_of_the_module(_build)  # the season built once: every test reads it
+
+
+@pytest.fixture
+def admin(built, db):
+    return copy.deepcopy(built["admin"])
+
+
+@pytest.fixture
+def spring(built, db):
+    return copy.deepcopy(built["spring"])
 
 
 # The night, table by table (points; place points 4, 3, 2, 1 shared by tied players):
