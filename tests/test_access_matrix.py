@@ -8,6 +8,7 @@ without a line here fails ``test_it_has_a_line_for_every_url_of_the_site``.
 
 import copy
 import re
+import uuid
 from datetime import date
 from decimal import Decimal
 from http.cookies import SimpleCookie
@@ -116,6 +117,7 @@ def _build(make_user):
             users["admin"],
         )[0],
         "expense": ledger.record_expense(club, Decimal("12.00"), "EUR", date(2026, 11, 20), "cards", users["admin"]),
+        "built": uuid.uuid4().hex,  # which build (the pages read in it are kept: _read)
     }
 
 
@@ -333,6 +335,33 @@ def test_it_has_a_line_for_every_url_of_the_site(world):
     assert _site_url_names() - {line[0] for line in _lines(world)} == set()
 
 
+class Read:
+    """What a GET answered: its status, its headers, its body."""
+
+    def __init__(self, response):
+        self.status_code, self.content = response.status_code, response.content
+        self.headers = {name: response.get(name, "") for name in ("Content-Type", "Location")}
+
+    def __getitem__(self, name: str) -> str:
+        return self.headers[name]
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.headers.get(name) or default
+
+
+# each page as each role reads it in the module's club as built (before any write: the tests read first,
+# and undo what they post): read once for the module's build, by whichever test of the module reads it first
+_READ: dict[tuple[str, str, str], Read] = {}
+
+
+def _read(world, role, url) -> Read:
+    """GET ``url`` as ``role`` (a new visitor) in the world as built."""
+    key = (world["built"], role, url)
+    if key not in _READ:
+        _READ[key] = Read(_client(world, role).get(url))
+    return _READ[key]
+
+
 def _client(world, role):
     """A new visitor's client, logged in as ``role`` (but anonymous): its session as a login gives it.
     Each role logs in once; its session's row is then put back as it was after that login before each
@@ -368,11 +397,10 @@ def test_it_answers_every_url_as_it_should_for(world, role):
         )
     )
     for name, args, method, data, expected in lines:
-        client = _client(world, role)
         url = reverse(name, args=args)
         if callable(data):
             data = data(world["users"].get(role))
-        response = client.get(url) if method == "get" else client.post(url, data)
+        response = _read(world, role, url) if method == "get" else _client(world, role).post(url, data)
         want = expected[role]
         if want == LOGIN and method == "get":  # to the login, which comes back to the page
             good = response.status_code == 302 and response["Location"] == f"{reverse('login')}?next={url}"
@@ -481,7 +509,7 @@ def test_it_offers_no_form_or_link_that_it_then_refuses_to(world, role):
     pages = [(name, args) for name, args, method, _data, expected in _lines(world) if method == "get"]
     for name, args in pages:
         here = reverse(name, args=args)
-        response = _client(world, role).get(here)
+        response = _read(world, role, here)
         if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
             continue
         posts, links = _offers(Page(response.content.decode()), here)
@@ -496,7 +524,7 @@ def test_it_offers_no_form_or_link_that_it_then_refuses_to(world, role):
                 wrong.append(f"{name}: its form POST {url} {sorted(data)} answers {answer.status_code}")
         for url in sorted(links - followed):
             followed.add(url)
-            answer = _client(world, role).get(url)
+            answer = _read(world, role, url)
             if answer.status_code in refused or answer.status_code >= 500:
                 wrong.append(f"{name}: its link {url} answers {answer.status_code}")
     assert posted and followed
