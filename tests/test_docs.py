@@ -1,7 +1,7 @@
 """The documentation agrees with the code and stands on its own.
 
 - The parts of ``docs/`` made from the code (the presets' figures and grids, the worked examples,
-  the evening file's JSON Schema) are what ``manage.py docs`` makes now: a change to a preset or a
+  the evening file's JSON Schema) are what ``python -m tools.docs`` (``make docs``) makes now: a change to a preset or a
   worked example without ``make docs`` fails here.
 - Every JSON block a page marks as a house rule (``<!-- check: house-rules KEY -->``) is accepted
   by the engine on top of that preset and changes something; every block marked as an evening
@@ -21,10 +21,10 @@ from urllib.parse import unquote
 
 import pytest
 
-from scorebook.core import docs
 from scorebook.rules import evening_file, registry
 from scorebook.rules.model import ContractRules
 from scorebook.rules.scoring import score
+from tools.docs import examples, pages, presets
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
@@ -45,7 +45,7 @@ def _relative(path: Path) -> str:
 
 
 def test_it_finds_the_generated_parts_up_to_date():
-    stale = [_relative(path) for path in docs.stale()]
+    stale = [_relative(path) for path in pages.stale()]
     assert not stale, f"out of date (run `make docs`): {stale}"
 
 
@@ -62,13 +62,13 @@ def test_it_makes_every_variant_page_with_its_figures_and_examples():
 
 def test_it_refuses_a_sheet_the_engine_disagrees_with(monkeypatch):
     """A page never shows a figure the engine and the sheet do not both give."""
-    real = docs.sheet("gand.toml", "an evening with a stake")
-    wrong = docs.Sheet(
+    real = examples.sheet("gand.toml", "an evening with a stake")
+    wrong = examples.Sheet(
         real.file, real.ruleset, {**real.case, "totals": {**real.case["totals"], "Anne": 99}}, real.defaults
     )
-    monkeypatch.setattr(docs, "sheet", lambda file, name: wrong)
+    monkeypatch.setattr(examples, "sheet", lambda file, name: wrong)
     with pytest.raises(ValueError, match="the engine gives totals"):
-        docs.example("gand.toml", "an evening with a stake")
+        examples.example("gand.toml", "an evening with a stake")
 
 
 def test_it_puts_each_figure_of_a_preset_on_its_page():
@@ -76,7 +76,7 @@ def test_it_puts_each_figure_of_a_preset_on_its_page():
     for rules in registry.all_presets():
         if not isinstance(rules, ContractRules):
             continue
-        text = docs.grid(rules.key)
+        text = presets.grid(rules.key)
         for contract in rules.contracts.values():
             assert f'<a id="{contract.key}"></a>' in text
             section = text.split(f'<a id="{contract.key}"></a>', 1)[1].split("<a id=", 1)[0]
