@@ -119,7 +119,7 @@ def _classic(deal: Any, lang: str) -> str:
 
 def _contract(deal: ContractDeal, result: DealResult, rules: ContractRules, lang: str) -> str:
     contract = rules.contract(deal.contract)
-    head = f"{name(contract, lang)} (`{contract.key}`): "
+    head = say("contract-head", lang, name=name(contract, lang), code=contract.key)
     if isinstance(deal.tricks, Mapping):
         each = []
         for player, n in deal.tricks.items():

@@ -248,6 +248,7 @@ PHRASES: dict[str, tuple[str, str, str]] = {
     ),
     "classic-deal": ("tricks {a}–{b}", "levées {a}–{b}", "slagen {a}–{b}"),
     "with-honours": (", honours {a}–{b}", ", honneurs {a}–{b}", ", honneurs {a}–{b}"),
+    "contract-head": ("{name} (`{code}`): ", "{name} (`{code}`) : ", "{name} (`{code}`): "),
     "each-tricks": ("{player} {tricks} ({outcome})", "{player} {tricks} ({outcome})", "{player} {tricks} ({outcome})"),
     "side-tricks": ("{side}, {n} {tricks}", "{side}, {n} {tricks}", "{side}, {n} {tricks}"),
     "trump-changed": (", trump changed", ", atout changé", ", troef veranderd"),
@@ -350,7 +351,7 @@ def say(key: str, lang: str, **values: object) -> str:
     """The phrase ``key`` in ``lang``, its fields filled in (French: a no-break space before ``: ; ? !``)."""
     text = PHRASES[key][LANGS.index(lang)]
     if lang == "fr":
-        text = _FRENCH_MARK.sub(NBSP + r"\1", text)
+        text = _FRENCH_MARK.sub(NBSP + r"\1", text).replace("« ", "«" + NBSP).replace(" »", NBSP + "»")
     return text.format(**values) if values else text
 
 
