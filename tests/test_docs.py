@@ -1,13 +1,15 @@
-"""The documentation agrees with the code and stands on its own.
+"""The documentation agrees with the code and stands on its own, in every language.
 
 - The parts of ``docs/`` made from the code (the presets' figures and grids, the worked examples,
-  the evening file's JSON Schema) are what ``python -m tools.docs`` (``make docs``) makes now: a change to a preset or a
-  worked example without ``make docs`` fails here.
+  the evening file's JSON Schema), in English and in the translations (``docs/fr/``, ``docs/nl/``),
+  are what ``python -m tools.docs`` (``make docs``) makes now: a change to a preset or a worked
+  example without ``make docs`` fails here.
 - Every JSON block a page marks as a house rule (``<!-- check: house-rules KEY -->``) is accepted
   by the engine on top of that preset and changes something; every block marked as an evening
   file is read and scored by the engine.
-- Every relative link of README.md and docs/ reaches a file of the repository, and every anchor
-  (``#...``) a heading or an ``<a id>`` of the page it names.
+- Every relative link of README.md and docs/ (the translations too) reaches a file of the repository,
+  and every anchor (``#...``) a heading or an ``<a id>`` of the page it names; every picture of a
+  language's folder (``docs/img/``, ``docs/fr/img/``, ``docs/nl/img/``) is shown by a guide of it.
 - No tracked file names a path outside the repository or of one machine.
 """
 
@@ -25,6 +27,7 @@ from scorebook.rules import evening_file, registry
 from scorebook.rules.model import ContractRules
 from scorebook.rules.scoring import score
 from tools.docs import examples, pages, presets
+from tools.docs.words import say
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
@@ -49,13 +52,16 @@ def test_it_finds_the_generated_parts_up_to_date():
     assert not stale, f"out of date (run `make docs`): {stale}"
 
 
-def test_it_makes_every_variant_page_with_its_figures_and_examples():
+@pytest.mark.parametrize("lang", ["en", "fr", "nl"])
+def test_it_makes_every_variant_page_with_its_figures_and_examples(lang):
+    folder = ROOT / "docs" / "rules" if lang == "en" else ROOT / "docs" / lang / "rules"
+    who_pays = say("who-pays", lang, transfers="").split("{")[0].rstrip(" .")
     for rules in registry.all_presets():
         key = rules.key
-        text = (ROOT / "docs" / "rules" / f"{key}.md").read_text()
+        text = (folder / f"{key}.md").read_text()
         assert f"<!-- generated: figures {key} -->" in text, key
         assert text.count("<!-- generated: example ") >= 2, f"{key}: a deal, then an evening"
-        assert "Who pays whom:" in text, f"{key}: an evening with its settlement"
+        assert who_pays in text, f"{key}: an evening with its settlement"
         if registry.family(key) == "contract":
             assert f"<!-- generated: grid {key} -->" in text, key
 
@@ -175,8 +181,11 @@ def test_it_links_every_page_of_docs_from_somewhere():
     assert not orphans, f"no page links to {orphans}"
 
 
-def test_it_shows_every_picture_of_docs_img_in_a_guide_and_keeps_them_small():
-    pictures = sorted((ROOT / "docs" / "img").glob("*.png"))
+@pytest.mark.parametrize("folder", ["docs/img", "docs/fr/img", "docs/nl/img"])
+def test_it_shows_every_picture_of_a_languages_folder_in_a_guide_and_keeps_them_small(folder):
+    pictures = sorted((ROOT / folder).glob("*.png"))
+    english = sorted(p.name for p in (ROOT / "docs" / "img").glob("*.png"))
+    assert [p.name for p in pictures] == english, "every language has the pictures of every guide"
     shown = {(page.parent / target).resolve() for page in PAGES for target in links(page) if target.endswith(".png")}
     assert pictures and not [p.name for p in pictures if p.resolve() not in shown], "a picture no guide shows"
     assert sum(p.stat().st_size for p in pictures) < 2 * 1024 * 1024
