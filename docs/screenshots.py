@@ -29,6 +29,15 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only for the types: Django is set up, and Playwright started, once the demo site runs
+    from django.db.models import QuerySet
+    from playwright.sync_api import Browser, Locator, Page
+
+    from scorebook.clubs.models import Club
+    from scorebook.evenings.models import Evening
+    from scorebook.nights.models import Night
 
 ROOT = Path(__file__).resolve().parent.parent
 # each language: its browser's locale, and the folder of its pictures (where its guides show them from)
@@ -92,7 +101,7 @@ def demo_site(folder: Path, language: str) -> Iterator[str]:
 class Tour:
     """One browser, a phone-sized context per person, and the pictures, in one language."""
 
-    def __init__(self, browser, base: str, language: str):
+    def __init__(self, browser: Browser, base: str, language: str) -> None:
         import django
 
         django.setup()
@@ -100,7 +109,7 @@ class Tour:
         self.locale, self.img = LANGUAGES[language]
         self.taken: list[Path] = []
 
-    def said(self, message: str, **values) -> str:
+    def said(self, message: str, **values: object) -> str:
         """A message of the site as its pages say it in the tour's language (its catalogues)."""
         from django.utils import translation
 
@@ -115,25 +124,25 @@ class Tour:
         return registry.get(ruleset).contract(key).names.get(self.language)
 
     # --- the demo's records ------------------------------------------------------------------------
-    def url(self, name: str, *args) -> str:
+    def url(self, name: str, *args: object) -> str:
         from django.urls import reverse
 
         return self.base + reverse(name, args=args)
 
     @property
-    def club(self):
+    def club(self) -> Club:
         from scorebook.clubs.models import Club
 
         return Club.objects.get(slug="de-troef")
 
-    def evenings(self):
+    def evenings(self) -> QuerySet[Evening]:
         return self.club.evenings.filter(night_table__isnull=True).order_by("date")
 
-    def night(self):
+    def night(self) -> Night:
         return self.club.nights.get()
 
     # --- phones ------------------------------------------------------------------------------------
-    def phone(self, *, logged_in: bool = True):
+    def phone(self, *, logged_in: bool = True) -> Page:
         context = self.browser.new_context(
             viewport=PHONE, has_touch=True, locale=self.locale, timezone_id="Europe/Brussels", color_scheme="light"
         )
@@ -148,7 +157,9 @@ class Tour:
             page.wait_for_url(lambda url: "/accounts/login/" not in url)
         return page
 
-    def shot(self, page, name: str, *, at=None, block: str = "start", full: bool = False) -> None:
+    def shot(
+        self, page: Page, name: str, *, at: Locator | None = None, block: str = "start", full: bool = False
+    ) -> None:
         """The screen as the phone shows it (``at``: first scrolled to that element, at the top of the
         screen or, with ``block="center"``, in its middle)."""
         page.wait_for_load_state("load")
@@ -164,6 +175,7 @@ class Tour:
     # --- the guides --------------------------------------------------------------------------------
     def scorer(self) -> None:
         tonight = self.evenings().last()
+        assert tonight is not None, "the demo club has evenings"
         page = self.phone()
         page.goto(self.url("evening_list"))
         self.shot(page, "scorer-evenings")
@@ -213,19 +225,19 @@ class Tour:
         other.context.close()
         page.context.close()
 
-    def playing(self, evening) -> list[str]:
+    def playing(self, evening: Evening) -> list[str]:
         """Who plays the next deal (the engine says), in seat order."""
         from scorebook.evenings import stored
 
         return list(stored.scored(evening).result.next.playing)
 
-    def save(self, page, evening) -> None:
+    def save(self, page: Page, evening: Evening) -> None:
         """Save the deal on the form and wait until the page shows the next one."""
         following = evening.deals.count() + 2
         page.get_by_role("button", name=self.said("Save the deal")).click()
         page.locator("#board").get_by_text(self.said("Deal %(n)s", n=following)).first.wait_for()
 
-    def wait_until_kept(self, page) -> None:
+    def wait_until_kept(self, page: Page) -> None:
         """The service worker controls the page and keeps it for use with no network."""
         page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null")
         deadline = time.monotonic() + 20
@@ -317,7 +329,7 @@ class Tour:
         page.get_by_role("button", name=self.said("Print table cards")).click()
         page.wait_for_load_state("load")
         self.shot(page, "director-cards")
-        card = page.locator("a[href*='/t/']").first.get_attribute("href")
+        card = page.locator("a[href*='/t/']").first.get_attribute("href") or ""
         table = self.phone(logged_in=False)
         table.goto(card if card.startswith("http") else self.base + card)
         self.shot(table, "director-table")

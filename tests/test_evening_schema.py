@@ -67,7 +67,8 @@ def _sheets():
     for path in sorted(examples.CASES.glob("*.toml")):
         data = tomllib.loads(path.read_text())
         for case in data["case"]:
-            yield pytest.param(examples.Sheet(path.name, data["ruleset"], case, data), id=f"{path.name}: {case['name']}")
+            sheet = examples.Sheet(path.name, data["ruleset"], case, data)
+            yield pytest.param(sheet, id=f"{path.name}: {case['name']}")
 
 
 @pytest.mark.parametrize("case", list(_sheets()))

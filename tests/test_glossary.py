@@ -107,5 +107,9 @@ def test_it_never_uses_a_word_the_glossary_avoids(code, word):
     pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.IGNORECASE)
     found = [said for said in CATALOGUES[code].values() if pattern.search(said)]
     for page in sorted((ROOT / "docs" / code).rglob("*.md")):
-        found += [f"{page.relative_to(ROOT)}: {line}" for line in without_generated(page.read_text()).splitlines() if pattern.search(line)]
+        found += [
+            f"{page.relative_to(ROOT)}: {line}"
+            for line in without_generated(page.read_text()).splitlines()
+            if pattern.search(line)
+        ]
     assert not found, f"{word!r} ({code}), which the glossary avoids:\n" + "\n".join(found)

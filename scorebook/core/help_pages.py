@@ -37,7 +37,9 @@ def _entry(section: str, name: str, lang: str) -> Entry | None:
     if found is None:
         return None
     path, text_lang = found
-    return Entry(doc_pages.title(path.read_text(encoding="utf-8")), reverse("help_page", args=[section, name]), text_lang)
+    return Entry(
+        doc_pages.title(path.read_text(encoding="utf-8")), reverse("help_page", args=[section, name]), text_lang
+    )
 
 
 def _rules_order() -> list[str]:

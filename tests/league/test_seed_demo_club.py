@@ -92,7 +92,8 @@ def test_it_writes_what_the_members_typed_in_the_language_asked():
     club = Club.objects.get(slug="de-troef")
     assert club.seasons.get(ruleset="liege").name == "Luikse beker"
     assert {e.note for e in Expense.objects.filter(club=club)} == {"Twee pakken kaarten"}
-    assert Expense.objects.filter(club=club).exclude(withdrawn_reason="").get().withdrawn_reason == "twee keer ingevoerd"
+    withdrawn = Expense.objects.filter(club=club).exclude(withdrawn_reason="").get()
+    assert withdrawn.withdrawn_reason == "twee keer ingevoerd"
     notes = set(Payment.objects.exclude(note="").values_list("note", flat=True))
     assert notes == {"de helft nu", "op rekening", "bijdragen"}
     assert Night.objects.get(club=club).name == "Kaartavond"

@@ -15,13 +15,19 @@ def _report(paths: list[Path], what: str) -> None:
 
 
 def _translations() -> int:
+    """Which translations are behind their English page (and what changed in English), or depart from
+    its outline."""
     behind = translations.out_of_date()
     for path, why in behind.items():
         print(f"out of date: {path.relative_to(pages.ROOT)} ({why})")  # noqa: T201
         print(translations.changes_since(path))  # noqa: T201
+    departing = {path: translations.mismatches(path) for path in translations.translations()}
+    for path, faults in departing.items():
+        for fault in faults:
+            print(f"not the English page's outline: {path.relative_to(pages.ROOT)}: {fault}")  # noqa: T201
     if behind:
         print("Bring each translation up to date, then: python -m tools.docs stamp FILE...")  # noqa: T201
-    return 1 if behind else 0
+    return 1 if behind or any(departing.values()) else 0
 
 
 def main(argv: list[str]) -> int:

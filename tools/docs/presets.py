@@ -228,9 +228,7 @@ def _contract_grid(rules: ContractRules, contract: Contract, lang: str) -> list[
     parts.append(table(header, _rows(rules, contract, lang), "rlrr"))
     twice = sorted(_twice(contract))
     if twice and contract.needs_if_trump_changed:
-        parts.append(
-            say("two-rows", lang, n=twice[0], m=contract.needs_if_trump_changed) + "\n"
-        )
+        parts.append(say("two-rows", lang, n=twice[0], m=contract.needs_if_trump_changed) + "\n")
     return parts
 
 

@@ -108,4 +108,6 @@ def mismatches(path: Path) -> list[str]:
     if not source.exists():
         return [f"no English page {source.relative_to(ROOT)}"]
     mine, theirs = outline(path.read_text()), outline(source.read_text())
-    return [f"{key}: {mine[key]} where the English page has {theirs[key]}" for key in theirs if mine[key] != theirs[key]]
+    return [
+        f"{key}: {mine[key]} where the English page has {theirs[key]}" for key in theirs if mine[key] != theirs[key]
+    ]

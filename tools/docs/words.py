@@ -102,7 +102,11 @@ PHRASES: dict[str, tuple[str, str, str]] = {
         "les 13 levées (chelem), hors manche",
         "alle 13 slagen (slim), buiten de manche",
     ),
-    "four-play": ("{players}: four play each deal", "{players} : quatre jouent chaque donne", "{players}: vier spelen elk spel"),
+    "four-play": (
+        "{players}: four play each deal",
+        "{players} : quatre jouent chaque donne",
+        "{players}: vier spelen elk spel",
+    ),
     "combination": (
         "several misère or piccolo declarers",
         "plusieurs déclarants en misère ou piccolo",
@@ -139,7 +143,11 @@ PHRASES: dict[str, tuple[str, str, str]] = {
         "jetons que le donneur met dans la bête à chaque donne",
         "fiches die de gever bij elk spel in de pot legt",
     ),
-    "bete-end": ("what is left in the bête at the end", "ce qui reste dans la bête à la fin", "wat er op het einde in de pot blijft"),
+    "bete-end": (
+        "what is left in the bête at the end",
+        "ce qui reste dans la bête à la fin",
+        "wat er op het einde in de pot blijft",
+    ),
     "carry": ("carried to the next evening", "reporté à la soirée suivante", "meegenomen naar de volgende avond"),
     "share": (
         "shared equally by the evening's players",
@@ -147,7 +155,11 @@ PHRASES: dict[str, tuple[str, str, str]] = {
         "gelijk verdeeld onder de spelers van de avond",
     ),
     "exactly-each": ("exactly {n} {tricks} each", "exactement {n} {tricks} chacun", "precies {n} {tricks} elk"),
-    "exactly-together": ("exactly {n} {tricks} together", "exactement {n} {tricks} à eux deux", "precies {n} {tricks} samen"),
+    "exactly-together": (
+        "exactly {n} {tricks} together",
+        "exactement {n} {tricks} à eux deux",
+        "precies {n} {tricks} samen",
+    ),
     "trump-changed-needs": (
         "{n} ({m} if the trump was changed)",
         "{n} ({m} si l'atout a été changé)",
@@ -184,13 +196,21 @@ PHRASES: dict[str, tuple[str, str, str]] = {
     "declarer": ("declarer", "déclarant", "speler"),
     "with-trumps": ("with trumps", "avec atout", "met troef"),
     "without-trumps": ("without trumps", "sans atout", "zonder troef"),
-    "pays-into-bete": ("pays at least {n} into the bête", "paie au moins {n} dans la bête", "betaalt minstens {n} in de pot"),
+    "pays-into-bete": (
+        "pays at least {n} into the bête",
+        "paie au moins {n} dans la bête",
+        "betaalt minstens {n} in de pot",
+    ),
     "failed-trump-changed": (
         "failed (the trump was changed)",
         "chuté (l'atout a été changé)",
         "mislukt (de troef is veranderd)",
     ),
-    "made-trump-kept": ("made (the trump was not changed)", "réussi (l'atout n'a pas été changé)", "gehaald (de troef is niet veranderd)"),
+    "made-trump-kept": (
+        "made (the trump was not changed)",
+        "réussi (l'atout n'a pas été changé)",
+        "gehaald (de troef is niet veranderd)",
+    ),
     "two-rows": (
         "With {n} tricks the contract is made, unless the trump was changed (*More* on the scoring page): then "
         "it needs {m}, and {n} tricks fail. That is why {n} has two rows.",
@@ -215,7 +235,11 @@ PHRASES: dict[str, tuple[str, str, str]] = {
         "Joueurs, dans le sens des aiguilles d'une montre : {players} ; {first} donne en premier.",
         "Spelers, in wijzerzin: {players}; {first} geeft eerst.",
     ),
-    "stake": (" Stake: {stake} {currency} a {unit}.", " Mise : {stake} {currency} par {unit}.", " Inzet: {stake} {currency} per {unit}."),
+    "stake": (
+        " Stake: {stake} {currency} a {unit}.",
+        " Mise : {stake} {currency} par {unit}.",
+        " Inzet: {stake} {currency} per {unit}.",
+    ),
     "jeton": ("jeton", "jeton", "fiche"),
     "point": ("point", "point", "punt"),
     "house-rules": (" House rules: `{rules}`.", " Règles maison : `{rules}`.", " Huisregels: `{rules}`."),
@@ -228,14 +252,22 @@ PHRASES: dict[str, tuple[str, str, str]] = {
     "who-pays": ("Who pays whom: {transfers}.", "Qui paie qui : {transfers}.", "Wie betaalt wie: {transfers}."),
     "pays": ("{payer} pays {payee} {amount}", "{payer} paie {amount} à {payee}", "{payer} betaalt {payee} {amount}"),
     "the-file": ("The evening file:", "Le fichier de la soirée :", "Het avondbestand:"),
-    "adjustment-note": ("adjustment ({note}): {points}", "correction manuelle ({note}) : {points}", "correctie ({note}): {points}"),
+    "adjustment-note": (
+        "adjustment ({note}): {points}",
+        "correction manuelle ({note}) : {points}",
+        "correctie ({note}): {points}",
+    ),
     "adjustment": ("adjustment: {points}", "correction manuelle : {points}", "correctie: {points}"),
     "pass": (
         "all pass: the same dealer deals again",
         "tous passent : le même donneur redonne",
         "alles pas: dezelfde gever deelt opnieuw",
     ),
-    "robre-dummy": ("a robre: {player} plays with the dummy", "un robre : {player} joue avec le mort", "een robber: {player} speelt met de blinde"),
+    "robre-dummy": (
+        "a robre: {player} plays with the dummy",
+        "un robre : {player} joue avec le mort",
+        "een robber: {player} speelt met de blinde",
+    ),
     "robre-teams": (
         "a robre: {a} (team 0) against {b} (team 1)",
         "un robre : {a} (équipe 0) contre {b} (équipe 1)",
@@ -252,7 +284,11 @@ PHRASES: dict[str, tuple[str, str, str]] = {
     "each-tricks": ("{player} {tricks} ({outcome})", "{player} {tricks} ({outcome})", "{player} {tricks} ({outcome})"),
     "side-tricks": ("{side}, {n} {tricks}", "{side}, {n} {tricks}", "{side}, {n} {tricks}"),
     "trump-changed": (", trump changed", ", atout changé", ", troef veranderd"),
-    "made-to-take": (", {player} made to take a trick", ", {player} forcé à prendre une levée", ", {player} moest een slag nemen"),
+    "made-to-take": (
+        ", {player} made to take a trick",
+        ", {player} forcé à prendre une levée",
+        ", {player} moest een slag nemen",
+    ),
     "after-all-pass": (" (×{m} after the all-pass)", " (×{m} après le tour où tous ont passé)", " (×{m} na alles pas)"),
     "robre-line": ("- Robre {n}: {text}.", "- Robre {n} : {text}.", "- Robber {n}: {text}."),
     "dummy-team": (
@@ -260,8 +296,16 @@ PHRASES: dict[str, tuple[str, str, str]] = {
         "{player} joue avec le mort (équipe 0) contre {others} (équipe 1)",
         "{player} speelt met de blinde (ploeg 0) tegen {others} (ploeg 1)",
     ),
-    "teams": ("{a} (team 0) against {b} (team 1)", "{a} (équipe 0) contre {b} (équipe 1)", "{a} (ploeg 0) tegen {b} (ploeg 1)"),
-    "robre-to": ("robre to team {team}: {a} to {b}", "robre pour l'équipe {team} : {a} à {b}", "robber voor ploeg {team}: {a} tegen {b}"),
+    "teams": (
+        "{a} (team 0) against {b} (team 1)",
+        "{a} (équipe 0) contre {b} (équipe 1)",
+        "{a} (ploeg 0) tegen {b} (ploeg 1)",
+    ),
+    "robre-to": (
+        "robre to team {team}: {a} to {b}",
+        "robre pour l'équipe {team} : {a} à {b}",
+        "robber voor ploeg {team}: {a} tegen {b}",
+    ),
     "manche-to": (
         "manche to team {team} at {a}–{b}: value {value}",
         "manche pour l'équipe {team} à {a}–{b} : valeur {value}",
@@ -290,14 +334,19 @@ PHRASES: dict[str, tuple[str, str, str]] = {
         "4. Le paiement compté, ce qui reste dû : {money}.",
         "4. Met de betaling meegeteld, wat nog openstaat: {money}.",
     ),
-    "netting-5": ("5. Who pays whom now: {transfers}.", "5. Qui paie qui maintenant : {transfers}.", "5. Wie betaalt nu wie: {transfers}."),
+    "netting-5": (
+        "5. Who pays whom now: {transfers}.",
+        "5. Qui paie qui maintenant : {transfers}.",
+        "5. Wie betaalt nu wie: {transfers}.",
+    ),
     # --- the club's money ---
     "limits-head": ("| what | at most |", "| quoi | au plus |", "| wat | hoogstens |"),
     "limit-amount": (
         "one amount typed: a payment in part or free, on account, into or out of the kitty, an expense, a prize",
         "un montant saisi : un paiement partiel ou libre, en compte, vers la caisse ou hors de la caisse, une "
         "dépense, un prix",
-        "één getypt bedrag: een betaling voor een deel of vrij, op rekening, in of uit de clubkas, een uitgave, een prijs",
+        "één getypt bedrag: een betaling voor een deel of vrij, op rekening, in of uit de clubkas, een uitgave, "
+        "een prijs",
     ),
     "limit-fee": (
         "the kitty's fee per player, for an evening or for a club night",

@@ -4,7 +4,7 @@ club night under way (its second session of three). Every deal goes through the 
 engine checks it), every payment and every record of the kitty through the ledger's services.
 
     python manage.py seed_demo_club    # after seed_demo (it runs it first when there is no demo user)
-    python manage.py seed_demo_club --language fr    # its notes and names in French (or nl): the French guides' pictures
+    python manage.py seed_demo_club --language fr    # what its members typed in French (or nl), for the guides
 
 The club's guides are illustrated from it (``make screenshots``, docs/screenshots.py). Like
 seed_demo it refuses to run with DEBUG=false unless given --in-production, and it never touches an
