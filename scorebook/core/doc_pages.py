@@ -159,9 +159,9 @@ def _links(state: StateCore) -> None:
 
 def _whole_link(children: list[Token]) -> None:
     """A paragraph or list item that is one link and nothing else is a tap target of its own (44 px)."""
-    if len(children) >= 2 and children[0].type == "link_open" and children[-1].type == "link_close":
-        if not any(c.type == "link_open" for c in children[1:]):
-            children[0].attrSet("class", "whole-link")
+    whole = len(children) >= 2 and children[0].type == "link_open" and children[-1].type == "link_close"
+    if whole and not any(c.type == "link_open" for c in children[1:]):
+        children[0].attrSet("class", "whole-link")
 
 
 def _address(folder: str, href: str, resolve: Resolver) -> str | None:
