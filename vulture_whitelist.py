@@ -75,3 +75,4 @@ _.paid_at, _.paid_by  # evenings/views/settle.py
 _.previous_date  # league/standings.py
 _.sessions_closed  # nights/results.py
 _.origin_label  # evenings/rules_display.py (templates/evenings/rules.html, _rules_line.html)
+_.sections  # clubs/rules_forms/*.py (templates/clubs/rules/), evenings/rules_text.py (templates/evenings/rules.html)

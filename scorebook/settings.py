@@ -177,12 +177,18 @@ TIME_ZONE = env_str("TIME_ZONE", "Europe/Brussels")
 USE_I18N = True
 USE_TZ = True
 
-# docs/ is read from the checkout, as templates/ is: a variant's page of docs/rules/ is shown on the rules
-# page of its evenings (evenings/rules_text.py)
+# docs/ is read from the checkout, as templates/ is: its rules and guides are the site's help (core/help.py),
+# in the reader's language, and a variant's page is shown on the rules page of its evenings
+# (evenings/rules_text.py); the guides' pictures of each language are static files under help/LANG/
 DOCS_DIR = BASE_DIR / "docs"
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    ("help/en", DOCS_DIR / "img"),
+    ("help/fr", DOCS_DIR / "fr" / "img"),
+    ("help/nl", DOCS_DIR / "nl" / "img"),
+]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))  # where collectstatic writes
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

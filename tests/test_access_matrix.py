@@ -147,6 +147,8 @@ def _lines(w):
         ("manifest", [], "get", None, PUBLIC),
         ("service_worker", [], "get", None, PUBLIC),
         ("offline", [], "get", None, PUBLIC),
+        ("help", [], "get", None, PUBLIC),
+        ("help_page", ["guides", "treasurer"], "get", None, PUBLIC),
         ("login", [], "get", None, PUBLIC),
         ("signup", [], "get", None, {"anonymous": OK} | {key: {302} for key in ROLES[1:]}),
         ("password_reset", [], "get", None, PUBLIC),
@@ -512,7 +514,8 @@ def _french_texts(page: Page) -> list[str]:
             return
         # a part marked in another language (the rules page's English text) is read in its own
         french = (element.attrs.get("lang") or ("fr" if french else "en")).startswith("fr")
-        own = "".join(c for c in element.children if isinstance(c, str)).strip()
+        # stripped of the spaces around it, not of a no-break space (the one after **bold** before a colon)
+        own = "".join(c for c in element.children if isinstance(c, str)).strip(" \t\n\r\f")
         if own and french:
             texts.append(own)
         for name, value in element.attrs.items():
