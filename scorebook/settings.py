@@ -239,6 +239,9 @@ def env_addresses(name: str) -> list[str]:
 # Who gets the traceback of a server error by mail (with DEBUG=false): ADMINS=ops@example.org,...
 ADMINS = env_addresses("ADMINS")
 
+# An error report (the mail to ADMINS) shows no cookie's value (scorebook/core/logs.py).
+DEFAULT_EXCEPTION_REPORTER_FILTER = "scorebook.core.logs.ReporterFilter"
+
 # Every log line goes to standard error (gunicorn and the service manager keep it); a server
 # error's traceback also goes to ADMINS by mail when DEBUG is false.
 LOGGING = {
@@ -258,7 +261,7 @@ LOGGING = {
             "filters": ["one_line_refusals", "no_links"],
         },
         "mail_admins": {
-            "class": "django.utils.log.AdminEmailHandler",
+            "class": "scorebook.core.logs.AdminEmailHandler",  # Django's, its whole mail masked
             "level": "ERROR",
             "filters": ["require_debug_false", "one_line_refusals", "no_links"],
         },
