@@ -146,6 +146,13 @@ def member_password_link(request, slug, membership):
     for the admin to send him (the one made before stops working)."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
     membership = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
+    if password_links.runs_the_site(membership.user):
+        messages.error(
+            request,
+            _("%(name)s runs the site: no link to choose a password is made for such an account.")
+            % {"name": display_name(membership.user)},
+        )
+        return _members_page(request, club, status=CONFLICT)
     if not password_links.awaits_password(membership.user):
         messages.error(
             request,
