@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -235,6 +235,8 @@ def join(request, token):
             membership, changed = services.join(invitation, request.user)
         except Invitation.DoesNotExist:  # revoked, used up or expired in the meantime
             return _link_stopped(request)
+        except services.Refused as refused:
+            return _join_page(request, invitation, error=refused.message, status=CONFLICT)
         role = Role(membership.role)
         if changed:
             messages.success(
@@ -243,6 +245,11 @@ def join(request, token):
         else:
             messages.info(request, _("You already are %(role)s in %(club)s.") % {"club": club.name, "role": role.label})
         return redirect(club)
+    return _join_page(request, invitation)
+
+
+def _join_page(request: HttpRequest, invitation: Invitation, *, error: str = "", status: int = 200) -> HttpResponse:
+    club = invitation.club
     current = role_in(request.user, club)
     offered = Role(invitation.role)
     context = {
@@ -250,5 +257,6 @@ def join(request, token):
         "role": offered,
         "current": current,
         "would_change": current is None or services.RANK[offered] > services.RANK[current],
+        "error": error,
     }
-    return render(request, "clubs/join.html", context)
+    return render(request, "clubs/join.html", context, status=status)
