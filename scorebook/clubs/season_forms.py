@@ -60,10 +60,13 @@ class SeasonForm(forms.ModelForm):
             "tie_break",
             "prizes",
         ]
-        field_classes = {"min_evenings": cleaning.IntegerField, "drop_worst": cleaning.IntegerField}
+        field_classes = {
+            "start": cleaning.DateField,
+            "end": cleaning.DateField,
+            "min_evenings": cleaning.IntegerField,
+            "drop_worst": cleaning.IntegerField,
+        }
         widgets = {
-            "start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ranking": ChoiceRows,
             "tie_break": ChoiceRows,
         }
@@ -218,12 +221,8 @@ class EveningFilterForm(forms.Form):
 
     season = forms.TypedChoiceField(label=gettext_lazy("Season"), required=False, coerce=int, empty_value=None)
     player = forms.TypedChoiceField(label=gettext_lazy("Player"), required=False, coerce=int, empty_value=None)
-    date_from = forms.DateField(
-        label=gettext_lazy("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-    )
-    date_to = forms.DateField(
-        label=gettext_lazy("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-    )
+    date_from = cleaning.DateField(label=gettext_lazy("From"), required=False)
+    date_to = cleaning.DateField(label=gettext_lazy("To"), required=False)
     archived = forms.BooleanField(label=gettext_lazy("Archived evenings"), required=False)
 
     def __init__(self, *args, seasons=(), players=(), **kwargs):
