@@ -221,8 +221,12 @@ class EveningFilterForm(forms.Form):
 
     season = forms.TypedChoiceField(label=gettext_lazy("Season"), required=False, coerce=int, empty_value=None)
     player = forms.TypedChoiceField(label=gettext_lazy("Player"), required=False, coerce=int, empty_value=None)
-    date_from = cleaning.DateField(label=gettext_lazy("From"), required=False)
-    date_to = cleaning.DateField(label=gettext_lazy("To"), required=False)
+    date_from = forms.DateField(
+        label=gettext_lazy("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    date_to = forms.DateField(
+        label=gettext_lazy("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
     archived = forms.BooleanField(label=gettext_lazy("Archived evenings"), required=False)
 
     def __init__(self, *args, seasons=(), players=(), **kwargs):

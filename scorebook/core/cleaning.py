@@ -19,10 +19,11 @@ format characters: a zero-width space, a byte order mark, a word joiner, a soft 
 line and paragraph separators U+2028 and U+2029 (a line break a reader does not see where a
 spreadsheet or a log does). A zero-width joiner stays (an emoji is written with one).
 
-**Dates** a person types (an evening's, a night's, a season's, an expense's, a filter's) go
+**Dates** a person types to record them (an evening's, a night's, a season's, an expense's) go
 through ``DateField``: from 1 January 2000 (``EARLIEST_DATE``: older paper records are not kept
-here) to a year from today (``DAYS_AHEAD``: a club plans a season or a night up to a year ahead),
-else refused in words naming both ends; the phone's date picker offers no other.
+here) to the last day of the year after next (a club plans its next season, which the site proposes
+from the end of the last one, and its nights ahead), else refused in words naming both ends; the
+phone's date picker offers no other. (A filter's dates record nothing, and find what they find.)
 
 **Numbers** are written with the digits 0 to 9 only: Python's ``int`` also reads ``١٢`` and
 ``１２`` (and ``str.isdigit`` says yes to ``²``, which ``int`` then refuses with an exception).
@@ -36,7 +37,7 @@ import csv
 import io
 import re
 import unicodedata
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
@@ -285,12 +286,12 @@ class DecimalField(forms.DecimalField):
 
 
 EARLIEST_DATE = date(2000, 1, 1)
-DAYS_AHEAD = 366
+YEARS_AHEAD = 2  # to the end of the year after next
 
 
 def date_bounds() -> tuple[date, date]:
     """The first and the last date a person may type today."""
-    return EARLIEST_DATE, timezone.localdate() + timedelta(days=DAYS_AHEAD)
+    return EARLIEST_DATE, date(timezone.localdate().year + YEARS_AHEAD, 12, 31)
 
 
 class DateInput(forms.DateInput):
@@ -307,7 +308,7 @@ class DateInput(forms.DateInput):
 
 
 class DateField(forms.DateField):
-    """A date a person types: from ``EARLIEST_DATE`` to ``DAYS_AHEAD`` days from today."""
+    """A date a person types: from ``EARLIEST_DATE`` to the end of the year after next."""
 
     widget = DateInput
 
