@@ -44,6 +44,16 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r} is not an integer.") from None
 
 
+def env_choice(name: str, choices: tuple[str, ...], default: str | None) -> str:
+    """One of ``choices``; ``default`` when unset (None: it must be set)."""
+    raw = os.environ.get(name, default)
+    if raw is None:
+        raise ImproperlyConfigured(f"The environment variable {name} must be set: {', '.join(choices)}.")
+    if raw.strip().lower() not in choices:
+        raise ImproperlyConfigured(f"{name}={raw!r} is none of {', '.join(choices)}.")
+    return raw.strip().lower()
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
 
@@ -53,6 +63,11 @@ if DEBUG:
     SECRET_KEY = env_str("SECRET_KEY", "dev-only-secret-key-not-for-production-use-0123456789")
 else:
     SECRET_KEY = env_str("SECRET_KEY")
+# Who may make an account (docs/operating.md, scorebook/accounts/sign_up.py): anyone ("open", the
+# default of a development site: make run, the tests), only someone holding a club's invitation link
+# ("invitation", the production setting the guide writes), or nobody but the operator's command and
+# the links to choose a password ("closed"). Without DEBUG it must be set: a real site says who.
+SIGNUP = env_choice("SIGNUP", ("open", "invitation", "closed"), "open" if DEBUG else None)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 

@@ -22,8 +22,8 @@ from night_builders import NAMES
 from pages import Page, every_error
 from scorebook.clubs.models import Club, Player, Season
 from scorebook.core import cleaning, spreadsheet
-from scorebook.ledger import services as ledger
 from scorebook.evenings.models import Deal, Evening
+from scorebook.ledger import services as ledger
 from scorebook.ledger.models import Expense
 from scorebook.nights import services as nights
 from scorebook.nights.models import Night
@@ -366,7 +366,9 @@ def expense(note: str, day: str = "2026-11-20") -> dict[str, str]:
 @pytest.mark.both_databases
 @pytest.mark.parametrize("written", ["{c}=1", "New{c}cards", "cards{c}"], ids=["leading", "inside", "trailing"])
 @pytest.mark.parametrize("char", INVISIBLE.values(), ids=INVISIBLE.keys())
-def test_it_refuses_invisible_characters_and_line_separators_in_a_note(adele_client, club, admin, make_evening, char, written):
+def test_it_refuses_invisible_characters_and_line_separators_in_a_note(
+    adele_client, club, admin, make_evening, char, written
+):
     """Refused in words; a line or paragraph separator at either end is white space, which every
     field strips first: never kept."""
     note = written.format(c=char)

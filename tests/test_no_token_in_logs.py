@@ -29,8 +29,8 @@ from django.core import mail
 from django.test import Client
 
 from bench import deployment
-from secret_addresses import one_link_of_each_kind, secret_routes
 from scorebook.core.logs import redact
+from secret_addresses import one_link_of_each_kind, secret_routes
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "Zq7d-Kard_t0ken9VbXQeLrWm3sPfYu2nHc"  # as the site makes them: url-safe, 32+ characters (fixed: xdist)
@@ -117,11 +117,16 @@ def test_no_log_line_nor_error_mail_holds_a_token_or_a_cookie(settings, site_log
     client = Client(raise_request_exception=False, enforce_csrf_checks=True)
     client.get("/accounts/login/")
     login = {"username": "adele_secretary", "password": "a-long-test-password"}
-    assert client.post("/accounts/login/", login | {"csrfmiddlewaretoken": client.cookies["csrftoken"].value}).status_code == 302
+    assert (
+        client.post("/accounts/login/", login | {"csrfmiddlewaretoken": client.cookies["csrftoken"].value}).status_code
+        == 302
+    )
     visit_every_secret_address(client, links)
     visit_every_secret_address(Client(raise_request_exception=False), links)  # anonymous
 
-    given = [value for values in links.values() for value in values.values()] + [c.value for c in client.cookies.values()]
+    given = [value for values in links.values() for value in values.values()] + [
+        c.value for c in client.cookies.values()
+    ]
     secrets_given = {value for value in given if len(value) >= 16}  # not a password reset's user id
     assert {"sessionid", "csrftoken", "sb_known"} <= set(client.cookies), client.cookies
     written = [("the site's log", site_log.getvalue())] + [
@@ -159,7 +164,9 @@ def visit(port: int, addresses: list[str]) -> list[int]:
     return statuses
 
 
-MAKE_LINKS = "import django, json; django.setup(); import secret_addresses as s; print(json.dumps(s.one_link_of_each_kind()))"
+MAKE_LINKS = (
+    "import django, json; django.setup(); import secret_addresses as s; print(json.dumps(s.one_link_of_each_kind()))"
+)
 
 
 @pytest.mark.slow  # nginx and gunicorn processes

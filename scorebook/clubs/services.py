@@ -8,8 +8,10 @@ sitting twice at the same evening.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -246,6 +248,15 @@ def join(invitation: Invitation, user) -> tuple[Membership, bool]:
 
 
 # --- the roster -------------------------------------------------------------------------------
+
+
+def sign_up_and_join(invitation: Invitation, make_account: Callable[[], Any]) -> Membership:
+    """A new account (``make_account``: the sign-up form's save) joins the club with the invitation, in
+    one transaction: when the link stopped working meanwhile (Invitation.DoesNotExist) or a member goes
+    by a name like the account's (Refused), no account is left either."""
+    with transaction.atomic():
+        membership, _changed = join(invitation, make_account())
+    return membership
 
 
 def add_player(club: Club, name: str, user) -> Player:

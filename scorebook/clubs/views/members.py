@@ -1,16 +1,22 @@
-"""Members and invitations (admins), and joining a club with an invitation link."""
+"""Members and invitations (admins), and joining a club with an invitation link (with an account
+made on the way when settings.SIGNUP allows it)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scorebook.accounts import password_links
+from scorebook.accounts import password_links, sign_up
+from scorebook.accounts.forms import SignupForm, focus_first_error
 from scorebook.accounts.models import display_name
 from scorebook.clubs.access import club_for_user, role_in
 from scorebook.core.collation import sort_key
@@ -222,13 +228,19 @@ def _link_stopped(request):
     return render(request, "clubs/join_stopped.html", status=CONFLICT)
 
 
-@login_required
-def join(request, token):
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """The invitation's page: join the club (logged in), or log in or make an account to (not)."""
     invitation = services.invitation_for_token(token)
     if invitation is None:
         if request.method == "POST" and services.invitation_existed(token):
             return _link_stopped(request)
         raise Http404("No such invitation, or it no longer works")
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        return _join_page(request, invitation, token=token)
     club = invitation.club
     if request.method == "POST":
         try:
@@ -248,9 +260,50 @@ def join(request, token):
     return _join_page(request, invitation)
 
 
-def _join_page(request: HttpRequest, invitation: Invitation, *, error: str = "", status: int = 200) -> HttpResponse:
+@sensitive_post_parameters("password1", "password2")
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def join_signup(request: HttpRequest, token: str) -> HttpResponse:
+    """Make an account with the invitation link and join the club with it, in one step: the way in
+    when only invited people sign up (SIGNUP=invitation; with open too). Nothing is written when the
+    setting refuses (closed), or when the link stopped working meanwhile."""
+    invitation = services.invitation_for_token(token)
+    if invitation is None:
+        if request.method == "POST" and services.invitation_existed(token):
+            return _link_stopped(request)
+        raise Http404("No such invitation, or it no longer works")
+    if request.user.is_authenticated:
+        return redirect("club_join", token)
+    if why := sign_up.refusal(invited=True):
+        context = {"why": why, "next": reverse("club_join", args=[token])}
+        return render(request, "accounts/signup_refused.html", context, status=403 if request.method == "POST" else 200)
+    form = SignupForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        try:
+            membership = services.sign_up_and_join(invitation, form.save)
+        except Invitation.DoesNotExist:  # revoked, used up or expired in the meantime: no account either
+            return _link_stopped(request)
+        except services.Refused as refused:
+            form.add_error("display_name", refused.message)
+        else:
+            login(request, membership.user, backend="django.contrib.auth.backends.ModelBackend")
+            role = Role(membership.role)
+            messages.success(
+                request,
+                _("Welcome to %(club)s: you are %(role)s.") % {"club": invitation.club.name, "role": role.label},
+            )
+            return redirect(invitation.club)
+    focus_first_error(form)
+    context = {"form": form, "club": invitation.club, "role": Role(invitation.role), "token": token}
+    return render(request, "clubs/join_signup.html", context, status=INVALID if form.is_bound else 200)
+
+
+def _join_page(
+    request: HttpRequest, invitation: Invitation, *, token: str = "", error: str = "", status: int = 200
+) -> HttpResponse:
+    """``token``: for a visitor not logged in, whose ways in (log in, make an account) name the link."""
     club = invitation.club
-    current = role_in(request.user, club)
+    current = role_in(request.user, club) if request.user.is_authenticated else None
     offered = Role(invitation.role)
     context = {
         "club": club,
@@ -258,5 +311,6 @@ def _join_page(request: HttpRequest, invitation: Invitation, *, error: str = "",
         "current": current,
         "would_change": current is None or services.RANK[offered] > services.RANK[current],
         "error": error,
+        "token": token,
     }
     return render(request, "clubs/join.html", context, status=status)
