@@ -330,11 +330,17 @@ REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 3 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # Django's default, stated: a request body larger than 2.5 MB is refused
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_048_576
 
+# Plain http on a club's own network, where no certificate can be had (docs/operating.md, "On a club's
+# LAN, without TLS"): cookies a browser sends back over http, no redirect to https, no HSTS; and
+# everything the phones send readable by anyone on that network. check --deploy says so at every run
+# (scorebook.W001, core/checks.py), and the site's log when it starts.
+PLAIN_HTTP = env_bool("PLAIN_HTTP", False)
+
 if not DEBUG:
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not PLAIN_HTTP)
+    SESSION_COOKIE_SECURE = not PLAIN_HTTP
+    CSRF_COOKIE_SECURE = not PLAIN_HTTP
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if PLAIN_HTTP else 31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     if env_bool("BEHIND_TLS_PROXY", False):  # gunicorn behind nginx/caddy that terminates TLS
