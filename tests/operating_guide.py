@@ -20,7 +20,8 @@ written without touching the machine's own site, users, databases or services.
   folder when the site's user cannot read where it is (a pyenv under ``/root``), found through
   ``LD_LIBRARY_PATH``.
 - **The repository** is a bare clone of this checkout's committed state, which ``git clone REPOSITORY``
-  and ``git pull`` read (``safe.directory``: it belongs to root, as a server's remote would not).
+  and ``git pull`` read (``safe.directory``, in a global configuration of the test's: it belongs to
+  root, as a server's remote would not).
 
 ``python tests/operating_guide.py systemctl ...`` is the ``systemctl`` the guide's commands call.
 """
@@ -114,6 +115,7 @@ class Machine:
         self.repository = self.folder / "scorebook.git"
         subprocess.run(["git", "clone", "--quiet", "--bare", str(ROOT), str(self.repository)], check=True)
         subprocess.run(["chmod", "-R", "a+rX", str(self.repository)], check=True)
+        (self.folder / "gitconfig").write_text("[safe]\n\tdirectory = *\n")
         self._write_programs()
 
     # --- what the guide's text becomes here -------------------------------------------------------------
@@ -146,10 +148,9 @@ class Machine:
             "PATH": ":".join([str(self.folder / "bin"), str(self.folder / "usr/local/bin"), SYSTEM_PATH]),
             "GUIDE_MACHINE": str(self.folder),
             "LANG": "C.UTF-8",
-            # the test's repository belongs to root, the clone to the site's user
-            "GIT_CONFIG_COUNT": "1",
-            "GIT_CONFIG_KEY_0": "safe.directory",
-            "GIT_CONFIG_VALUE_0": "*",
+            # the test's repository belongs to root, the clone to the site's user (git reads
+            # safe.directory from a global configuration only)
+            "GIT_CONFIG_GLOBAL": str(self.folder / "gitconfig"),
         }
         if self.library:
             env["LD_LIBRARY_PATH"] = self.library
