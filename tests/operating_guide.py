@@ -201,9 +201,9 @@ class Machine:
         """Everything the guide made here stopped, dropped and removed."""
         for pidfile in self.state.glob("*.pid"):
             _stop(int(pidfile.read_text()))
-        nginx_pid = self.folder / "nginx/nginx.pid"
-        if nginx_pid.exists():
-            _stop(int(nginx_pid.read_text().strip()), group=False)
+        nginx = _pid(self.folder / "nginx/nginx.pid")
+        if nginx:
+            _stop(nginx, group=False)
         for database in (f"{self.name}_check", self.name):
             _as_postgres(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
         _as_postgres(f'DROP ROLE IF EXISTS "{self.name}"')
@@ -268,6 +268,12 @@ exec openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=$domain" -adde
 
 def _as_postgres(statement: str) -> None:
     subprocess.run(["runuser", "-u", "postgres", "--", "psql", "-q", "-c", statement], capture_output=True)
+
+
+def _pid(path: Path) -> int | None:
+    """The process id a pid file names (nginx -t leaves an empty one), or None."""
+    text = path.read_text().strip() if path.exists() else ""
+    return int(text) if text.isdigit() else None
 
 
 def _alive(pid: int) -> bool:
@@ -349,8 +355,8 @@ def _stop_unit(folder: Path, name: str) -> None:
 
 def _nginx(folder: Path, action: str) -> int:
     program = str(folder / "bin/nginx")
-    pid = folder / "nginx/nginx.pid"
-    running = pid.exists() and _alive(int(pid.read_text().strip()))
+    pid = _pid(folder / "nginx/nginx.pid")
+    running = pid is not None and _alive(pid)
     if action == "stop":
         return subprocess.run([program, "-s", "quit"]).returncode if running else 0
     if running and action in ("reload", "restart"):
