@@ -82,7 +82,7 @@ class Phone:
         request = urllib.request.Request(
             f"{self.scheme}://127.0.0.1:{self.port}{path}",
             data=urllib.parse.urlencode(data).encode() if data is not None else None,
-            headers={"Host": self.host, "Origin": origin, "Referer": origin + path},
+            headers={"Host": self.host, "Origin": origin, "Referer": origin + path, "Accept-Language": "en"},
         )
         try:
             with self.opener.open(request, timeout=60) as answer:
