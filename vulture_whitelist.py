@@ -29,6 +29,7 @@ _.new_ranking_token  # nights/models.py: the default of nights.0001's ranking_to
 
 # --- read by Django or a library by name -----------------------------------------------------------
 _.exc_text  # core/logs.py: logging's formatter reads the record's cached traceback
+_.plain_http  # core/checks.py: a check Django's registry runs (check --deploy)
 _.get_safe_cookies  # core/logs.py: Django's error report asks its filter for the cookies it may show
 _.input_type  # core/cleaning.py, DateInput: Django's widget renders <input type=...> from it
 _.disabled  # clubs/rules_forms/base.py: Django, a disabled form field

@@ -18,7 +18,7 @@ PLAIN_HTTP_COST = (
 
 
 @register(Tags.security, deploy=True)
-def plain_http(app_configs: Any, **kwargs: Any) -> list[CheckMessage]:
+def plain_http(**kwargs: Any) -> list[CheckMessage]:
     if not getattr(settings, "PLAIN_HTTP", False):
         return []
     hint = "Only on a network the club's members alone join; go back to TLS when a certificate can be had."
