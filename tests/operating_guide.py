@@ -95,7 +95,8 @@ def _link_or_copy(source: str, target: str) -> None:
 
 class Machine:
     """The server the guide is followed on (see the module's text). ``run(block)`` runs a block of the
-    guide in bash, as root, where the previous one left off (its folder and ``$PYTHON``)."""
+    guide in bash, as root, where the previous one left off (its folder and ``$PYTHON``; the first in
+    the machine's folder, as root's home)."""
 
     def __init__(self) -> None:
         import tempfile
@@ -164,7 +165,7 @@ class Machine:
         script.write_text(
             "set -eE -o pipefail\n"
             "trap 'echo \"the command that failed: $BASH_COMMAND\" >&2' ERR\n"
-            f'cd "$(cat {self.state}/cwd 2>/dev/null || echo /root)"\n'
+            f'cd "$(cat {self.state}/cwd 2>/dev/null || echo {self.folder})"\n'
             f"[ -f {self.state}/vars ] && . {self.state}/vars\n"
             f"{self.translate(block.text)}\n"
             f"pwd > {self.state}/cwd\n"

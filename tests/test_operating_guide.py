@@ -309,4 +309,4 @@ def test_a_step_that_fails_stops_the_guide_there_and_names_it(machine):
     block = Block("sh", (), "true\nscorebook-manage migrate\ntouch never-reached\n", 7)
     with pytest.raises(AssertionError, match=r"the block at line 7 stops[\s\S]*failed: scorebook-manage migrate"):
         machine.run(block)
-    assert not Path("/root/never-reached").exists()
+    assert not (machine.folder / "never-reached").exists()
