@@ -23,7 +23,7 @@ from scorebook.core.collation import sort_key
 
 from .. import services
 from ..forms import InvitationForm, RoleForm
-from ..models import Invitation, Membership, Role
+from ..models import Club, Invitation, Membership, Role
 
 INVALID = 422
 CONFLICT = 409
@@ -228,15 +228,29 @@ def _link_stopped(request):
     return render(request, "clubs/join_stopped.html", status=CONFLICT)
 
 
+def _invitation(request: HttpRequest, token: str) -> Invitation | HttpResponse:
+    """The invitation the link opens; or, posted to a link that no longer works, the page saying so
+    (Http404 for a link no club made)."""
+    invitation = services.invitation_for_token(token)
+    if invitation is not None:
+        return invitation
+    if request.method == "POST" and services.invitation_existed(token):
+        return _link_stopped(request)
+    raise Http404("No such invitation, or it no longer works")
+
+
+def _welcome(request: HttpRequest, club: Club, role: Role) -> None:
+    messages.success(request, _("Welcome to %(club)s: you are %(role)s.") % {"club": club.name, "role": role.label})
+
+
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    """The invitation's page: join the club (logged in), or log in or make an account to (not)."""
-    invitation = services.invitation_for_token(token)
-    if invitation is None:
-        if request.method == "POST" and services.invitation_existed(token):
-            return _link_stopped(request)
-        raise Http404("No such invitation, or it no longer works")
+    """The invitation's page: a member joins the club with it; a visitor not logged in is offered to
+    log in, or to make an account and join."""
+    invitation = _invitation(request, token)
+    if isinstance(invitation, HttpResponse):
+        return invitation
     if not request.user.is_authenticated:
         if request.method == "POST":
             return redirect_to_login(request.get_full_path())
@@ -251,9 +265,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             return _join_page(request, invitation, error=refused.message, status=CONFLICT)
         role = Role(membership.role)
         if changed:
-            messages.success(
-                request, _("Welcome to %(club)s: you are %(role)s.") % {"club": club.name, "role": role.label}
-            )
+            _welcome(request, club, role)
         else:
             messages.info(request, _("You already are %(role)s in %(club)s.") % {"club": club.name, "role": role.label})
         return redirect(club)
@@ -267,11 +279,9 @@ def join_signup(request: HttpRequest, token: str) -> HttpResponse:
     """Make an account with the invitation link and join the club with it, in one step: the way in
     when only invited people sign up (SIGNUP=invitation; with open too). Nothing is written when the
     setting refuses (closed), or when the link stopped working meanwhile."""
-    invitation = services.invitation_for_token(token)
-    if invitation is None:
-        if request.method == "POST" and services.invitation_existed(token):
-            return _link_stopped(request)
-        raise Http404("No such invitation, or it no longer works")
+    invitation = _invitation(request, token)
+    if isinstance(invitation, HttpResponse):
+        return invitation
     if request.user.is_authenticated:
         return redirect("club_join", token)
     if why := sign_up.refusal(invited=True):
@@ -287,11 +297,7 @@ def join_signup(request: HttpRequest, token: str) -> HttpResponse:
             form.add_error("display_name", refused.message)
         else:
             login(request, membership.user, backend="django.contrib.auth.backends.ModelBackend")
-            role = Role(membership.role)
-            messages.success(
-                request,
-                _("Welcome to %(club)s: you are %(role)s.") % {"club": invitation.club.name, "role": role.label},
-            )
+            _welcome(request, invitation.club, Role(membership.role))
             return redirect(invitation.club)
     focus_first_error(form)
     context = {"form": form, "club": invitation.club, "role": Role(invitation.role), "token": token}
