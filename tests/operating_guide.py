@@ -199,17 +199,23 @@ class Machine:
 
     # --- the end ---------------------------------------------------------------------------------------
     def clean(self) -> None:
-        """Everything the guide made here stopped, dropped and removed."""
-        for pidfile in self.state.glob("*.pid"):
-            _stop(int(pidfile.read_text()))
+        """Everything the guide made here stopped, dropped and removed (each step whatever the one
+        before did)."""
+        steps = [lambda pid=pid: _stop(pid) for pid in map(_pid, self.state.glob("*.pid")) if pid]
         nginx = _pid(self.folder / "nginx/nginx.pid")
-        if nginx:
-            _stop(nginx, group=False)
-        for database in (f"{self.name}_check", self.name):
-            _as_postgres(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-        _as_postgres(f'DROP ROLE IF EXISTS "{self.name}"')
-        subprocess.run(["userdel", self.name], capture_output=True)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        steps += [lambda: _stop(nginx, group=False)] if nginx else []
+        steps += [lambda d=d: _as_postgres(f'DROP DATABASE IF EXISTS "{d}" WITH (FORCE)') for d in self.databases()]
+        steps += [
+            lambda: _as_postgres(f'DROP ROLE IF EXISTS "{self.name}"'),
+            lambda: subprocess.run(["userdel", self.name], capture_output=True),
+            lambda: shutil.rmtree(self.folder, ignore_errors=True),
+        ]
+        for step in steps:
+            with contextlib.suppress(Exception):
+                step()
+
+    def databases(self) -> list[str]:
+        return [f"{self.name}_check", self.name]
 
     # --- the machine's programs --------------------------------------------------------------------------
     def _python(self) -> tuple[str, str]:
