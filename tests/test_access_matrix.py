@@ -166,8 +166,11 @@ def _lines(w):
         ("evening_import", [], "get", None, SIGNED_IN),
         ("club_list", [], "get", None, SIGNED_IN),
         ("club_new", [], "get", None, SIGNED_IN),
-        ("club_join", [w["join"]], "get", None, SIGNED_IN),
+        # an invitation's page shows a visitor not logged in his ways in: log in, or make an account
+        ("club_join", [w["join"]], "get", None, PUBLIC),
         ("club_join", [w["join"]], "post", {}, _writes(SIGNED_IN)),
+        ("club_join_signup", [w["join"]], "get", None, {"anonymous": OK} | {key: {302} for key in ROLES[1:]}),
+        ("club_join_signup", [w["join"]], "post", {}, {"anonymous": {422}} | {key: {302} for key in ROLES[1:]}),
         # the club
         ("club", [slug], "get", None, CLUB_READ),
         ("club_evenings", [slug], "get", None, CLUB_READ),

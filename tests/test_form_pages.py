@@ -84,8 +84,9 @@ def world(make_user):
         players=["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"],
     )
     nights.close_session(night, 1, scorer)
-    clubs.create_invitation(club, admin, role=Role.MEMBER, days=7, uses=1)
+    _invitation, join = clubs.create_invitation(club, admin, role=Role.MEMBER, days=7, uses=1)
     return {
+        "join": join,  # its token: the link's page makes an account and joins
         "admin": admin,
         "scorer": scorer,
         "club": club,
@@ -143,6 +144,7 @@ def _cases(w) -> dict:
         "password_reset": (None, "password_reset", [], None, {"email": "not an address"}),
         "password_reset_confirm": (None, "password_reset_confirm", reset, None, {"new_password1": "a"}),
         "password_link": (None, "password_link", choose, None, {"new_password1": "a", "new_password2": "b"}),
+        "club_join_signup": (None, "club_join_signup", [w["join"]], None, {"username": "a@b", "password1": "x"}),
         "password_change": (
             "adele",
             "password_change",
@@ -226,6 +228,7 @@ CASES = [
     "password_reset",
     "password_reset_confirm",
     "password_link",
+    "club_join_signup",
     "password_change",
     "profile",
     "club_list",
