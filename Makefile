@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 UV_VERSION := 0.13.9
 
-.PHONY: run test test-fast test-sqlite test-postgres postgres install lock lint format chromium nginx gettext messages catalogues migrate bench bench-night bench-settle-up docs screenshots clean
+.PHONY: run test test-fast test-sqlite test-postgres postgres install lock lint format chromium nginx gettext messages catalogues migrate bench bench-night bench-settle-up docs translations screenshots clean
 
 # Every package, transitive ones included, comes pinned with its hashes from requirements.lock
 # (made by `make lock` from pyproject.toml); the site itself is then installed on top, editable.
@@ -145,10 +145,16 @@ bench: install chromium nginx
 bench-night: install nginx
 	$(BIN)/python bench/night.py
 
-# The parts of docs/ made from the code: the presets' grids, the worked examples (tests/rules/cases),
-# the evening file's JSON Schema. tests/test_docs.py fails when they are out of date.
+# The parts of docs/ made from the code, in every language (docs/fr/, docs/nl/): the presets' grids,
+# the worked examples (tests/rules/cases), the evening file's JSON Schema (tools/docs, a build tool outside
+# the site). tests/test_docs.py fails when they are out of date.
 docs: install
-	$(BIN)/python manage.py docs
+	$(BIN)/python -m tools.docs
+
+# Which translations of docs/ are behind their English page, and what changed in English since; once a
+# translation says the same again: .venv/bin/python -m tools.docs stamp docs/fr/rules/liege.md
+translations: install
+	$(BIN)/python -m tools.docs translations
 
 # The guides' pictures (docs/img/): a demo club in a throwaway database, served on a free port of
 # 127.0.0.1, photographed at 390x844 in Chromium (docs/screenshots.py; a few minutes).

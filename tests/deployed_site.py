@@ -156,6 +156,7 @@ class DeployedSite:
             # 443 the browser's Origin names no port either; here it names nginx's port
             "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{self.port}",
             "SECURE_SSL_REDIRECT": "false",
+            "SIGNUP": "open",  # the browser tests sign up on its pages too
             "DATABASE_URL": self.database_url,
             "STATIC_ROOT": str(self.static_root),
             "TRUSTED_PROXY_COUNT": "0",

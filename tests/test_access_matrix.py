@@ -140,6 +140,8 @@ def _lines(w):
         ("manifest", [], "get", None, PUBLIC),
         ("service_worker", [], "get", None, PUBLIC),
         ("offline", [], "get", None, PUBLIC),
+        ("help", [], "get", None, PUBLIC),
+        ("help_page", ["guides", "treasurer"], "get", None, PUBLIC),
         ("login", [], "get", None, PUBLIC),
         ("signup", [], "get", None, {"anonymous": OK} | {key: {302} for key in ROLES[1:]}),
         ("password_reset", [], "get", None, PUBLIC),
@@ -157,8 +159,11 @@ def _lines(w):
         ("evening_import", [], "get", None, SIGNED_IN),
         ("club_list", [], "get", None, SIGNED_IN),
         ("club_new", [], "get", None, SIGNED_IN),
-        ("club_join", [w["join"]], "get", None, SIGNED_IN),
+        # an invitation's page shows a visitor not logged in his ways in: log in, or make an account
+        ("club_join", [w["join"]], "get", None, PUBLIC),
         ("club_join", [w["join"]], "post", {}, _writes(SIGNED_IN)),
+        ("club_join_signup", [w["join"]], "get", None, {"anonymous": OK} | {key: {302} for key in ROLES[1:]}),
+        ("club_join_signup", [w["join"]], "post", {}, {"anonymous": {422}} | {key: {302} for key in ROLES[1:]}),
         # the club
         ("club", [slug], "get", None, CLUB_READ),
         ("club_evenings", [slug], "get", None, CLUB_READ),
@@ -549,7 +554,8 @@ def _french_texts(page: Page) -> list[str]:
             return
         # a part marked in another language (the rules page's English text) is read in its own
         french = (element.attrs.get("lang") or ("fr" if french else "en")).startswith("fr")
-        own = "".join(c for c in element.children if isinstance(c, str)).strip()
+        # stripped of the spaces around it, not of a no-break space (the one after **bold** before a colon)
+        own = "".join(c for c in element.children if isinstance(c, str)).strip(" \t\n\r\f")
         if own and french:
             texts.append(own)
         for name, value in element.attrs.items():

@@ -63,12 +63,13 @@ def _build(make_user):
 
     night = night_builders.night(club, scorer, EIGHT, day=date(2026, 11, 21), seed=0, ranking_link=False)
     nights.close_session(night, 1, scorer)
-    clubs.create_invitation(club, admin, role=Role.MEMBER, days=7, uses=1)
+    _invitation, join = clubs.create_invitation(club, admin, role=Role.MEMBER, days=7, uses=1)
     # a member restored from a backup, with no password yet: his link to choose one
     restored = make_user("restored")
     restored.set_unusable_password()
     restored.save()
     return {
+        "join": join,  # its token: the link's page makes an account and joins
         "admin": admin,
         "scorer": scorer,
         "club": club,
@@ -128,6 +129,7 @@ def _cases(w) -> dict:
         "password_reset": (None, "password_reset", [], None, {"email": "not an address"}),
         "password_reset_confirm": (None, "password_reset_confirm", reset, None, {"new_password1": "a"}),
         "password_link": (None, "password_link", choose, None, {"new_password1": "a", "new_password2": "b"}),
+        "club_join_signup": (None, "club_join_signup", [w["join"]], None, {"username": "a@b", "password1": "x"}),
         "password_change": (
             "adele",
             "password_change",
@@ -211,6 +213,7 @@ CASES = [
     "password_reset",
     "password_reset_confirm",
     "password_link",
+    "club_join_signup",
     "password_change",
     "profile",
     "club_list",

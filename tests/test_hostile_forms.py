@@ -10,7 +10,8 @@ numbers, markup. The query parameters the pages' links carry get the same; every
 carries a token (``/s/``, ``/r/``, ``/t/``, ``/join/``, the password reset) is asked with
 hostile tokens. Nothing may answer 500; a number field refuses anything but a number; a name
 field refuses control and direction characters and a look-alike of a name already there, every
-free-text field (a note, a reason) control characters and the bidi controls; every
+free-text field (a note, a reason) control characters, the bidi controls, invisible characters
+and line separators; every
 refusal says why on the page. Each post is undone (a savepoint) before the next, so every
 one meets the world as it was. The PostgreSQL run (``DATABASE_URL``) runs the same.
 """
@@ -50,9 +51,11 @@ DIRECTION = {
     "arabic letter mark": "\u061cAnne",
     "ltr embedding": "\u202aAnne\u202c",
 }
-# what every free-text field refuses (a note, a reason, a name): controls and the bidi controls (a
-# zero-width joiner or space may belong in a note: an emoji is written with one)
+# what every free-text field refuses (a note, a reason, a name): controls, the bidi controls, and the
+# invisible characters and line separators (issue 39; a zero-width joiner may belong in a note: an
+# emoji is written with one)
 BIDI = {k: DIRECTION[k] for k in ("rtl override", "rtl isolate", "rtl mark", "arabic letter mark", "ltr embedding")}
+BIDI |= {k: DIRECTION[k] for k in ("zero width space", "byte order mark")} | {"line separator": "Anne\u2028Bert"}
 LOOKALIKE = {"full width": "Ａｎｎｅ", "cyrillic a": "\u0410nne"}
 NOT_A_NUMBER = {
     "superscript": "²",

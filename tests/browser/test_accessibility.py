@@ -111,6 +111,11 @@ def test_it_finds_no_serious_accessibility_problem_on_any_page(phone, scorer, ma
     check(p, "/", "01-home-anonymous", problems)
     check(p, "/accounts/login/", "02-login", problems)
     check(p, f"/s/{five.share_token}/", "03-public", problems)
+    # Help, for anyone: the list, a guide with its pictures, a variant's rules with their grids
+    check(p, "/help/", "03-help", problems)
+    check(p, "/help/guides/scorer/", "03-help-guide", problems)
+    check(p, "/help/rules/kleurenwiezen/", "03-help-rules", problems)
+    check(p, "/help/rules/README/", "03-help-rules-index", problems)
     p.login(scorer.username)
     pages = [
         ("/", "04-home"),

@@ -99,3 +99,20 @@ def test_it_offers_only_the_roles_up_to_the_creators_own(client, club, ada_admin
         client.force_login(ada_admin) or client.get(reverse("club_members", args=["les-as"])).context["invitation_form"]
     )
     assert [value for value, _label in form.fields["role"].choices] == ["admin", "scorer", "member"]
+
+
+@pytest.mark.both_databases
+@pytest.mark.parametrize("shown", ["Marc", "MARC", "Mаrc"])  # as written, in capitals, with a Cyrillic а
+def test_it_keeps_two_members_of_a_club_from_going_by_one_name(client, club, ada_admin, make_user, shown):
+    """Issue 39: names are compared when they are typed, but accounts made otherwise (the demo, a
+    restore) may share one: the second never joins a club where the first is shown by it."""
+    marc_member = make_user("marc_member", first_name="Marc")
+    Membership.objects.create(club=club, user=marc_member, role=Role.MEMBER)
+    marc_newcomer = make_user("marc_newcomer", first_name=shown)
+    invitation, token = services.create_invitation(club, ada_admin, role=Role.MEMBER, days=7, uses=5)
+    answer = join(client, marc_newcomer, token)
+    assert answer.status_code == 409
+    assert "looks like yours" in answer.content.decode()
+    assert role_of(club, marc_newcomer) is None
+    invitation.refresh_from_db()
+    assert invitation.uses == 0

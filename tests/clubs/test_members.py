@@ -245,6 +245,15 @@ def invitation(club, admin):
     return invite(club, admin, Role.SCORER)
 
 
+def test_it_shows_an_anonymous_visitor_of_a_join_link_his_ways_in(client, invitation):
+    path = join_path(invitation[1])
+    page = Page(body(client.get(path)))
+    assert page.find(f'a[href="{reverse("login")}?next={path}"]') is not None
+    assert page.find(f'a[href="{path}account/"]') is not None  # make an account and join (SIGNUP=open)
+    response = client.post(path)  # joining itself needs an account
+    assert response.status_code == 302 and response.url == f"{reverse('login')}?next={path}"
+
+
 def test_it_shows_the_club_and_the_role_before_joining(client, outsider, invitation):
     client.force_login(outsider)
     html = body(client.get(join_path(invitation[1])))
