@@ -2,6 +2,7 @@
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -96,20 +97,11 @@ class SignupForm(UserCreationForm):
         self.fields["password2"].help_text = _("The same password, to be sure it is the one you meant.")
 
     def clean_username(self):
-        username = self.cleaned_data.get("username", "")
-        if "@" in username:
-            # a user name may be shown to others where no display name exists: never an e-mail address
-            raise ValidationError(_("A user name cannot contain “@”: it is not your e-mail address."), code="at_sign")
+        _refuse_an_address_as_username(self.cleaned_data.get("username", ""))
         username = super().clean_username()
         if not username:  # refused already (the same name in other capitals)
             return username
-        if identity.is_reserved(username):
-            raise ValidationError(_("This user name is reserved: choose another."), code="reserved")
-        if identity.username_like(username) is not None:
-            raise ValidationError(
-                _("This user name is taken, or one that looks just like it: choose another."), code="lookalike"
-            )
-        return username
+        return _clean_new_username(username)
 
     def clean_display_name(self):
         return _clean_display_name(self.cleaned_data["display_name"])
@@ -122,6 +114,51 @@ class SignupForm(UserCreationForm):
         if not commit:
             raise ValueError("SignupForm.save() always saves: the user and the profile go together.")
         user = super().save(commit=True)
+        Profile.objects.create(user=user, display_name=self.cleaned_data["display_name"])
+        return user
+
+
+def _refuse_an_address_as_username(username: str) -> None:
+    if "@" in username:
+        # a user name may be shown to others where no display name exists: never an e-mail address
+        raise ValidationError(_("A user name cannot contain “@”: it is not your e-mail address."), code="at_sign")
+
+
+def _clean_new_username(username: str) -> str:
+    """A new account's user name: neither reserved nor like an existing one."""
+    if identity.is_reserved(username):
+        raise ValidationError(_("This user name is reserved: choose another."), code="reserved")
+    if identity.username_like(username) is not None:
+        raise ValidationError(
+            _("This user name is taken, or one that looks just like it: choose another."), code="lookalike"
+        )
+    return username
+
+
+class AccountForm(forms.Form):
+    """An account the operator makes (``manage.py create_account``), with the sign-up form's rules: it
+    has no password; its owner chooses one through a one-time link (``password_links``)."""
+
+    username = forms.CharField(max_length=150, validators=[get_user_model().username_validator])
+    display_name = _display_name_field()
+    email = _email_field()
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        _refuse_an_address_as_username(username)
+        return _clean_new_username(username)
+
+    def clean_display_name(self) -> str:
+        return _clean_display_name(self.cleaned_data["display_name"])
+
+    def clean_email(self) -> str:
+        return _clean_email(self.cleaned_data["email"])
+
+    @transaction.atomic
+    def save(self) -> AbstractBaseUser:
+        user = get_user_model().objects.create_user(
+            username=self.cleaned_data["username"], email=self.cleaned_data["email"], password=None
+        )
         Profile.objects.create(user=user, display_name=self.cleaned_data["display_name"])
         return user
 

@@ -338,7 +338,7 @@ class NewEveningForm(forms.Form):
     stake = StakeField()
     confirm_stake = confirm_field()
     currency = CurrencyField()
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    date = cleaning.DateField(label=_("Date"))
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)

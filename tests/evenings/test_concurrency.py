@@ -11,6 +11,8 @@ from django.urls import reverse
 from scorebook.evenings import services, stored, summary
 from scorebook.evenings.models import Deal, Evening
 
+pytestmark = pytest.mark.both_databases  # the site's write path runs in every test here (tests/write_path.py)
+
 PAIR = {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": "8"}
 
 

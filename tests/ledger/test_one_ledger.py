@@ -52,7 +52,7 @@ from scorebook.ledger.models import Prize
 from scorebook.nights import services as nights
 from scorebook.rules.scoring import BETE
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 ROSTER = ["Anne", "Bert", "Carl", "Dina", "Élise", "Fien", "Gust", "Hugo"]
 KITTY = Payment.KITTY

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -12,9 +12,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from .. import sign_up
 from ..forms import ProfileForm, SignupForm, focus_first_error
 
-INVALID = 422
+INVALID, FORBIDDEN = 422, 403
 
 
 def _safe_next(request) -> str:
@@ -34,10 +35,13 @@ def _after_login(next_url: str):
 @sensitive_post_parameters("password1", "password2")
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
-def signup(request):
+def signup(request: HttpRequest) -> HttpResponse:
     next_url = _safe_next(request)
     if request.user.is_authenticated:
         return _after_login(next_url)
+    if why := sign_up.refusal(invited=False):  # settings.SIGNUP: nothing is written, the page says why
+        status = FORBIDDEN if request.method == "POST" else 200
+        return render(request, "accounts/signup_refused.html", {"why": why, "next": next_url}, status=status)
     form = SignupForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         user = form.save()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from scorebook.core.http import noindex
@@ -23,7 +24,7 @@ def _context(evening) -> dict:
         "grids": rules_display.contract_grids(evening.ruleset, rules),
         "figures": rules_display.classic_figures(evening.ruleset, rules),
         "all_pass": getattr(rules, "all_pass_multiplier", None),
-        "how": rules_text.sections(evening.ruleset),
+        "how": rules_text.explanation(evening.ruleset, get_language()),
     }
 
 
