@@ -63,10 +63,13 @@ class SeasonForm(forms.ModelForm):
             "tie_break",
             "prizes",
         ]
-        field_classes = {"min_evenings": cleaning.IntegerField, "drop_worst": cleaning.IntegerField}
+        field_classes = {
+            "start": cleaning.DateField,
+            "end": cleaning.DateField,
+            "min_evenings": cleaning.IntegerField,
+            "drop_worst": cleaning.IntegerField,
+        }
         widgets = {
-            "start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ranking": ChoiceRows,
             "tie_break": ChoiceRows,
         }

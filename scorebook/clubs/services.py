@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -20,6 +21,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scorebook.accounts import identity
+from scorebook.accounts.models import display_name
 from scorebook.core.cleaning import Names, clean_name, looks_like, shown, skeleton
 from scorebook.rules.scoring import BETE
 
@@ -227,10 +230,18 @@ def revoke(invitation: Invitation) -> None:
         Invitation.objects.filter(pk=invitation.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
+def _member_named_like(club_id: int, user: User) -> str | None:
+    """The name another member of the club is shown by that looks like ``user``'s, or None. Names
+    are compared where they are typed (accounts.identity), but accounts made otherwise (the demo, a
+    restored club's) may share one: two members of one club never do."""
+    others = User.objects.filter(memberships__club_id=club_id).exclude(pk=user.pk)
+    return looks_like(display_name(user), identity.shown_names(others))
+
+
 def join(invitation: Invitation, user: User) -> tuple[Membership, bool]:
     """Join with an invitation (one use of it); an existing member keeps the higher of his role
     and the invitation's. Returns (membership, changed); Invitation.DoesNotExist when the link
-    stopped working in the meantime."""
+    stopped working in the meantime; Refused when another member goes by a name like the user's."""
     with transaction.atomic():
         lock_club(invitation.club_id)
         found = Invitation.objects.select_for_update().filter(pk=invitation.pk).first()
@@ -240,6 +251,14 @@ def join(invitation: Invitation, user: User) -> tuple[Membership, bool]:
         membership = Membership.objects.select_for_update().filter(club_id=invitation.club_id, user=user).first()
         if membership is not None and RANK[Role(invitation.role)] <= RANK[Role(membership.role)]:
             return membership, False  # nothing to take: the link is not used up
+        if membership is None and (like := _member_named_like(invitation.club_id, user)) is not None:
+            raise Refused(
+                _(
+                    "A member of this club goes by “%(name)s”, which looks like yours: change your display "
+                    "name on your profile, then open the link again."
+                )
+                % {"name": shown(like)}
+            )
         invitation.uses += 1
         invitation.save(update_fields=["uses"])
         if membership is None:
@@ -253,6 +272,15 @@ def join(invitation: Invitation, user: User) -> tuple[Membership, bool]:
 
 
 # --- the roster -------------------------------------------------------------------------------
+
+
+def sign_up_and_join(invitation: Invitation, make_account: Callable[[], User]) -> Membership:
+    """A new account (``make_account``: the sign-up form's save) joins the club with the invitation, in
+    one transaction: when the link stopped working meanwhile (Invitation.DoesNotExist) or a member goes
+    by a name like the account's (Refused), no account is left either."""
+    with transaction.atomic():
+        membership, _changed = join(invitation, make_account())
+    return membership
 
 
 def add_player(club: Club, name: str, user: User) -> Player:

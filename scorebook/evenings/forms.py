@@ -356,7 +356,7 @@ class NewEveningForm(StakeForm):
     stake = StakeField()
     confirm_stake = confirm_field()
     currency = CurrencyField()
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    date = cleaning.DateField(label=_("Date"))
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -48,10 +48,7 @@ class ReasonNeeded(Exception):
 
 def settlement_due(evening: Evening) -> list[settlement.Transfer]:
     """The evening's settlement as its summary keeps it (the engine's fewest transfers)."""
-    return [
-        settlement.Transfer(t["from"], t["to"], Decimal(t["amount"]))
-        for t in (evening.summary or {}).get("transfers") or ()
-    ]
+    return settlement.transfers_of((evening.summary or {}).get("transfers"))
 
 
 def payments_made(evening: Evening) -> list[Payment]:

@@ -104,7 +104,7 @@ def _summary(
             }
             for seat in seats
         ],
-        "transfers": [{"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in transfers],
+        "transfers": settlement.transfer_rows(transfers),
         "contracts": contracts,
     }
     return json.loads(json.dumps(summary))  # as the database gives it back
@@ -129,13 +129,10 @@ SEAT_FIGURES = [
 
 
 def open_transfers(transfers, names: list[str], payments) -> list[settlement.Transfer]:
-    """The transfers still open: a summary's ``transfers`` netted against ``payments`` (anything with
-    ``payer``, ``payee`` and ``amount``; docs/rules/money.md), ties settled in seat order (``names``)."""
-    due = [settlement.Transfer(t["from"], t["to"], Decimal(t["amount"])) for t in transfers or ()]
-    if not payments:
-        return due
+    """The transfers still open (``settlement.still_open``): a summary's ``transfers`` netted against
+    ``payments`` (anything with ``payer``, ``payee`` and ``amount``), ties settled in seat order (``names``)."""
     paid = [settlement.Transfer(p.payer, p.payee, p.amount) for p in payments]
-    return settlement.remaining_transfers(settlement.balances_of(due, order=names), paid)
+    return settlement.still_open(settlement.transfers_of(transfers), names, paid)
 
 
 def figures(summary: dict | None, names: list[str], payments) -> list[dict[str, Any]]:
@@ -153,7 +150,7 @@ def figures(summary: dict | None, names: list[str], payments) -> list[dict[str, 
         points = int(entry.get("points") or 0)
         took_part = bool(entry.get("took_part", True))
         money = entry.get("money")
-        mine = [t for t in still_open if name in (t.payer, t.payee)]
+        unpaid, open_count = settlement.seat_open(still_open, name)
         out.append(
             {
                 "took_part": took_part,
@@ -165,8 +162,8 @@ def figures(summary: dict | None, names: list[str], payments) -> list[dict[str, 
                 "worst_deal": entry.get("worst"),
                 "money": Decimal(str(money)) if money not in (None, "") else None,
                 "declared": entry.get("declared") or {},
-                "unpaid": sum((t.amount if t.payee == name else -t.amount for t in mine), Decimal("0.00")),
-                "open_transfers": len(mine),
+                "unpaid": unpaid,
+                "open_transfers": open_count,
             }
         )
     return out

@@ -45,6 +45,7 @@ from typing import Any
 
 from scorebook.clubs.models import Ranking, TieBreak  # the season's ranking and tie-break keys, declared once
 from scorebook.core.collation import sort_key
+from scorebook.ledger.winnings import add_money, money_of  # the season's money column is the ledger's
 
 Key = int | str  # a Player id, or "name:<seat name>" when the summary has none
 
@@ -139,16 +140,6 @@ def places(entries: Sequence[Mapping[str, Any]]) -> list[int]:
 def in_order(evenings: Iterable[EveningSummary]) -> list[EveningSummary]:
     """The evenings that count, by date (stable for evenings of the same date)."""
     return sorted((e for e in evenings if e.counts), key=lambda e: e.date)
-
-
-def money_of(entry: Mapping[str, Any]) -> Decimal | None:
-    value = entry.get("money")
-    return Decimal(str(value)) if value not in (None, "") else None
-
-
-def add_money(purse: dict[str, Decimal], currency: str, amount: Decimal | None) -> None:
-    if amount is not None:
-        purse[currency] = purse.get(currency, Decimal("0.00")) + amount
 
 
 # --- standings -----------------------------------------------------------------------------
@@ -464,24 +455,3 @@ __all__ = [
     "standings",
     "took_part",
 ]
-
-
-def prize_shares(ranked: list[Row], prizes: list[Decimal]) -> list[tuple[Key, int, Decimal]]:
-    """The prizes of the final standings: (player, place, amount) for each ranked player a prize
-    reaches, 1st first. Players who share a place share the prizes of the places they fill, equally
-    to the cent (the first of them in the table gets a cent left over first): two tied 1st with
-    prizes 20 and 10 get 15 each."""
-    out: list[tuple[Key, int, Decimal]] = []
-    at = 0
-    while at < len(ranked) and at < len(prizes):
-        rank = ranked[at].rank
-        group = [r for r in ranked[at:] if r.rank == rank]
-        pot = sum(prizes[at : at + len(group)], Decimal(0))
-        cents = int(pot * 100)
-        each, left = divmod(cents, len(group))
-        for i, row in enumerate(group):
-            amount = Decimal(each + (1 if i < left else 0)) / 100
-            if amount > 0:
-                out.append((row.key, at + 1, amount.quantize(Decimal("0.01"))))
-        at += len(group)
-    return out

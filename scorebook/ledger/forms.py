@@ -46,7 +46,7 @@ class FeesForm(forms.Form):
 
 class ExpenseForm(forms.Form):
     amount = AmountField()
-    day = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    day = cleaning.DateField(label=_("Date"))
     note = forms.CharField(label=_("What for"), max_length=200)
 
     def __init__(self, *args, **kwargs):

@@ -32,7 +32,7 @@ def default_sessions(players: int) -> int:
 
 class NightForm(StakeForm):
     name = cleaning.NameField(label=_("Name of the night"), max_length=80)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    date = cleaning.DateField(label=_("Date"))
     ruleset = forms.ChoiceField(label=_("Variant"))
     sessions = cleaning.IntegerField(
         label=_("Sessions"),
@@ -158,7 +158,7 @@ class EditForm(forms.Form):
     """A night's name, date and deals per session, changed after it was made."""
 
     name = cleaning.NameField(label=_("Name of the night"), max_length=80)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    date = cleaning.DateField(label=_("Date"))
     deals_per_session = cleaning.IntegerField(
         label=_("Deals per session"),
         min_value=1,

@@ -20,7 +20,7 @@ from races import Shot, race, said
 from scorebook.clubs import services
 from scorebook.clubs.models import Club, FormerSlug, HouseRules, Invitation, Membership, Role
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 SLUG = "de-troef"
 

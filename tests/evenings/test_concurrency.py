@@ -12,6 +12,8 @@ from scorebook.evenings import access, services, stored, summary
 from scorebook.evenings.access import EveningAccess
 from scorebook.evenings.models import Deal, Evening
 
+pytestmark = pytest.mark.both_databases  # the site's write path runs in every test here (tests/write_path.py)
+
 PAIR = {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": "8"}
 
 

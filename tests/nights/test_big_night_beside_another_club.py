@@ -19,13 +19,18 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from builders import club_evening
 from scorebook.clubs.models import Club, Membership, Role
-from scorebook.evenings import creation
 from scorebook.evenings.models import Deal, Evening
 from scorebook.nights import services
 from scorebook.nights.models import Night, NightTable
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # processes, the biggest nights
+# locks held while the biggest nights are written: both databases
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.both_databases,
+]  # processes, the biggest nights
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 MOST_WAITED = 1.0  # seconds: the target for the other club's phone
@@ -84,16 +89,7 @@ def test_another_clubs_phone_waits_at_most_a_second_while_the_biggest_nights_are
     club, other = Club.objects.create(name="De Troef", slug="de-troef"), Club.objects.create(name="Klaver", slug="k")
     Membership.objects.create(club=club, user=director, role=Role.ADMIN)
     Membership.objects.create(club=other, user=scorer, role=Role.SCORER)
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=["Anne", "Bert", "Carl", "Dina"],
-        first_dealer=0,
-        stake=None,
-        currency="EUR",
-        date=date(2026, 3, 14),
-        user=scorer,
-        club=other,
-    )
+    evening = club_evening(other, scorer, date(2026, 3, 14), stake=None)
     phone = OtherPhone(evening, scorer)
     waited = {}
     try:

@@ -32,6 +32,7 @@ def names_at(table):
     return [s.name for s in table.evening.seats.all()]
 
 
+@pytest.mark.both_databases
 def test_it_ranks_by_total_points_over_the_night_with_each_players_line(follower, make_night, director):
     night = make_night(players=8)
     t1 = tables(night)[0]
@@ -74,6 +75,7 @@ def test_it_shares_the_place_points_between_tied_players():
     assert [(r.rank, r.name) for r in rows] == [(1, "A"), (1, "B"), (3, "C"), (4, "D")]
 
 
+@pytest.mark.both_databases
 def test_it_ranks_by_place_points_when_the_night_says_so(follower, make_night, director):
     night = make_night(players=8, ranking=Night.Ranking.PLACES)
     for t in tables(night):
@@ -85,6 +87,7 @@ def test_it_ranks_by_place_points_when_the_night_says_so(follower, make_night, d
     assert {r[0] for r in top} == {"1"} and {r[-1] for r in top} == {"3.50"}
 
 
+@pytest.mark.both_databases
 def test_it_shows_and_writes_the_points_that_break_ties_and_every_figure_one_way(follower, make_night, director):
     """Under place points, the points tell equal place points apart (issue 30): the page shows them
     in a column of their own, and the CSV writes every figure as the page does: a whole number
@@ -104,6 +107,7 @@ def test_it_shows_and_writes_the_points_that_break_ties_and_every_figure_one_way
     assert "7" in {row[-1] for row in rows[1:]}  # 3.5 + 3.5: a whole number
 
 
+@pytest.mark.both_databases
 def test_its_csv_is_like_the_clubs_other_csv_files(follower, make_night, director):
     """The reader's separators and decimals (Belgian Excel reads it in columns), never a formula."""
     night = make_night(players=["=HYPERLINK(1)", *NAMES[1:8]], ranking=Night.Ranking.PLACES)
@@ -133,6 +137,7 @@ def later(monkeypatch):
     return move
 
 
+@pytest.mark.both_databases
 def test_it_answers_304_while_no_table_changed_and_stops_polling_once_final(follower, make_night, director, later):
     night = make_night(players=8)
     first = live(follower, night)
@@ -154,6 +159,7 @@ def test_it_answers_304_while_no_table_changed_and_stops_polling_once_final(foll
     assert "Final ranking" in final.content.decode()
 
 
+@pytest.mark.both_databases
 def test_a_render_serves_the_hall_for_a_few_seconds_then_the_new_state_shows(follower, make_night, director, later):
     night = make_night(players=8)
     t = tables(night)[0]
@@ -169,6 +175,7 @@ def test_a_render_serves_the_hall_for_a_few_seconds_then_the_new_state_shows(fol
     assert "+11" in page and 'id="live"' in page  # the page shows the same region
 
 
+@pytest.mark.both_databases
 def test_a_follower_whose_copy_is_current_costs_one_query_and_no_poll_writes(follower, make_night, director):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -187,6 +194,7 @@ def test_a_follower_whose_copy_is_current_costs_one_query_and_no_poll_writes(fol
     assert all("scorebook_cache" in sql for sql in writes), writes  # the kept render only, never the night
 
 
+@pytest.mark.both_databases
 def test_every_write_of_a_table_changes_the_nights_version(make_night, director):
     from scorebook.nights import results, services
 
@@ -204,6 +212,7 @@ def test_every_write_of_a_table_changes_the_nights_version(make_night, director)
     assert len(set(seen)) == len(seen)
 
 
+@pytest.mark.both_databases
 def test_its_cost_does_not_grow_with_the_deals_played_and_a_state_is_built_once(follower, make_night, director, later):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -231,6 +240,7 @@ def test_its_cost_does_not_grow_with_the_deals_played_and_a_state_is_built_once(
     assert served_again <= 2 < built_early
 
 
+@pytest.mark.both_databases
 def test_it_shows_each_sessions_tables_with_their_results(follower, make_night, director):
     night = make_night(players=8)
     t = tables(night)[1]

@@ -1,16 +1,22 @@
-"""Members and invitations (admins), and joining a club with an invitation link."""
+"""Members and invitations (admins), and joining a club with an invitation link (with an account
+made on the way when settings.SIGNUP allows it)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scorebook.accounts import password_links
+from scorebook.accounts import password_links, sign_up
+from scorebook.accounts.forms import SignupForm, focus_first_error
 from scorebook.accounts.models import display_name
 from scorebook.clubs.access import club_for_user, role_in
 from scorebook.core.collation import sort_key
@@ -145,6 +151,13 @@ def member_password_link(request: AuthenticatedHttpRequest, slug: str, membershi
     for the admin to send him (the one made before stops working)."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
     member = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
+    if password_links.runs_the_site(member.user):
+        messages.error(
+            request,
+            _("%(name)s runs the site: no link to choose a password is made for such an account.")
+            % {"name": display_name(member.user)},
+        )
+        return _members_page(request, club, status=CONFLICT)
     if not password_links.awaits_password(member.user):
         messages.error(
             request,
@@ -214,33 +227,95 @@ def _link_stopped(request: HttpRequest) -> HttpResponse:
     return render(request, "clubs/join_stopped.html", status=CONFLICT)
 
 
-@login_required
-def join(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
+def _invitation(request: HttpRequest, token: str) -> Invitation | HttpResponse:
+    """The invitation the link opens; or, posted to a link that no longer works, the page saying so
+    (Http404 for a link no club made)."""
     invitation = services.invitation_for_token(token)
-    if invitation is None:
-        if request.method == "POST" and services.invitation_existed(token):
-            return _link_stopped(request)
-        raise Http404("No such invitation, or it no longer works")
+    if invitation is not None:
+        return invitation
+    if request.method == "POST" and services.invitation_existed(token):
+        return _link_stopped(request)
+    raise Http404("No such invitation, or it no longer works")
+
+
+def _welcome(request: HttpRequest, club: Club, role: Role) -> None:
+    messages.success(request, _("Welcome to %(club)s: you are %(role)s.") % {"club": club.name, "role": role.label})
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """The invitation's page: a member joins the club with it; a visitor not logged in is offered to
+    log in, or to make an account and join."""
+    invitation = _invitation(request, token)
+    if isinstance(invitation, HttpResponse):
+        return invitation
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        return _join_page(request, invitation, token=token)
     club = invitation.club
     if request.method == "POST":
         try:
             membership, changed = services.join(invitation, request.user)
         except Invitation.DoesNotExist:  # revoked, used up or expired in the meantime
             return _link_stopped(request)
+        except services.Refused as refused:
+            return _join_page(request, invitation, error=refused.message, status=CONFLICT)
         role = Role(membership.role)
         if changed:
-            messages.success(
-                request, _("Welcome to %(club)s: you are %(role)s.") % {"club": club.name, "role": role.label}
-            )
+            _welcome(request, club, role)
         else:
             messages.info(request, _("You already are %(role)s in %(club)s.") % {"club": club.name, "role": role.label})
         return redirect(club)
-    current = role_in(request.user, club)
+    return _join_page(request, invitation)
+
+
+@sensitive_post_parameters("password1", "password2")
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def join_signup(request: HttpRequest, token: str) -> HttpResponse:
+    """Make an account with the invitation link and join the club with it, in one step: the way in
+    when only invited people sign up (SIGNUP=invitation; with open too). Nothing is written when the
+    setting refuses (closed), or when the link stopped working meanwhile."""
+    invitation = _invitation(request, token)
+    if isinstance(invitation, HttpResponse):
+        return invitation
+    if request.user.is_authenticated:
+        return redirect("club_join", token)
+    if why := sign_up.refusal(invited=True):
+        refused = {"why": why, "next": reverse("club_join", args=[token])}
+        return render(request, "accounts/signup_refused.html", refused, status=403 if request.method == "POST" else 200)
+    form = SignupForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        try:
+            membership = services.sign_up_and_join(invitation, form.save)
+        except Invitation.DoesNotExist:  # revoked, used up or expired in the meantime: no account either
+            return _link_stopped(request)
+        except services.Refused as refused:
+            form.add_error("display_name", refused.message)
+        else:
+            login(request, membership.user, backend="django.contrib.auth.backends.ModelBackend")
+            _welcome(request, invitation.club, Role(membership.role))
+            return redirect(invitation.club)
+    focus_first_error(form)
+    context = {"form": form, "club": invitation.club, "role": Role(invitation.role), "token": token}
+    return render(request, "clubs/join_signup.html", context, status=INVALID if form.is_bound else 200)
+
+
+def _join_page(
+    request: HttpRequest, invitation: Invitation, *, token: str = "", error: str = "", status: int = 200
+) -> HttpResponse:
+    """``token``: for a visitor not logged in, whose ways in (log in, make an account) name the link."""
+    club = invitation.club
+    current = role_in(request.user, club) if request.user.is_authenticated else None
     offered = Role(invitation.role)
     context = {
         "club": club,
         "role": offered,
         "current": current,
         "would_change": current is None or services.RANK[offered] > services.RANK[current],
+        "error": error,
+        "token": token,
     }
-    return render(request, "clubs/join.html", context)
+    return render(request, "clubs/join.html", context, status=status)

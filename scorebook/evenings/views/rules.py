@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from scorebook.core.http import AuthenticatedHttpRequest, noindex
@@ -27,7 +28,7 @@ def _context(evening: Evening) -> dict[str, Any]:
         "grids": rules_display.contract_grids(evening.ruleset, rules),
         "figures": rules_display.classic_figures(evening.ruleset, rules),
         "all_pass": getattr(rules, "all_pass_multiplier", None),
-        "how": rules_text.sections(evening.ruleset),
+        "how": rules_text.explanation(evening.ruleset, get_language()),
     }
 
 

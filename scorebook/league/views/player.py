@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Exists, OuterRef, Q, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -33,6 +33,7 @@ from scorebook.evenings import charts
 from scorebook.evenings.models import Seat
 from scorebook.ledger import books
 from scorebook.ledger.books import variant_name
+from scorebook.ledger.winnings import COUNTED  # one of his evenings: deals were played and he took part
 from scorebook.nights import results as night_results
 from scorebook.rules import registry
 from scorebook.rules.model import RulesError
@@ -44,7 +45,6 @@ SHOWN_EVENINGS = 20  # the latest evenings listed per variant; the club's list (
 SHOWN_UNPAID = 10  # the newest evenings where something remains for him; the club's ledger has the rest
 SHOWN_NIGHTS = 5  # the same for his nights
 CHART_POINTS = 250  # a chart of more evenings draws every n-th (and always the last)
-COUNTED = Q(place__isnull=False)  # one of his evenings: deals were played and he took part (docs/rules/money.md)
 
 
 def _seats(club, player: Player, season: Season | None = None):
@@ -94,21 +94,11 @@ class Figures:
         return sum(v.won for v in self.variants)
 
 
-def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[int, str]]:
-    """His figures per variant, added up by the database (a query for the sums, one for his
-    evenings in order with their records of one deal, one for the contracts), then his club
-    nights, one result each (docs/rules/club-nights.md: three queries for all of them). Also {evening id:
-    address} for the evenings that stand for a night (his line on its ranking)."""
-    found: dict[str, st.PlayerStats] = {}
-    nights = list(
-        seats.filter(evening__night_table__isnull=False)
-        .values_list("evening__night_table__session__night_id", flat=True)
-        .distinct()
-        .order_by()
-    )
-    seats = seats.filter(evening__night_table__isnull=True)  # a night's tables are one result, below
-    for ruleset, currency, evenings, won, deals, sat_out, absent, points, purse in (
-        seats.values("evening__ruleset", "evening__currency")
+def _counts(found: dict[str, st.PlayerStats], player: Player, seats: QuerySet[Seat]) -> None:
+    """His counts and points per variant, added up by the database (one query), and his winnings
+    (the ledger's, one query)."""
+    for ruleset, evenings, won, deals, sat_out, absent, points in (
+        seats.values("evening__ruleset")
         .annotate(
             evenings=Count("id", filter=COUNTED),
             won=Count("id", filter=Q(place=1)),
@@ -117,11 +107,8 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
             # no part in an evening with deals: he sat out every one (and only then is it counted)
             absent=Count("id", filter=Q(took_part=False, sat_out__gt=0)),
             total=Sum("points", filter=COUNTED),
-            purse=Sum("money", filter=COUNTED),
         )
-        .values_list(
-            "evening__ruleset", "evening__currency", "evenings", "won", "deals", "sat_outs", "absent", "total", "purse"
-        )
+        .values_list("evening__ruleset", "evenings", "won", "deals", "sat_outs", "absent", "total")
         .order_by()
     ):
         stats = found.setdefault(ruleset, st.PlayerStats(key=player.pk))
@@ -131,22 +118,20 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
         stats.sat_out += sat_out or 0
         stats.absent += absent
         stats.points += points or 0
-        st.add_money(stats.money, currency, purse)
-    counted = seats.filter(COUNTED)
-    # (ruleset, date, created, evening, points, best deal, worst deal) of each of his evenings
-    lines = list(
-        counted.values_list(
-            "evening__ruleset",
-            "evening__date",
-            "evening__created_at",
-            "evening_id",
-            "points",
-            "best_deal",
-            "worst_deal",
-        )
-    )
-    contracts: dict[tuple[str, str], st.ContractStat] = {}
-    declarations = list(counted.exclude(declared={}).values_list("evening__ruleset", "declared"))
+    for ruleset, purse in books.variant_winnings(seats).items():
+        for currency, amount in purse.items():
+            books.add_money(found[ruleset].money, currency, amount)
+
+
+Line = tuple  # (ruleset, date, created, evening, points, best deal, worst deal) of one of his evenings
+
+
+def _nights(
+    found: dict[str, st.PlayerStats], player: Player, nights: list[int], lines: list[Line], declarations: list
+) -> dict[int, str]:
+    """His club nights, one result each (docs/rules/club-nights.md: three queries for all of them),
+    added to ``found``, ``lines`` and ``declarations``; {evening id: address} for the evenings that
+    stand for a night (his line on its ranking)."""
     urls: dict[int, str] = {}
     for outcome in night_results.outcomes(nights).values():
         entry = next((e for e in outcome.summary["players"] if e.get("player") == player.pk), None)
@@ -162,7 +147,7 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
         stats.won += entry["night_place"] == 1  # a shared first place is a win for each
         stats.deals += int(entry.get("played") or 0)
         stats.points += points
-        st.add_money(stats.money, outcome.currency, st.money_of(entry))
+        books.add_money(stats.money, outcome.currency, books.money_of(entry))
         lines.append(
             (
                 outcome.ruleset,
@@ -177,6 +162,11 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
         declarations.append((outcome.ruleset, entry.get("declared") or {}))
         number = outcome.numbers.get(player.pk)
         urls[outcome.evening] = reverse("night_results_line", args=[outcome.pk, number]) if number else ""
+    return urls
+
+
+def _steps(found: dict[str, st.PlayerStats], lines: list[Line]) -> None:
+    """His evenings in the standings' order, with his running total and records, per variant."""
     lines.sort(key=lambda line: (line[1], line[2], line[3]))  # the standings' order of evenings
     running: dict[str, int] = {}
     for ruleset, day, _created, evening, points, best, worst in lines:
@@ -192,6 +182,10 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
             stats.best_deal = st.Mark(best, day, evening)
         if worst is not None and worst < 0 and (stats.worst_deal is None or worst < stats.worst_deal.value):
             stats.worst_deal = st.Mark(worst, day, evening)
+
+
+def _contracts(found: dict[str, st.PlayerStats], declarations: list) -> None:
+    contracts: dict[tuple[str, str], st.ContractStat] = {}
     for ruleset, declared in declarations:
         for contract, (times, made) in (declared or {}).items():
             if contract in (None, "", "null", "None"):
@@ -201,6 +195,38 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
             stat.made += int(made)
     for stat in sorted(contracts.values(), key=lambda c: (c.ruleset, -c.declared, c.contract)):
         found[stat.ruleset].contracts.append(stat)
+
+
+def _variants(player: Player, seats: QuerySet[Seat]) -> tuple[dict[str, st.PlayerStats], dict[int, str]]:
+    """His figures per variant, added up by the database (a query for the counts, one for his
+    winnings, one for his evenings in order with their records of one deal, one for the contracts),
+    then his club nights, one result each. Also {evening id: address} for the evenings that stand for
+    a night (his line on its ranking)."""
+    found: dict[str, st.PlayerStats] = {}
+    nights = list(
+        seats.filter(evening__night_table__isnull=False)
+        .values_list("evening__night_table__session__night_id", flat=True)
+        .distinct()
+        .order_by()
+    )
+    seats = seats.filter(evening__night_table__isnull=True)  # a night's tables are one result, below
+    _counts(found, player, seats)
+    counted = seats.filter(COUNTED)
+    lines: list[Line] = list(
+        counted.values_list(
+            "evening__ruleset",
+            "evening__date",
+            "evening__created_at",
+            "evening_id",
+            "points",
+            "best_deal",
+            "worst_deal",
+        )
+    )
+    declarations = list(counted.exclude(declared={}).values_list("evening__ruleset", "declared"))
+    urls = _nights(found, player, nights, lines, declarations)
+    _steps(found, lines)
+    _contracts(found, declarations)
     return found, urls
 
 

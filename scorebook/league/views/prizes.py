@@ -28,7 +28,7 @@ from .. import standings as st
 
 def awards(season: Season, table: st.Standings) -> list[tuple[Player | None, int, Decimal]]:
     """What the final standings give each player: (player, place, amount), 1st first."""
-    shares = st.prize_shares(table.ranked, [Decimal(p) for p in season.prizes or ()])
+    shares = books.prize_shares(table.ranked, [Decimal(p) for p in season.prizes or ()])
     players = {
         p.pk: p
         for p in Player.objects.filter(club=season.club, pk__in=[k for k, _p, _a in shares if isinstance(k, int)])

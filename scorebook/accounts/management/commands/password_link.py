@@ -20,6 +20,11 @@ class Command(BaseCommand):
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
             raise CommandError(f"no user {username!r}")
+        if password_links.runs_the_site(user):
+            raise CommandError(
+                f"{username} is staff or a superuser: no link is ever made for such an account "
+                "(set its password with changepassword)."
+            )
         if not password_links.awaits_password(user):
             raise CommandError(
                 f"{username} has a password already, or has logged in: no link is made "

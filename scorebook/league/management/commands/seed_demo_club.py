@@ -4,6 +4,7 @@ club night under way (its second session of three). Every deal goes through the 
 engine checks it), every payment and every record of the kitty through the ledger's services.
 
     python manage.py seed_demo_club    # after seed_demo (it runs it first when there is no demo user)
+    python manage.py seed_demo_club --language fr    # what its members typed in French (or nl), for the guides
 
 The club's guides are illustrated from it (``make screenshots``, docs/screenshots.py). Like
 seed_demo it refuses to run with DEBUG=false unless given --in-production, and it never touches an
@@ -42,7 +43,44 @@ HOUSE_RULES = {"kleurenwiezen": {"contracts": {"troel": {"made": {"13": [32, -32
 # the kitty: a fee per player per evening and per night (set before the evenings, which keep theirs)
 EVENING_FEE, NIGHT_FEE = Decimal("1.00"), Decimal("2.00")
 # a short cup of the liège evening, over before today, with prizes for its first two places
-CUP = ("Liège cup", "liege", 24, 18, ["10.00", "5.00"])
+CUP = ("cup", "liege", 24, 18, ["10.00", "5.00"])
+# what the club's members typed (the seasons' names, the notes of payments and expenses...), in each
+# language the guides are written in, so that a guide's pictures show its reader's language only
+WORDS = {
+    "en": {
+        "autumn": "Autumn {year}",
+        "season": "Season {year}",
+        "cup": "Liège cup",
+        "half": "half now",
+        "on account": "on account",
+        "cards": "Two packs of cards",
+        "twice": "entered twice",
+        "fees": "fees",
+        "night": "Kaartavond",
+    },
+    "fr": {
+        "autumn": "Automne {year}",
+        "season": "Saison {year}",
+        "cup": "Coupe de Liège",
+        "half": "la moitié maintenant",
+        "on account": "en compte",
+        "cards": "Deux jeux de cartes",
+        "twice": "noté deux fois",
+        "fees": "cotisations",
+        "night": "Grande soirée",
+    },
+    "nl": {
+        "autumn": "Najaar {year}",
+        "season": "Seizoen {year}",
+        "cup": "Luikse beker",
+        "half": "de helft nu",
+        "on account": "op rekening",
+        "cards": "Twee pakken kaarten",
+        "twice": "twee keer ingevoerd",
+        "fees": "bijdragen",
+        "night": "Kaartavond",
+    },
+}
 
 # (ruleset, players, days ago, stake, script, closed)
 EVENINGS: list[tuple[str, list[str], int, str, list[Any], bool]] = [
@@ -70,12 +108,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
+            "--language", choices=sorted(WORDS), default="en", help="the language of the names and notes typed in it"
+        )
+        parser.add_argument(
             "--in-production",
             action="store_true",
             help="Run even with DEBUG=false: anyone who reads this help can then log in as the demo user.",
         )
 
-    def handle(self, *args: Any, in_production: bool = False, **options: Any) -> None:
+    def handle(self, *args: Any, in_production: bool = False, language: str = "en", **options: Any) -> None:
+        self.words = WORDS[language]
         if not settings.DEBUG and not in_production:
             raise CommandError("DEBUG is false: this looks like a real site. Nothing was seeded (--in-production).")
         if Club.objects.filter(slug__iexact=SLUG).exists():
@@ -115,7 +157,7 @@ class Command(BaseCommand):
     def season(self, club: Club, today: date) -> Season:
         season = Season(
             club=club,
-            name=f"Autumn {today.year}" if today.month >= 9 else f"Season {today.year}",
+            name=self.words["autumn" if today.month >= 9 else "season"].format(year=today.year),
             start=today - timedelta(days=40),
             end=today + timedelta(days=60),
             ruleset="kleurenwiezen",
@@ -158,10 +200,10 @@ class Command(BaseCommand):
         if due:
             part = (due[0].amount / 2).quantize(Decimal("0.01"))
             payments.record_payment(
-                second, due[0].payer, due[0].payee, part, demo, closed_too=True, free=True, note="half now"
+                second, due[0].payer, due[0].payee, part, demo, closed_too=True, free=True, note=self.words["half"]
             )
         anne, jana = (Player.objects.get(club=club, name=name) for name in ("Anne", "Jana"))
-        ledger.record_on_account(club, jana, anne, Decimal("2.00"), "EUR", demo, note="on account")
+        ledger.record_on_account(club, jana, anne, Decimal("2.00"), "EUR", demo, note=self.words["on account"])
 
     def kitty(self, club: Club, demo: User, today: date) -> None:
         """Two expenses (the second entered twice by mistake, withdrawn), the cup's prizes awarded from its
@@ -169,15 +211,15 @@ class Command(BaseCommand):
         from scorebook.league.views.prizes import awards
         from scorebook.league.views.seasons import season_table
 
-        cards = ("Two packs of cards", Decimal("12.50"), today - timedelta(days=20))
+        cards = (self.words["cards"], Decimal("12.50"), today - timedelta(days=20))
         for note, amount, day in (cards, cards):
             expense = ledger.record_expense(club, amount, "EUR", day, note, demo)
-        ledger.withdraw(expense, demo, "entered twice")
-        name, ruleset, starts, ends, prizes = CUP
+        ledger.withdraw(expense, demo, self.words["twice"])
+        word, ruleset, starts, ends, prizes = CUP
         cup = clubs.save_season(
             Season(
                 club=club,
-                name=name,
+                name=self.words[word],
                 start=today - timedelta(days=starts),
                 end=today - timedelta(days=ends),
                 ruleset=ruleset,
@@ -190,13 +232,13 @@ class Command(BaseCommand):
         ledger.award_prizes(cup, given, "EUR", demo)
         for name, fee in (("Anne", "10.00"), ("Bert", "8.00")):
             player = Player.objects.get(club=club, name=name)
-            ledger.record_kitty_payment(club, player, Decimal(fee), "EUR", demo, into=True, note="fees")
+            ledger.record_kitty_payment(club, player, Decimal(fee), "EUR", demo, into=True, note=self.words["fees"])
 
     def night(self, club: Club, demo: User, today: date) -> Night:
         night = nights.create_night(
             club=club,
             user=demo,
-            name="Kaartavond",
+            name=self.words["night"],
             date=today,
             ruleset="kleurenwiezen",
             sessions=3,
