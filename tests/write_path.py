@@ -88,12 +88,15 @@ def _in_a_site_transaction(connection: Any) -> bool:
 
 
 def _where() -> str:
-    """Where the test reached it: its innermost line in tests/."""
+    """Where the test reached it: its innermost line in tests/, or in a test module elsewhere (a suite
+    pytester writes in a temporary directory), named as if it were in tests/."""
     frame = sys._getframe(3)
     while frame is not None:
         name = frame.f_code.co_filename
         if name.startswith(_TESTS) and not name.endswith("/write_path.py"):
             return f"{name.removeprefix(_TESTS)}:{frame.f_lineno}"
+        if Path(name).name.startswith("test_"):
+            return f"{Path(name).name}:{frame.f_lineno}"
         frame = frame.f_back
     return "another thread"
 
