@@ -63,7 +63,7 @@ class Rules:
     drop_worst: int = 0
     tie_break: str = TieBreak.EVENINGS_WON
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.ranking not in Ranking.values:
             raise ValueError(f"unknown ranking {self.ranking!r}")
         if self.tie_break not in TieBreak.values:
@@ -205,9 +205,9 @@ class Row:
         """ "▲2", "▼1", "=", "new" (translated by the page), "" for the players listed apart."""
         if self.rank is None:
             return ""
-        if self.is_new:
-            return "new"
         move = self.movement
+        if move is None:  # is_new: no rank before
+            return "new"
         return "=" if move == 0 else f"▲{move}" if move > 0 else f"▼{-move}"
 
 
@@ -318,7 +318,7 @@ def standings(rules: Rules, evenings: Iterable[EveningSummary], names: Mapping[K
     if before:
         _add(rules, rows, before, names)
         ranked, _apart = _rank(rules, rows)
-        previous = {r.key: r.rank for r in ranked}
+        previous = {r.key: r.rank for r in ranked if r.rank is not None}  # every ranked row has one
     _add(rules, rows, last, names)
     ranked, apart = _rank(rules, rows)
     for row in ranked:

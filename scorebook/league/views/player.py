@@ -16,19 +16,22 @@ evenings and nights where something remains for him. Long lists are capped, with
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scorebook.clubs.access import club_for_user
-from scorebook.clubs.models import Player, Season
+from scorebook.clubs.models import Club, Player, Season
 from scorebook.clubs.season_forms import FiguresForm
 from scorebook.core.cleaning import whole_number
 from scorebook.core.formatting import decimal_text, lang, money_text, signed_points, tone
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.evenings import charts
 from scorebook.evenings.models import Seat
 from scorebook.ledger import books
@@ -47,14 +50,14 @@ SHOWN_NIGHTS = 5  # the same for his nights
 CHART_POINTS = 250  # a chart of more evenings draws every n-th (and always the last)
 
 
-def _seats(club, player: Player, season: Season | None = None):
+def _seats(club: Club, player: Player, season: Season | None = None) -> QuerySet[Seat]:
     seats = Seat.objects.filter(player=player, evening__club=club)
     if season is not None:
         seats = seats.filter(evening__ruleset=season.ruleset, evening__date__range=(season.start, season.end))
     return seats
 
 
-def _latest_season(club, player: Player, seasons: list[Season]) -> Season | None:
+def _latest_season(club: Club, player: Player, seasons: list[Season]) -> Season | None:
     """The first of ``seasons`` with one of his evenings (one query)."""
     his = Seat.objects.filter(
         COUNTED,
@@ -230,7 +233,7 @@ def _variants(player: Player, seats: QuerySet[Seat]) -> tuple[dict[str, st.Playe
     return found, urls
 
 
-def money(club, player: Player) -> dict:
+def money(club: Club, player: Player) -> dict[str, Any]:
     """His money as the ledger has it: his balance (one figure, docs/rules/money.md), what he pays and receives
     in the club's settle-up (the fewest payments that clear the club, the kitty apart) and what he
     owes the kitty, and the newest evenings and nights where something remains for him."""
@@ -241,7 +244,7 @@ def money(club, player: Player) -> dict:
     settled = books.settle(all_balances, with_kitty=False)
     evenings, evening_count = books.open_evenings(club, player, limit=SHOWN_UNPAID)
     nights, _nights = books.open_nights(club, player, limit=SHOWN_NIGHTS)
-    items = [
+    items: list[dict[str, Any]] = [
         {
             "date": e.date,
             "label": e.variant,
@@ -280,7 +283,7 @@ def money(club, player: Player) -> dict:
     }
 
 
-def figures(club, player: Player, seasons: list[Season], wanted: str) -> Figures:
+def figures(club: Club, player: Player, seasons: list[Season], wanted: str) -> Figures:
     """The page's figures for the season ``wanted`` ("all", a season's id, or "": the latest
     season he played in): a fixed number of queries, whatever the length of the club's history."""
     if wanted == "all":
@@ -391,12 +394,12 @@ def _variant_view(
 
 @require_safe
 @login_required
-def player_page(request, slug, player):
+def player_page(request: AuthenticatedHttpRequest, slug: str, player: int) -> HttpResponse:
     club, role = club_for_user(request, slug)
-    player = get_object_or_404(Player, pk=player, club=club)
+    person = get_object_or_404(Player, pk=player, club=club)
     seasons = list(club.seasons.all())
     wanted = request.GET.get("season", "")
-    found = figures(club, player, seasons, wanted)
+    found = figures(club, person, seasons, wanted)
     chosen = next((s for s in seasons if s.pk == found.season), None)
     several = len(found.variants) > 1
     variants = [
@@ -404,7 +407,7 @@ def player_page(request, slug, player):
             stats,
             ruleset,
             f"-{ruleset}" if several else "",
-            player,
+            person,
             f"season-chart-{ruleset}" if several else "season-chart",
             found.night_urls,
         )
@@ -413,14 +416,14 @@ def player_page(request, slug, player):
     context = {
         "club": club,
         "role": role,
-        "player": player,
+        "player": person,
         "seasons": seasons,
         "season": chosen,
         "choice_form": FiguresForm(initial={"season": str(chosen.pk) if chosen else "all"}, seasons=seasons),
         "figures": found,
         "variants": variants,
         "several_variants": several,
-        "player_nights": night_results.nights_of(player),
+        "player_nights": night_results.nights_of(person),
     }
-    context |= money(club, player)
+    context |= money(club, person)
     return render(request, "league/player.html", context)
