@@ -95,7 +95,7 @@ def _where() -> str:
         name = frame.f_code.co_filename
         if name.startswith(_TESTS) and not name.endswith("/write_path.py"):
             return f"{name.removeprefix(_TESTS)}:{frame.f_lineno}"
-        if Path(name).name.startswith("test_"):
+        if Path(name).name.startswith("test_"):  # a test module outside tests/ (pytester's suite)
             return f"{Path(name).name}:{frame.f_lineno}"
         frame = frame.f_back
     return "another thread"

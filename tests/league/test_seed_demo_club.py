@@ -20,6 +20,7 @@ from scorebook.evenings.models import Evening, Payment
 from scorebook.ledger import books
 from scorebook.ledger.models import Expense, Prize
 from scorebook.nights.models import Night
+from write_path import building
 
 pytestmark = pytest.mark.django_db
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "evening-file.schema.json").read_text())
@@ -88,8 +89,10 @@ def test_it_refuses_a_real_site(settings):
 
 @pytest.mark.slow  # the same club, in Dutch
 def test_it_writes_what_the_members_typed_in_the_language_asked():
-    """The Dutch guides' pictures show Dutch notes and names, never the English demo's."""
-    call_command("seed_demo_club", language="nl", stdout=StringIO())
+    """The Dutch guides' pictures show Dutch notes and names, never the English demo's. The seeding's
+    write path is checked on both databases by the English club's test; here it builds a world to read."""
+    with building():
+        call_command("seed_demo_club", language="nl", stdout=StringIO())
     club = Club.objects.get(slug="de-troef")
     assert club.seasons.get(ruleset="liege").name == "Luikse beker"
     assert {e.note for e in Expense.objects.filter(club=club)} == {"Twee pakken kaarten"}
