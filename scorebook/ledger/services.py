@@ -35,6 +35,12 @@ def _lock(club: Club) -> None:
     Club.objects.select_for_update().filter(pk=club.pk).first()
 
 
+def lock_club(club: Club) -> None:
+    """Lock the club's row as its money's writes do, in the caller's transaction: what is read after it
+    is what the last of them left (a settle-up line read and paid under the lock)."""
+    _lock(club)
+
+
 def _players(club: Club, *ids: int) -> dict[int, Player]:
     return {p.pk: p for p in Player.objects.filter(club=club, pk__in=ids)}
 
@@ -161,14 +167,27 @@ def set_fees(club: Club, evening_fee: Decimal | None, night_fee: Decimal | None)
     club.kitty_evening_fee, club.kitty_night_fee = evening_fee, night_fee
 
 
-def record_expense(club: Club, amount: Decimal, currency: str, day: date_cls, note: str, user: Author) -> Expense:
-    """What the kitty spent outside the club: it leaves the kitty's cash."""
+def record_expense(
+    club: Club, amount: Decimal, currency: str, day: date_cls, note: str, user: Author, *, request_key: str = ""
+) -> tuple[Expense, bool]:
+    """What the kitty spent outside the club: it leaves the kitty's cash. A ``request_key`` already spent
+    records nothing (a repeated form) and gives that expense back. ``(expense, created)``."""
     check_amount(amount)
     with transaction.atomic():
         _lock(club)
-        return Expense.objects.create(
-            club=club, amount=amount, currency=currency, day=day, note=note, recorded_by=author(user)
+        found = Expense.objects.filter(request_key=request_key).first() if request_key else None
+        if found is not None:
+            return found, False
+        expense = Expense.objects.create(
+            club=club,
+            amount=amount,
+            currency=currency,
+            day=day,
+            note=note,
+            request_key=request_key,
+            recorded_by=author(user),
         )
+    return expense, True
 
 
 @dataclass(frozen=True)
