@@ -24,18 +24,18 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from builders import club_evening
-from club_fixtures import admin, club  # noqa: F401 - the club and its admin, as the league tests have them
+from club_fixtures import *  # noqa: F403 - the club and its admin, as the league tests have them
 from night_builders import night as make_night
 from night_builders import play
 from pages import Page, body
 from races import HTMX, Shot, race
-
-ROUNDS = 3  # each form twice at once, in two situations made afresh (the races of each write are in their modules)
 from scorebook.clubs.models import Player, Season
 from scorebook.evenings.models import Deal, Payment
 from scorebook.ledger.models import Expense, Prize
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
+
+ROUNDS = 3  # each form twice at once, in three situations made afresh (each write's own races: its modules)
 
 SAMEN_9 = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}  # Bert pays Anne 1.40, Dina Carl 1.40
 DEAL = {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": "8"}
@@ -125,14 +125,18 @@ def deal_record(w: SimpleNamespace, n: int) -> SimpleNamespace:
     evening = _evening(w, n)
     action = reverse("deal_record", args=[evening.pk])
     data = form_on(page(w.scorer, evening.get_absolute_url()), action, {}) | DEAL
-    return SimpleNamespace(user=w.scorer, url=action, data=data, count=lambda: Deal.objects.filter(evening=evening).count())
+    return SimpleNamespace(
+        user=w.scorer, url=action, data=data, count=lambda: Deal.objects.filter(evening=evening).count()
+    )
 
 
 def adjustment(w: SimpleNamespace, n: int) -> SimpleNamespace:
     evening = _evening(w, n)
     action = reverse("adjustment", args=[evening.pk])
     data = form_on(page(w.scorer, evening.get_absolute_url()), action, {"points_0": "5", "points_1": "-5"})
-    return SimpleNamespace(user=w.scorer, url=action, data=data, count=lambda: Deal.objects.filter(evening=evening).count())
+    return SimpleNamespace(
+        user=w.scorer, url=action, data=data, count=lambda: Deal.objects.filter(evening=evening).count()
+    )
 
 
 def payment_add(w: SimpleNamespace, n: int) -> SimpleNamespace:
@@ -140,21 +144,27 @@ def payment_add(w: SimpleNamespace, n: int) -> SimpleNamespace:
     action = reverse("payment_add", args=[evening.pk])
     html = page(w.scorer, reverse("settlement", args=[evening.pk]))
     data = form_on(html, action, {"payer": "Bert", "payee": "Anne", "amount": "0,40"})
-    return SimpleNamespace(user=w.scorer, url=action, data=data, count=lambda: Payment.objects.filter(evening=evening).count())
+    return SimpleNamespace(
+        user=w.scorer, url=action, data=data, count=lambda: Payment.objects.filter(evening=evening).count()
+    )
 
 
 def payment_toggle(w: SimpleNamespace, n: int) -> SimpleNamespace:
     evening = _evening(w, n)
     action = reverse("payment_toggle", args=[evening.pk])
     data = form_on(page(w.scorer, reverse("settlement", args=[evening.pk])), action, {})
-    return SimpleNamespace(user=w.scorer, url=action, data=data, count=lambda: Payment.objects.filter(evening=evening).count())
+    return SimpleNamespace(
+        user=w.scorer, url=action, data=data, count=lambda: Payment.objects.filter(evening=evening).count()
+    )
 
 
 def club_ledger_paid(w: SimpleNamespace, n: int) -> SimpleNamespace:
     evening = _evening(w, n)
     action = reverse("club_ledger_paid", args=[w.club.slug])
     data = form_on(page(w.scorer, reverse("club_ledger", args=[w.club.slug])), action, {})
-    return SimpleNamespace(user=w.scorer, url=action, data=data, count=lambda: Payment.objects.filter(evening=evening).count())
+    return SimpleNamespace(
+        user=w.scorer, url=action, data=data, count=lambda: Payment.objects.filter(evening=evening).count()
+    )
 
 
 def club_ledger_pay(w: SimpleNamespace, n: int) -> SimpleNamespace:
@@ -167,7 +177,9 @@ def club_ledger_pay(w: SimpleNamespace, n: int) -> SimpleNamespace:
 
 
 def club_ledger_night_paid(w: SimpleNamespace, n: int) -> SimpleNamespace:
-    night = make_night(w.club, w.scorer, players=8, sessions=1, deals=1, stake=Decimal("0.10"), day=date(2026, 10, 1 + n))
+    night = make_night(
+        w.club, w.scorer, players=8, sessions=1, deals=1, stake=Decimal("0.10"), day=date(2026, 10, 1 + n)
+    )
     play(night, w.scorer)
     action = reverse("club_ledger_night_paid", args=[w.club.slug])
     data = form_on(page(w.scorer, reverse("club_ledger", args=[w.club.slug])), action, {})
@@ -189,7 +201,9 @@ def club_kitty_payment(w: SimpleNamespace, n: int) -> SimpleNamespace:
 
 def club_kitty_expense(w: SimpleNamespace, n: int) -> SimpleNamespace:
     action = reverse("club_kitty_expense", args=[w.club.slug])
-    data = form_on(page(w.admin, reverse("club_kitty", args=[w.club.slug])), action, {"amount": "12,50", "note": "cards"})
+    data = form_on(
+        page(w.admin, reverse("club_kitty", args=[w.club.slug])), action, {"amount": "12,50", "note": "cards"}
+    )
     return SimpleNamespace(user=w.admin, url=action, data=data, count=Expense.objects.count)
 
 
@@ -205,7 +219,9 @@ def season_prizes(w: SimpleNamespace, n: int) -> SimpleNamespace:
     )
     action = reverse("season_prizes", args=[w.club.slug, season.pk])
     data = form_on(page(w.admin, reverse("season", args=[w.club.slug, season.pk])), action, {})
-    return SimpleNamespace(user=w.admin, url=action, data=data, count=lambda: Prize.objects.filter(season=season).count())
+    return SimpleNamespace(
+        user=w.admin, url=action, data=data, count=lambda: Prize.objects.filter(season=season).count()
+    )
 
 
 # the forms that record something with each post: (its case, whether its form carries a key)

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorebook.clubs.models import Club, Player, Season
+from scorebook.clubs.services import SeasonGone
 from scorebook.core.money import FEE_LIMIT
 from scorebook.evenings.models import Payment
 from scorebook.evenings.payments import NotDue, OutOfBounds, ReasonNeeded, check_amount, spent
@@ -208,6 +209,8 @@ def award_prizes(season: Season, awards: list[Award], currency: str, user: Autho
         check_amount(award.amount)
     with transaction.atomic():
         _lock(season.club)
+        if not Season.objects.filter(pk=season.pk).exists():
+            raise SeasonGone()
         if Prize.objects.active().filter(season=season).exists():
             raise AlreadyAwarded()
         return [

@@ -15,12 +15,14 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import models, transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scorebook.clubs.models import Club, Player
 from scorebook.clubs.services import lock_club
+from scorebook.core.http import Vanished
 from scorebook.evenings import creation, links
 from scorebook.evenings import services as evenings
 from scorebook.evenings.models import Deal, Evening, Payment, Seat, link_token_hash, new_link_token
@@ -35,8 +37,19 @@ class NightError(Exception):
     """The change cannot be made (the message is a sentence for the director)."""
 
 
+class NightGone(Vanished):
+    """The night was deleted meanwhile: the person is sent to the club's nights with the sentence."""
+
+    def __init__(self, night: Night) -> None:
+        super().__init__(_("This club night has been deleted."))
+        self.where = reverse("night_list", args=[Club.objects.only("slug").get(pk=night.club_id).slug])
+
+
 def _locked(night: Night) -> Night:
-    return Night.objects.select_for_update().get(pk=night.pk)
+    found = Night.objects.select_for_update().filter(pk=night.pk).first()
+    if found is None:
+        raise NightGone(night)
+    return found
 
 
 def _bump(night: Night) -> None:
@@ -402,7 +415,10 @@ def late_arrival(night: Night, name: str, user: User | AnonymousUser | None) -> 
     did not change meanwhile (its version and the session it starts from: every change of its
     tables' seats goes through the night), else all is prepared again, and writes."""
     for _attempt in range(3):
-        night.refresh_from_db()
+        try:
+            night.refresh_from_db()
+        except Night.DoesNotExist:
+            raise NightGone(night) from None
         start = next_unplayed(night)
         if start is None:
             raise NightError("Every session has begun: a late arrival can no longer be seated.")
@@ -416,7 +432,12 @@ def late_arrival(night: Night, name: str, user: User | AnonymousUser | None) -> 
         if any(p.player_id == player.pk for p in participants):
             raise NightError(f"{player.name} already takes part in this night.")
         people = {p.number: p.player for p in participants} | {number: player}
-        reseating = _Reseating.prepare(night, start, plan, people, user)
+        try:
+            reseating = _Reseating.prepare(night, start, plan, people, user)
+        except (KeyError, Evening.DoesNotExist):  # read without a lock: its tables went with the night
+            if not Night.objects.filter(pk=night.pk).exists():
+                raise NightGone(night) from None
+            raise
         with transaction.atomic():
             night = _locked(night)
             if night.version != version or next_unplayed(night) != start:
