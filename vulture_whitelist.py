@@ -35,7 +35,7 @@ _.input_type  # core/cleaning.py, DateInput: Django's widget renders <input type
 _.disabled  # clubs/rules_forms/base.py: Django, a disabled form field
 _.max_time_in_seconds  # bench/settle_up.py: OR-Tools, the CP-SAT solver's parameters
 _.num_workers  # bench/settle_up.py: OR-Tools
-_.gunicorn_command  # bench/readme.py: the README's gunicorn line, for tests/deployed_site.py and test_slow_clients.py
+_.gunicorn_command  # bench/deployment.py: docs/operating.md's gunicorn command, for tests (deployed_site, slow_clients)
 
 # --- model fields and choices: the ORM (by keyword), the admin and the backup read them by name ----
 _.changed_at  # clubs/models/club.py

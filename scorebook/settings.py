@@ -4,6 +4,7 @@ import os
 import tempfile
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -236,7 +237,7 @@ _MAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
     "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
 )
-MAILERS = {"default": {"BACKEND": _MAIL_BACKEND}}
+MAILERS: dict[str, dict[str, Any]] = {"default": {"BACKEND": _MAIL_BACKEND}}
 if _MAIL_BACKEND.endswith("smtp.EmailBackend"):
     MAILERS["default"]["OPTIONS"] = {
         "host": env_str("EMAIL_HOST", "localhost"),

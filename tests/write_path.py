@@ -88,7 +88,8 @@ def _in_a_site_transaction(connection: Any) -> bool:
 
 
 def _where() -> str:
-    """Where the test reached it: its innermost line in tests/."""
+    """Where the test reached it: its innermost line in tests/, or in a test module elsewhere (a suite
+    pytester writes in a temporary directory), named as if it were in tests/."""
     frame = sys._getframe(3)
     while frame is not None:
         name = frame.f_code.co_filename

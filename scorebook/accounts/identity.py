@@ -23,10 +23,12 @@ def is_reserved(username: str) -> bool:
     return looks_like(username, RESERVED_USERNAMES) is not None
 
 
-def username_like(username: str, *, exclude_pk=None) -> str | None:
+def username_like(username: str, *, exclude_pk: int | None = None) -> str | None:
     """An existing user name that looks like ``username`` (another account's), or None."""
-    users = get_user_model().objects.exclude(pk=exclude_pk).values_list("username", flat=True)
-    return looks_like(username, users.iterator())
+    users = get_user_model().objects.all()
+    if exclude_pk is not None:
+        users = users.exclude(pk=exclude_pk)
+    return looks_like(username, users.values_list("username", flat=True).iterator())
 
 
 def shown_names(users: QuerySet[Any]) -> Iterator[str]:
@@ -38,4 +40,7 @@ def shown_names(users: QuerySet[Any]) -> Iterator[str]:
 
 def display_name_like(name: str, *, exclude_user_pk: int | None = None) -> str | None:
     """The name another account is shown by that looks like ``name``, or None."""
-    return looks_like(name, shown_names(get_user_model().objects.exclude(pk=exclude_user_pk)))
+    users = get_user_model().objects.all()
+    if exclude_user_pk is not None:
+        users = users.exclude(pk=exclude_user_pk)
+    return looks_like(name, shown_names(users))

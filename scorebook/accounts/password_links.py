@@ -21,7 +21,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -39,18 +39,18 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def runs_the_site(user: AbstractBaseUser) -> bool:
+def runs_the_site(user: User) -> bool:
     """A staff or superuser account: no link is ever made for it."""
-    return bool(getattr(user, "is_staff", False) or getattr(user, "is_superuser", False))
+    return user.is_staff or user.is_superuser
 
 
-def awaits_password(user: AbstractBaseUser) -> bool:
+def awaits_password(user: User) -> bool:
     """An account that has no password yet, has never logged in and does not run the site: a link
     may give it one."""
     return user.is_active and user.last_login is None and not user.has_usable_password() and not runs_the_site(user)
 
 
-def make(user: AbstractBaseUser, by: AbstractBaseUser | None = None, *, days: int = DAYS) -> str:
+def make(user: User, by: User | None = None, *, days: int = DAYS) -> str:
     """A new link for ``user`` (the one before stops working); the token, to be shown once. ValueError
     for an account no link may open (``awaits_password``)."""
     if not awaits_password(user):
@@ -82,7 +82,7 @@ def find(token: str) -> PasswordLink | None:
     return link if link is not None and awaits_password(link.user) else None
 
 
-def use(link: PasswordLink, password: str):
+def use(link: PasswordLink, password: str) -> User:
     """Give the link's account its password, once (two taps at once: one does it, the other is told
     ``Spent``); the account, its password set."""
     with transaction.atomic():

@@ -37,6 +37,7 @@ import csv
 import io
 import re
 import unicodedata
+from collections.abc import Iterable
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
@@ -46,6 +47,7 @@ from confusable_homoglyphs import confusables
 from confusable_homoglyphs.confusables import confusables_data
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import Field, Model
 from django.utils import formats, timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
@@ -159,7 +161,7 @@ def skeletons(name: str) -> frozenset[str]:
     return frozenset((skeleton(name), _as_written(name)))
 
 
-def looks_like(name: str, others) -> str | None:
+def looks_like(name: str, others: Iterable[str]) -> str | None:
     """The first of ``others`` a reader would take for ``name`` (itself, in other capitals, or a
     look-alike), or None."""
     wanted = skeletons(name)
@@ -170,7 +172,7 @@ class Names:
     """Names already taken (a roster, a list being typed), found by any of their skeletons:
     ``names.like(name)`` is the one taken that ``name`` would be read as, or None."""
 
-    def __init__(self, names=()):
+    def __init__(self, names: Iterable[str] = ()) -> None:
         self._by_skeleton: dict[str, str] = {}
         for name in names:
             self.add(name)
@@ -229,7 +231,7 @@ def csv_names(text: str) -> list[str]:
     return [row[0].strip() for row in rows]
 
 
-def whole_number(raw, *, low: int | None = None, high: int | None = None) -> int | None:
+def whole_number(raw: object, *, low: int | None = None, high: int | None = None) -> int | None:
     """A whole number written with the digits 0-9 (within ``low``..``high``), or None."""
     if not isinstance(raw, str) or not _WHOLE.match(raw.strip()) or len(raw.strip()) > 20:
         return None
@@ -239,21 +241,30 @@ def whole_number(raw, *, low: int | None = None, high: int | None = None) -> int
     return number
 
 
-def decimal_number(raw) -> Decimal | None:
+def decimal_number(raw: object) -> Decimal | None:
     """A decimal number written with the digits 0-9 and a point (no NaN, infinity or exponent), or None."""
     if not isinstance(raw, str) or not _DECIMAL.match(raw.strip()) or len(raw.strip()) > 30:
         return None
     return Decimal(raw.strip())
 
 
+def max_length(model: type[Model], field: str) -> int:
+    """The most characters a model's text field holds (what a name typed for it is cleaned to)."""
+    found = model._meta.get_field(field)
+    length = found.max_length if isinstance(found, Field) else None
+    if length is None:
+        raise ValueError(f"{model.__name__}.{field} has no length")
+    return length
+
+
 class NameField(forms.CharField):
     """A name, cleaned by ``clean_name`` (its error said next to the field)."""
 
-    def __init__(self, *, max_length: int = 40, **kwargs):
+    def __init__(self, *, max_length: int = 40, **kwargs: Any) -> None:
         super().__init__(max_length=None, **kwargs)
         self.name_length = max_length
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> str:
         value = super().to_python(value)
         if value in self.empty_values:
             return value
@@ -263,7 +274,7 @@ class NameField(forms.CharField):
 class IntegerField(forms.IntegerField):
     """Django's, refusing anything but the digits 0-9 (``²``, ``١٢``, ``１２`` are no numbers here)."""
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> int | None:
         if value not in self.empty_values and not isinstance(value, int):
             text = str(value).strip()
             if self.localize:
@@ -277,7 +288,8 @@ class DecimalField(forms.DecimalField):
     """Django's, refusing anything but the digits 0-9 and one decimal point (no NaN, infinity or
     exponent)."""
 
-    def to_python(self, value):
+    # Django's DecimalField subclasses its IntegerField and returns a Decimal: django-stubs ignores the same override
+    def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
         if value not in self.empty_values and isinstance(value, str):
             text = formats.sanitize_separators(value.strip()) if self.localize else value.strip()
             if not _DECIMAL.match(text):
@@ -314,7 +326,7 @@ class DateField(forms.DateField):
 
     def validate(self, value: date | None) -> None:
         super().validate(value)
-        if value in self.empty_values:
+        if value is None or value in self.empty_values:
             return
         low, high = date_bounds()
         if not low <= value <= high:

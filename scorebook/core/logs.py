@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.log import AdminEmailHandler as DjangoAdminEmailHandler
 from django.views.debug import SafeExceptionReporterFilter
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 HIDDEN = "…"
 _SLASH = r"(?:/|%2[Ff])"  # a slash, or one percent-encoded (an address in a ``next``)
@@ -58,10 +61,10 @@ class AdminEmailHandler(DjangoAdminEmailHandler):
     """Django's error mail to ADMINS, its subject, text and HTML masked as a whole (the report
     repeats the address, the ``next``, the Referer and the query string outside the log record)."""
 
-    def send_mail(self, subject: str, message: str, *args: Any, **kwargs: Any) -> None:
+    def send_mail(self, subject: StrOrPromise, message: StrOrPromise, *args: Any, **kwargs: Any) -> None:
         if kwargs.get("html_message"):
             kwargs["html_message"] = redact(kwargs["html_message"])
-        super().send_mail(redact(subject), redact(message), *args, **kwargs)
+        super().send_mail(redact(str(subject)), redact(str(message)), *args, **kwargs)
 
 
 class ReporterFilter(SafeExceptionReporterFilter):
@@ -87,7 +90,7 @@ class OneLineRefusals(logging.Filter):
         request = getattr(record, "request", None)
         user = getattr(request, "user", None)
         who = user.get_username() if user is not None and user.is_authenticated else "anonymous"
-        why = str(record.exc_info[1]) or record.exc_info[0].__name__
+        why = str(record.exc_info[1]) or getattr(record.exc_info[0], "__name__", "")
         what = f"{request.method} {request.path}" if request is not None else "?"
         record.msg, record.args = "Forbidden: %s by %s: %s", (what, who, why)
         record.exc_info, record.exc_text = None, None

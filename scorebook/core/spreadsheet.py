@@ -52,18 +52,18 @@ def safe_cell(value: Any) -> str:
 class SafeWriter:
     """``csv.writer`` whose every cell goes through ``safe_cell``."""
 
-    def __init__(self, stream, **options):
+    def __init__(self, stream: Any, **options: Any) -> None:  # a file, or an HttpResponse: anything with write()
         self._writer = csv.writer(stream, **options)
 
-    def writerow(self, row: Iterable[Any]):
+    def writerow(self, row: Iterable[Any]) -> Any:
         return self._writer.writerow([safe_cell(cell) for cell in row])
 
-    def writerows(self, rows: Iterable[Iterable[Any]]):
+    def writerows(self, rows: Iterable[Iterable[Any]]) -> None:
         for row in rows:
             self.writerow(row)
 
 
-def writer(stream, **options) -> SafeWriter:
+def writer(stream: Any, **options: Any) -> SafeWriter:
     return SafeWriter(stream, **options)
 
 
@@ -101,7 +101,9 @@ def number(value: Decimal | Fraction | int | None, places: int | None = None, fm
     return text.replace(".", fmt.decimal)
 
 
-def csv_download(filename: str, header: Iterable[Any], rows: Iterable[Iterable[Any]], fmt: Format | None = None):
+def csv_download(
+    filename: str, header: Iterable[Any], rows: Iterable[Iterable[Any]], fmt: Format | None = None
+) -> HttpResponse:
     """A CSV attachment in the language's format, with a byte order mark (spreadsheets then read
     UTF-8 names right), never a formula (``safe_cell``), never kept by a cache."""
     fmt = fmt or local_format()

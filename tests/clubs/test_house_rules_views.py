@@ -20,7 +20,8 @@ from scorebook.clubs.models import Club, HouseRules, Membership, Role
 from scorebook.clubs.rules_forms import OUTCOMES, SIDES, cell_name, house_rules_form
 from scorebook.evenings import services, stored
 from scorebook.rules import registry
-from scorebook.rules.model import MAX_TRICKS, ContractRules, RulesError, contract_from_dict, payout_cells, to_dict
+from scorebook.rules.model import MAX_TRICKS, ContractRules, RulesError, payout_cells, to_dict
+from scorebook.rules.reading import contract_from_dict
 
 pytestmark = pytest.mark.django_db
 
@@ -360,6 +361,7 @@ def test_it_saving_the_presets_figures_forgets_the_clubs_row(admin_client, club)
     assert overrides(club, "gand") is None
 
 
+@pytest.mark.both_databases
 def test_it_goes_back_to_the_preset(admin_client, scorer, club):
     HouseRules.objects.create(
         club=club, ruleset="kleurenwiezen", overrides={"contracts": {"samen-8": {"made": {"9": [12, -12]}}}}

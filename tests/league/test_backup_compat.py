@@ -18,7 +18,7 @@ import pytest
 from scorebook.clubs.models import Season
 from scorebook.evenings import stored
 from scorebook.evenings.models import Evening
-from scorebook.league.backup import import_club
+from scorebook.league.restore import import_club
 from scorebook.league.views.seasons import season_table
 from scorebook.ledger import books
 

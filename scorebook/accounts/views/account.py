@@ -1,5 +1,7 @@
 """Signing up and the profile page. Logging in and out and the passwords are django.contrib.auth's views."""
 
+from __future__ import annotations
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -12,13 +14,15 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from scorebook.core.http import AuthenticatedHttpRequest
+
 from .. import sign_up
 from ..forms import ProfileForm, SignupForm, focus_first_error
 
 INVALID, FORBIDDEN = 422, 403
 
 
-def _safe_next(request) -> str:
+def _safe_next(request: HttpRequest) -> str:
     """The ``next`` URL of the request when it stays on this site, else an empty string."""
     candidate = request.POST.get("next") or request.GET.get("next") or ""
     if url_has_allowed_host_and_scheme(
@@ -28,7 +32,7 @@ def _safe_next(request) -> str:
     return ""
 
 
-def _after_login(next_url: str):
+def _after_login(next_url: str) -> HttpResponse:
     return HttpResponseRedirect(next_url) if next_url else redirect(settings.LOGIN_REDIRECT_URL)
 
 
@@ -54,7 +58,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def profile(request):
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The owner's own page: the only place where his e-mail address is shown."""
     form = ProfileForm(request.POST if request.method == "POST" else None, user=request.user)
     if form.is_bound and form.is_valid():

@@ -20,6 +20,7 @@ from scorebook.accounts.forms import SignupForm, focus_first_error
 from scorebook.accounts.models import display_name
 from scorebook.clubs.access import club_for_user, role_in
 from scorebook.core.collation import sort_key
+from scorebook.core.http import AuthenticatedHttpRequest
 
 from .. import services
 from ..forms import InvitationForm, RoleForm
@@ -29,28 +30,28 @@ INVALID = 422
 CONFLICT = 409
 
 
-def _row_id(membership) -> str:
+def _row_id(membership: Membership) -> str:
     return f"id_m{membership.pk}_%s"
 
 
-def _grantable(request, club) -> list[Role]:
+def _grantable(request: AuthenticatedHttpRequest, club: Club) -> list[Role]:
     """The roles this user's invitations may give: none above his own (staff act as admins)."""
     mine = services.RANK[role_in(request.user, club) or Role.ADMIN]
     return [role for role in Role if services.RANK[role] <= mine]
 
 
 def _members_page(
-    request,
-    club,
+    request: AuthenticatedHttpRequest,
+    club: Club,
     *,
-    failed=None,
-    role_form=None,
-    error="",
-    invitation_form=None,
-    new_link="",
-    password_link=None,
-    status=200,
-):
+    failed: Membership | None = None,
+    role_form: RoleForm | None = None,
+    error: str = "",
+    invitation_form: InvitationForm | None = None,
+    new_link: str = "",
+    password_link: tuple[Membership, str] | None = None,
+    status: int = 200,
+) -> HttpResponse:
     """The members page; ``failed`` is the membership whose change was refused (its row shows why).
     ``new_link``: the invitation link just made, shown this once (only its digest is stored);
     ``password_link``: (membership, link) a member's link to choose his password, just made, shown once."""
@@ -93,31 +94,29 @@ def _members_page(
 
 
 @login_required
-def member_list(request, slug):
+def member_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club, _role = club_for_user(request, slug, Role.ADMIN)
     return _members_page(request, club)
 
 
 @login_required
 @require_POST
-def member_role(request, slug, membership):
+def member_role(request: AuthenticatedHttpRequest, slug: str, membership: int) -> HttpResponse:
     club, _role = club_for_user(request, slug, Role.ADMIN)
-    membership = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
-    form = RoleForm(request.POST, auto_id=_row_id(membership), member=display_name(membership.user))
+    member = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
+    form = RoleForm(request.POST, auto_id=_row_id(member), member=display_name(member.user))
     if not form.is_valid():
-        return _members_page(request, club, failed=membership, role_form=form, status=INVALID)
+        return _members_page(request, club, failed=member, role_form=form, status=INVALID)
     try:
-        services.change_role(membership, Role(form.cleaned_data["role"]))
+        services.change_role(member, Role(form.cleaned_data["role"]))
     except services.Conflict as conflict:
         messages.error(request, conflict.message)
         return _members_page(request, club, status=CONFLICT)
     except services.Refused as refused:
         form.add_error("role", refused.message)
-        return _members_page(request, club, failed=membership, role_form=form, status=INVALID)
+        return _members_page(request, club, failed=member, role_form=form, status=INVALID)
     role = Role(form.cleaned_data["role"])
-    messages.success(
-        request, _("%(name)s is now %(role)s.") % {"name": display_name(membership.user), "role": role.label}
-    )
+    messages.success(request, _("%(name)s is now %(role)s.") % {"name": display_name(member.user), "role": role.label})
     if role_in(request.user, club) != Role.ADMIN and not request.user.is_staff:
         return redirect(club)  # an admin who stepped down no longer manages the members
     return redirect("club_members", club.slug)
@@ -125,53 +124,53 @@ def member_role(request, slug, membership):
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def member_remove(request, slug, membership):
+def member_remove(request: AuthenticatedHttpRequest, slug: str, membership: int) -> HttpResponse:
     """GET: what removing the member does (a confirmation that works without JavaScript); POST: remove."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
-    membership = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
+    member = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
     if request.method != "POST":
-        return _remove_confirmation(request, club, membership)
+        return _remove_confirmation(request, club, member)
     try:
-        services.remove_member(membership)
+        services.remove_member(member)
     except services.Conflict as conflict:
         messages.error(request, conflict.message)
         return _members_page(request, club, status=CONFLICT)
     except services.Refused as refused:
-        return _members_page(request, club, failed=membership, error=refused.message, status=INVALID)
-    if membership.user_id == request.user.pk:
+        return _members_page(request, club, failed=member, error=refused.message, status=INVALID)
+    if member.user_id == request.user.pk:
         messages.success(request, _("You left %(club)s.") % {"club": club.name})
         return redirect("club_list")
-    messages.success(request, _("%(name)s is no longer a member.") % {"name": display_name(membership.user)})
+    messages.success(request, _("%(name)s is no longer a member.") % {"name": display_name(member.user)})
     return redirect("club_members", club.slug)
 
 
 @login_required
 @require_POST
-def member_password_link(request, slug, membership):
+def member_password_link(request: AuthenticatedHttpRequest, slug: str, membership: int) -> HttpResponse:
     """A member restored without a password: a new one-time link to choose one, shown once on his row
     for the admin to send him (the one made before stops working)."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
-    membership = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
-    if password_links.runs_the_site(membership.user):
+    member = get_object_or_404(Membership.objects.select_related("user"), pk=membership, club=club)
+    if password_links.runs_the_site(member.user):
         messages.error(
             request,
             _("%(name)s runs the site: no link to choose a password is made for such an account.")
-            % {"name": display_name(membership.user)},
+            % {"name": display_name(member.user)},
         )
         return _members_page(request, club, status=CONFLICT)
-    if not password_links.awaits_password(membership.user):
+    if not password_links.awaits_password(member.user):
         messages.error(
             request,
             _("%(name)s has a password already: he logs in with it, or asks for a new one from the login page.")
-            % {"name": display_name(membership.user)},
+            % {"name": display_name(member.user)},
         )
         return _members_page(request, club, status=CONFLICT)
-    token = password_links.make(membership.user, by=request.user)
+    token = password_links.make(member.user, by=request.user)
     link = request.build_absolute_uri(reverse("password_link", args=[token]))
-    return _members_page(request, club, password_link=(membership, link))
+    return _members_page(request, club, password_link=(member, link))
 
 
-def _remove_confirmation(request, club, membership):
+def _remove_confirmation(request: AuthenticatedHttpRequest, club: Club, membership: Membership) -> HttpResponse:
     name = display_name(membership.user)
     leaving = membership.user_id == request.user.pk
     context = {
@@ -192,7 +191,7 @@ def _remove_confirmation(request, club, membership):
 
 @login_required
 @require_POST
-def invitation_new(request, slug):
+def invitation_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club, _role = club_for_user(request, slug, Role.ADMIN)
     form = InvitationForm(request.POST, grantable=_grantable(request, club))
     if not form.is_valid():
@@ -214,15 +213,15 @@ def invitation_new(request, slug):
 
 @login_required
 @require_POST
-def invitation_revoke(request, slug, invitation):
+def invitation_revoke(request: AuthenticatedHttpRequest, slug: str, invitation: int) -> HttpResponse:
     club, _role = club_for_user(request, slug, Role.ADMIN)
-    invitation = get_object_or_404(Invitation, pk=invitation, club=club)
-    services.revoke(invitation)
+    link = get_object_or_404(Invitation, pk=invitation, club=club)
+    services.revoke(link)
     messages.success(request, _("The invitation link no longer works."))
     return redirect(f"{reverse('club_members', args=[club.slug])}#invitations")
 
 
-def _link_stopped(request):
+def _link_stopped(request: HttpRequest) -> HttpResponse:
     """A link that worked once and no longer does (used up, expired or revoked, perhaps by the request
     that came just before): said in words, without naming the club (the link is all the visitor has)."""
     return render(request, "clubs/join_stopped.html", status=CONFLICT)
@@ -285,8 +284,8 @@ def join_signup(request: HttpRequest, token: str) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("club_join", token)
     if why := sign_up.refusal(invited=True):
-        context = {"why": why, "next": reverse("club_join", args=[token])}
-        return render(request, "accounts/signup_refused.html", context, status=403 if request.method == "POST" else 200)
+        refused = {"why": why, "next": reverse("club_join", args=[token])}
+        return render(request, "accounts/signup_refused.html", refused, status=403 if request.method == "POST" else 200)
     form = SignupForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         try:

@@ -19,17 +19,20 @@ within ``FRESH_SECONDS`` plus his poll. The ranking page itself shows the same k
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import wraps
+from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.cache import get_conditional_response, quote_etag
+from django.utils.cache import get_conditional_response
+from django.utils.http import quote_etag
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -53,7 +56,7 @@ class Way:
     """How a ranking page was reached: ``lookup`` finds its night (the link's digest, or its id for a
     member, checked already); ``night`` loads it (once)."""
 
-    lookup: dict
+    lookup: dict[str, Any]
     member: bool  # reached from the club's pages (not by the link)
 
     def night(self) -> Night:
@@ -63,12 +66,14 @@ class Way:
         return found
 
 
-def reached(view):
+def reached(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """A ranking view reached by the night's link (``token``: whoever holds it) or from the club's
     pages (``pk``: a logged-in member of the club; 404 for anyone else)."""
 
     @wraps(view)
-    def wrapped(request, *args, token=None, pk=None, **kwargs):
+    def wrapped(
+        request: HttpRequest, *args: Any, token: str | None = None, pk: int | None = None, **kwargs: Any
+    ) -> HttpResponse:
         if token is not None:
             lookup = ranking_lookup(token)
             if lookup is None:
@@ -77,6 +82,8 @@ def reached(view):
         else:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
+            if pk is None:  # (its URL gives the link or the night)
+                raise Http404("No such night")
             way = Way({"pk": night_for_member(request, pk).pk}, member=True)
         return view(request, way, *args, **kwargs)
 
@@ -113,7 +120,7 @@ def _etag(version: str) -> str:
     return quote_etag(f"{version}-{translation.get_language()}")
 
 
-def _not_modified(request, etag: str) -> HttpResponse | None:
+def _not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
     """304 (with its ETag) when the follower's copy has ``etag``, else None."""
     response = get_conditional_response(request, etag=etag)
     if response is not None:
@@ -143,7 +150,7 @@ def _version(way: Way) -> tuple[int, str]:
 @noindex
 @cache_control(no_cache=True)
 @reached
-def ranking_page(request, way: Way):
+def ranking_page(request: HttpRequest, way: Way) -> HttpResponse:
     night = way.night()
     pk, version = _version(way)
     live = _rendered(pk, version, way)
@@ -161,7 +168,7 @@ def ranking_page(request, way: Way):
 @noindex
 @cache_control(no_cache=True)
 @reached
-def ranking_live(request, way: Way):
+def ranking_live(request: HttpRequest, way: Way) -> HttpResponse:
     """The ranking region, or 304 when the follower has what would be served."""
     pk, version = _version(way)
     if (unchanged := _not_modified(request, _etag(version))) is not None:
@@ -178,7 +185,7 @@ def ranking_live(request, way: Way):
 @noindex
 @cache_control(no_cache=True)
 @reached
-def night_line(request, way: Way, number):
+def night_line(request: HttpRequest, way: Way, number: int) -> HttpResponse:
     """One player's night: per session his table, his opponents, his points."""
     night = way.night()
     r = results.results(night)
@@ -209,7 +216,7 @@ def night_line(request, way: Way, number):
 @noindex
 @cache_control(no_cache=True)
 @reached
-def session_results(request, way: Way, number):
+def session_results(request: HttpRequest, way: Way, number: int) -> HttpResponse:
     """Every table of one session, its players by points (and places)."""
     night = way.night()
     if not 0 < number <= night.sessions:
@@ -227,7 +234,7 @@ def session_results(request, way: Way, number):
 @require_safe
 @noindex
 @reached
-def ranking_csv(request, way: Way):
+def ranking_csv(request: HttpRequest, way: Way) -> HttpResponse:
     """The ranking for a spreadsheet, like the club's other CSV files: the reader's separators and
     decimals (``;`` and ``1,50`` in French and Dutch), a translated header, never a formula."""
     night = way.night()
@@ -244,7 +251,7 @@ def ranking_csv(request, way: Way):
         *([_("Place points")] if places else []),
     ]
 
-    def figure(value) -> str:
+    def figure(value: Decimal | int | None) -> str:
         """Every figure one way, as the page shows it: a whole number without decimals, a shared
         place's points with two (never "10.0" beside "12"); nothing for a table not played yet."""
         if value is None:
@@ -252,7 +259,7 @@ def ranking_csv(request, way: Way):
         value = round(Decimal(value), 2)
         return str(int(value)) if value == value.to_integral_value() else spreadsheet.number(value, 2, fmt)
 
-    def cell(line):
+    def cell(line: ranking.SessionLine | None) -> str:
         if line is None:
             return ""
         return figure(line.place_points) if places else figure(line.points)

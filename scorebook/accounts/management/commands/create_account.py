@@ -22,6 +22,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, username: str, name: str, email: str, site: str, **options: Any) -> None:
         form = AccountForm({"username": username, "display_name": name, "email": email})
         if not form.is_valid():
-            raise CommandError(" ".join(f"{field}: {' '.join(errors)}" for field, errors in form.errors.items()))
+            errors = (f"{field}: {' '.join(str(error) for error in found)}" for field, found in form.errors.items())
+            raise CommandError(" ".join(errors))
         user = form.save()
         self.stdout.write(password_links.address(password_links.make(user), site))

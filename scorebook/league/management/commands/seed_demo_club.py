@@ -13,13 +13,15 @@ existing account or club: the other members are accounts that cannot log in (no 
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
@@ -30,7 +32,7 @@ from scorebook.evenings.management.commands.seed_demo import GAND, KLEURENWIEZEN
 from scorebook.evenings.models import Evening
 from scorebook.ledger import services as ledger
 from scorebook.nights import services as nights
-from scorebook.nights.models import Night
+from scorebook.nights.models import Night, NightTable
 
 NAME, SLUG = "De Troef", "de-troef"
 ROSTER = ["Anne", "Bert", "Carl", "Dina", "Eric", "Fien", "Geert", "Hilde", "Ivo", "Jana"]
@@ -81,7 +83,7 @@ WORDS = {
 }
 
 # (ruleset, players, days ago, stake, script, closed)
-EVENINGS = [
+EVENINGS: list[tuple[str, list[str], int, str, list[Any], bool]] = [
     ("kleurenwiezen", ["Anne", "Bert", "Carl", "Dina", "Eric"], 35, "0.10", KLEURENWIEZEN[:14], True),
     ("kleurenwiezen", ["Fien", "Geert", "Hilde", "Ivo"], 28, "0.10", KLEURENWIEZEN[6:18], True),
     ("liege", ["Anne", "Carl", "Eric", "Geert"], 21, "0.05", LIEGE, True),
@@ -104,7 +106,7 @@ NIGHT_DEALS = [
 class Command(BaseCommand):
     help = "Create the demo club (De Troef) for the demo user: members, roster, a season, evenings, payments, a night."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--language", choices=sorted(WORDS), default="en", help="the language of the names and notes typed in it"
         )
@@ -114,7 +116,7 @@ class Command(BaseCommand):
             help="Run even with DEBUG=false: anyone who reads this help can then log in as the demo user.",
         )
 
-    def handle(self, *args, in_production=False, language="en", **options):
+    def handle(self, *args: Any, in_production: bool = False, language: str = "en", **options: Any) -> None:
         self.words = WORDS[language]
         if not settings.DEBUG and not in_production:
             raise CommandError("DEBUG is false: this looks like a real site. Nothing was seeded (--in-production).")
@@ -139,7 +141,7 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"Created the club {NAME} (/c/{SLUG}/), its admin: {USERNAME}"))
         self.stdout.write(f"  {len(ROSTER)} players, {len(made)} evenings, a night of {night.participants.count()}")
 
-    def club(self, demo) -> Club:
+    def club(self, demo: User) -> Club:
         club = clubs.create_club(name=NAME, slug=SLUG, user=demo)
         clubs.add_players(club, ROSTER, demo)
         for username, role, player in MEMBERS:
@@ -152,7 +154,7 @@ class Command(BaseCommand):
             HouseRules.objects.create(club=club, ruleset=ruleset, overrides=overrides, updated_by=demo)
         return club
 
-    def season(self, club, today) -> Season:
+    def season(self, club: Club, today: date) -> Season:
         season = Season(
             club=club,
             name=self.words["autumn" if today.month >= 9 else "season"].format(year=today.year),
@@ -162,7 +164,18 @@ class Command(BaseCommand):
         )
         return clubs.save_season(season, overlap_confirmed=True)
 
-    def evening(self, club, demo, today, ruleset, players, days_ago, stake, script, closed) -> Evening:
+    def evening(
+        self,
+        club: Club,
+        demo: User,
+        today: date,
+        ruleset: str,
+        players: list[str],
+        days_ago: int,
+        stake: str,
+        script: list[Any],
+        closed: bool,
+    ) -> Evening:
         evening = creation.create_evening(
             ruleset=ruleset,
             players=players,
@@ -178,7 +191,7 @@ class Command(BaseCommand):
             services.set_status(evening, Evening.Status.CLOSED, demo, admin=True)
         return evening
 
-    def payments(self, club, demo, made) -> None:
+    def payments(self, club: Club, demo: User, made: list[Evening]) -> None:
         """The first evening settled in full, the second in part, the liège one not yet; a payment on account."""
         first, second = made[0], made[1]
         for transfer in payments.still_due(first):
@@ -192,7 +205,7 @@ class Command(BaseCommand):
         anne, jana = (Player.objects.get(club=club, name=name) for name in ("Anne", "Jana"))
         ledger.record_on_account(club, jana, anne, Decimal("2.00"), "EUR", demo, note=self.words["on account"])
 
-    def kitty(self, club, demo, today) -> None:
+    def kitty(self, club: Club, demo: User, today: date) -> None:
         """Two expenses (the second entered twice by mistake, withdrawn), the cup's prizes awarded from its
         final standings, fees paid into the kitty by two players."""
         from scorebook.league.views.prizes import awards
@@ -217,11 +230,11 @@ class Command(BaseCommand):
         standings = awards(cup, season_table(cup))
         given = [ledger.Award(place, player, amount) for player, place, amount in standings if player]
         ledger.award_prizes(cup, given, "EUR", demo)
-        for name, amount in (("Anne", "10.00"), ("Bert", "8.00")):
+        for name, fee in (("Anne", "10.00"), ("Bert", "8.00")):
             player = Player.objects.get(club=club, name=name)
-            ledger.record_kitty_payment(club, player, Decimal(amount), "EUR", demo, into=True, note=self.words["fees"])
+            ledger.record_kitty_payment(club, player, Decimal(fee), "EUR", demo, into=True, note=self.words["fees"])
 
-    def night(self, club, demo, today) -> Night:
+    def night(self, club: Club, demo: User, today: date) -> Night:
         night = nights.create_night(
             club=club,
             user=demo,
@@ -245,15 +258,15 @@ class Command(BaseCommand):
         return night
 
 
-def tables(night, session: int):
+def tables(night: Night, session: int) -> list[NightTable]:
     return list(night.night_sessions.get(number=session).tables.select_related("evening").order_by("number"))
 
 
-def rotate(script: list, by: int) -> list:
+def rotate(script: list[Any], by: int) -> list[Any]:
     return script[by % len(script) :] + script[: by % len(script)]
 
 
-def record(evening: Evening, script: list, user) -> None:
+def record(evening: Evening, script: list[Any], user: User) -> None:
     classic = evening.rules["family"] == "classic"
     for step in script:
         data = step if classic else contract_deal(step, stored.scored(evening).result.next.playing)
