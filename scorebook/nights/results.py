@@ -1,9 +1,12 @@
-"""What the ranking pages read: two queries whatever the number of deals played."""
+"""What the ranking pages read: three queries whatever the number of deals played."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Count, Q, Sum
 from django.urls import reverse
@@ -13,6 +16,7 @@ from django.utils.translation import ngettext
 from scorebook.clubs.models import Membership
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.evenings.listing import Line
+from scorebook.evenings.models import Deal, Seat
 
 from . import ranking
 from .models import Night, NightSession, NightTable, Participant
@@ -30,21 +34,127 @@ class NightResults:
         return [t for t in self.tables if t.session == number]
 
 
-def results(night: Night) -> NightResults:
+@dataclass
+class Table:
+    """One table as its seats keep its evening's figures (``summary.write_seat_figures``, in the
+    transaction of every write): a summary's players, with how many deals it played."""
+
+    session: int
+    number: int
+    is_open: bool
+    session_open: bool
+    seats: list[dict[str, Any]] = dataclasses.field(
+        default_factory=list
+    )  # {"player", "name", "points", "took_part", "played"}
+    deals: int = 0
+
+
+@dataclass
+class Recent:
+    """A deal recorded at a table of an open session after ``Read.since``: when, and its stored result's parts."""
+
+    evening: int
+    at: datetime
+    deltas: dict[str, int] | None
+    playing: list[str]
+    sitting_out: list[str] | None
+
+
+@dataclass
+class Read:
+    """What a night's ranking is made of, read in three queries: who takes part, every table's seats,
+    and the deals recorded at the open sessions' tables after ``since`` (none when it is None)."""
+
+    participants: list[tuple[int, int, str]]  # (number, roster player id, name)
+    tables: dict[int, Table]  # by evening id, in session and table order
+    recent: list[Recent]
+
+
+def read(night: Night, since: datetime | None = None) -> Read:
     participants = list(night.participants.values_list("number", "player_id", "name"))
-    numbers = {player: (number, name) for number, player, name in participants}
-    rows = list(
-        NightTable.objects.filter(session__night=night)
-        .order_by("session__number", "number")
-        .values_list("session__number", "number", "evening__summary", "evening__status", "session__status")
-    )
-    tables = [
-        ranking.table_result(s, t, summary or {}, status == "open", numbers, night.place_value)
-        for s, t, summary, status, _session_status in rows
-    ]
-    closed = len({r[0] for r in rows if r[4] == NightSession.Status.CLOSED})
+    at = "evening__night_table__"
+    tables: dict[int, Table] = {}
+    for session, number, evening, status, session_status, player, name, points, took_part, played, sat_out in (
+        Seat.objects.filter(**{f"{at}session__night": night})
+        .order_by(f"{at}session__number", f"{at}number", "position")
+        .values_list(
+            f"{at}session__number",
+            f"{at}number",
+            "evening_id",
+            "evening__status",
+            f"{at}session__status",
+            "player_id",
+            "name",
+            "points",
+            "took_part",
+            "played",
+            "sat_out",
+        )
+    ):
+        table = tables.get(evening)
+        if table is None:
+            table = Table(session, number, status == "open", session_status == NightSession.Status.OPEN)
+            tables[evening] = table
+        # every deal at the table is played or sat out by each seat: its deals, as the summary counts them
+        table.deals = played + sat_out
+        table.seats.append({"player": player, "name": name, "points": points, "took_part": took_part, "played": played})
+    recent: list[Recent] = []
+    if since is not None:
+        later = Deal.objects.filter(
+            **{f"{at}session__night": night, f"{at}session__status": NightSession.Status.OPEN}, recorded_at__gt=since
+        )
+        for evening, recorded, result in later.values_list("evening_id", "recorded_at", "result"):
+            result = result or {}
+            recent.append(
+                Recent(evening, recorded, result.get("deltas"), result.get("playing") or [], result.get("sitting_out"))
+            )
+    return Read(participants, tables, recent)
+
+
+def _as_of(table: Table, deals: list[Recent]) -> dict[str, Any]:
+    """The table's figures as a summary gives them, without ``deals`` (recorded at it, their results stored)."""
+    seats = {seat["name"]: dict(seat) for seat in table.seats}
+    played = table.deals
+    for deal in deals:
+        for name, delta in (deal.deltas or {}).items():
+            if name in seats:
+                seats[name]["points"] -= int(delta)
+        if deal.playing:
+            played -= 1
+            for name in set(deal.playing) - set(deal.sitting_out or ()):
+                if name in seats:
+                    seats[name]["played"] -= 1
+    for seat in seats.values():  # who has not played one of the deals counted took no part yet
+        seat["took_part"] = seat["took_part"] and seat["played"] > 0
+    return {"deals": played, "players": list(seats.values())}
+
+
+def ranked(night: Night, found: Read, until: datetime | None = None) -> NightResults:
+    """The night's ranking from ``found``; with ``until``, the deals of ``found.recent`` recorded
+    after it are not counted yet (the hall's ranking: ``hall.py``). A deal without a stored result
+    (its evening to be rebuilt) stays counted."""
+    later: dict[int, list[Recent]] = {}
+    for deal in found.recent:
+        if until is not None and deal.at > until and deal.deltas is not None:
+            later.setdefault(deal.evening, []).append(deal)
+    numbers = {player: (number, name) for number, player, name in found.participants}
+    tables = []
+    for evening, table in found.tables.items():
+        summary = _as_of(table, later[evening]) if evening in later else {"deals": table.deals, "players": table.seats}
+        tables.append(
+            ranking.table_result(table.session, table.number, summary, table.is_open, numbers, night.place_value)
+        )
+    sessions = {t.session: t.session_open for t in found.tables.values()}
+    closed = sum(not is_open for is_open in sessions.values())
     places = night.ranking == Night.Ranking.PLACES
-    return NightResults(night, ranking.rank(participants, tables, places), tables, closed == night.sessions, closed)
+    return NightResults(
+        night, ranking.rank(found.participants, tables, places), tables, closed == night.sessions, closed
+    )
+
+
+def results(night: Night) -> NightResults:
+    """The night's ranking, every deal counted."""
+    return ranked(night, read(night))
 
 
 def version(**night) -> tuple[int, str] | None:

@@ -1,13 +1,17 @@
 """Club nights' fixtures: the club and its cast (club_fixtures), a director, and nights built
 through the real services."""
 
-from datetime import date
+import time
+from datetime import UTC, date, datetime
+from types import SimpleNamespace
 
 import pytest
 
 from club_fixtures import *  # noqa: F403
-from night_builders import NAMES
-from scorebook.nights import services
+from night_builders import NAMES, deal
+from scorebook.evenings import services as evenings
+from scorebook.evenings.models import Deal
+from scorebook.nights import hall, services
 from scorebook.nights.models import Night
 
 
@@ -47,3 +51,23 @@ def make_night(club, director):
         return night
 
     return make
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The hall's clock, stopped: a page opened now has its marks now, 30 s later and so on;
+    ``clock.record()`` records a deal half a second after it (a page opened before sees it from its
+    next mark), ``clock.later()`` moves on to the next mark (the deals recorded so far then count),
+    or by ``seconds``."""
+    now = [float(int(time.time()))]
+    monkeypatch.setattr(hall, "time", SimpleNamespace(time=lambda: now[0]))
+
+    def later(seconds: float = hall.TICK_SECONDS) -> None:
+        now[0] += seconds
+
+    def record(table, data=None, made=True):
+        recorded = evenings.record_deal(table.evening, data or deal(table.evening, made), table.evening.owner)
+        Deal.objects.filter(pk=recorded.deal.pk).update(recorded_at=datetime.fromtimestamp(now[0] + 0.5, UTC))
+        return recorded
+
+    return SimpleNamespace(later=later, record=record)
