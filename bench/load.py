@@ -97,7 +97,7 @@ class _RecordForm(html.parser.HTMLParser):
     option (else its first), in document order; and what the page shows besides (its board's
     version, the players at the table, the rotation, whether the table's deals of the session are done)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.deals_done = False  # the board says the table has played its deals of the session
         self.pairs: list[tuple[str, str]] = []
@@ -109,7 +109,7 @@ class _RecordForm(html.parser.HTMLParser):
         self._options: list[tuple[str, bool]] = []
         self.rotation_text = ""
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
         if a.get("id") == "board" and a.get("data-version"):
             self.version = a["data-version"]
@@ -174,7 +174,7 @@ class ScoringPage:
     form (the table has played its deals of the session, or it is closed) leaves the page without one:
     ``recording`` is then False and ``deals_done`` says whether the table's deals are done."""
 
-    def __init__(self, url: str, html: str):
+    def __init__(self, url: str, html: str) -> None:
         self.url = url
         self.read(html)
         if not self.recording:
@@ -287,7 +287,9 @@ class PairReport(PhoneReport):
     both_stored_ms: list[float] = field(default_factory=list)  # from the two taps to both deals stored
 
 
-def _save(phone: Phone, page: ScoringPage, base: str, evening_pk: int, deal: dict, report: PhoneReport):
+def _save(
+    phone: Phone, page: ScoringPage, base: str, evening_pk: int, deal: dict, report: PhoneReport
+) -> tuple[int | None, str]:
     """One tap of Save, as the page posts it; (status, the request key), the page brought up to date.
     A page without a record form (the evening closed meanwhile) posts nothing: an error."""
     if not page.recording:
@@ -487,7 +489,7 @@ def run_phones(target, bases, sessions, evening_pk, players, per_phone, seed, se
     reports = [PhoneReport() for _ in sessions]
     deadline = time.monotonic() + seconds
 
-    def phone(i):
+    def phone(i: int) -> None:
         try:
             target(bases, sessions[i], evening_pk, players, per_phone, seed + i, deadline, reports[i])
         except Exception as error:  # noqa: BLE001 - a phone that dies is an error, never a silent thread

@@ -41,9 +41,11 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -67,7 +69,7 @@ POSTGRES = False
 POLLS = re.compile(r'id="live-poll"[^>]*hx-get="([^"]+)"[^>]*hx-headers="[^"]*?\\&quot;([0-9a-f.]+)\\&quot;')
 
 
-def out(name, value, fmt="{:.0f}", shape=""):
+def out(name: str, value: object, fmt: str = "{:.0f}", shape: str = "") -> None:
     """A figure ``hall_<database>_<name>``, with its target and its shape (the night's, and ``shape``)."""
     targets = TARGETS | (PACE_TARGETS if POSTGRES else {})
     at_least = PACE_AT_LEAST.get(name) if POSTGRES else None
@@ -84,6 +86,7 @@ class Stats:
     not_modified: dict[str, int] = field(default_factory=dict)
     answers: dict[str, list[int]] = field(default_factory=dict)  # "rows" or "whole": the answers' sizes, bytes
     load: dict[str, float] = field(default_factory=dict)  # each pace's load average (1 min) at its end
+    cpu: dict[str, float] = field(default_factory=dict)  # each pace's server processor seconds
     done: int = 0  # tables whose phone saw their deals of the session done
     page_ms: list[float] = field(default_factory=list)
     conflicts: int = 0
@@ -100,7 +103,36 @@ class Stats:
             what.setdefault(self.phase, []).append(ms)
 
 
-def guarded(name: str, target, *args) -> None:
+def _cpu_seconds(pid: int) -> float:
+    """The processor time a process has used (user and system), in seconds; 0 when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(master: int, database: str | None) -> float:
+    """The processor seconds used so far by the site's server: gunicorn's processes (``master`` and
+    its workers) and, on PostgreSQL, the backends serving ``database`` (their titles name it); not
+    nginx, not the benchmark's phones. Read from /proc: what the other processes on the machine do
+    adds nothing to it (their load slows it, and takes its share of the cores)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if int(entry.name) == master or parent == master or (database and f" {database} " in f"{title} "):
+            total += _cpu_seconds(int(entry.name))
+    return total
+
+
+def guarded(name: str, target: Callable[..., None], *args: Any) -> None:
     """``target(*args)`` in a thread: if it dies, that is an error of the night (``stats`` is the last argument)."""
     try:
         target(*args)
@@ -108,7 +140,17 @@ def guarded(name: str, target, *args) -> None:
         args[-1].error(f"{name}: the thread died: {error!r}")
 
 
-def table_phone(base, token, evening_pk, deals, think, first_wait, until, seed, stats: Stats):
+def table_phone(
+    base: str,
+    token: str,
+    evening_pk: int,
+    deals: int,
+    think: tuple[float, float],
+    first_wait: float,
+    until: float,
+    seed: int,
+    stats: Stats,
+) -> None:
     """One table's phone: opens its card's link, then records up to ``deals`` deals, ``think``
     seconds apart (the first after ``first_wait``), none after ``until`` (a monotonic time), each
     posted as the scoring page posts it (``ScoringPage``: the form read from the page, the version
@@ -144,7 +186,9 @@ def table_phone(base, token, evening_pk, deals, think, first_wait, until, seed, 
             return
 
 
-def _record(phone, page, base, evening_pk, deal, rng, stats: Stats) -> bool:
+def _record(
+    phone: Phone, page: ScoringPage, base: str, evening_pk: int, deal: dict, rng: random.Random, stats: Stats
+) -> bool:
     """Post ``deal`` as the page posts it (twice, one time in ``REPLAY_EVERY``: an answer lost); the
     page brought up to date from the first answer. False when no answer came."""
     answered = False
@@ -173,7 +217,7 @@ def _record(phone, page, base, evening_pk, deal, rng, stats: Stats) -> bool:
     return answered
 
 
-def follower(base, token, stop: threading.Event, seed, stats: Stats):
+def follower(base: str, token: str, stop: threading.Event, seed: int, stats: Stats) -> None:
     """A phone in the hall: opens the ranking page in the first 30 s, then polls it as the page does:
     the page's address for it (its marks) with the version of the region it shows, both read from
     the page, then from each answer that changes them."""
@@ -224,26 +268,37 @@ def _polls(body: bytes) -> tuple[str, str] | None:
     return (html.unescape(found.group(1)), f'"{found.group(2)}"') if found else None
 
 
-def build_ms(night, reps=9) -> float:
-    """The median time of computing and rendering the whole ranking region from the tables' stored
-    figures, its version's key included (in this process, as the server does for a follower it
-    cannot send the changed rows, and for the page)."""
+def build_ms(night: Any, reps: int = 9) -> tuple[float, float]:
+    """The median clock and processor (this thread's) ms of computing and rendering the whole ranking
+    region from the tables' stored figures, its version's key included (in this process, as the
+    server does for a page, and for a follower it cannot send the changed rows)."""
     from django.template.loader import render_to_string
 
     from scorebook.nights import hall
     from scorebook.nights.views.ranking import region_context
 
-    times = []
+    times, cpu = [], []
     for _ in range(reps):
-        t = time.perf_counter()
+        t, thread = time.perf_counter(), time.thread_time()
         at = hall.marks(hall.phase())
         _pk, key = hall.state({"pk": night.pk}, at[0])
         render_to_string("nights/ranking.html#live", region_context(night, hall.Hall(night, at).now, key, 0))
         times.append((time.perf_counter() - t) * 1000)
-    return statistics.median(times)
+        cpu.append((time.thread_time() - thread) * 1000)
+    return statistics.median(times), statistics.median(cpu)
 
 
-def play_session(base, tokens, tables, number, deals, think, first_wait, until, stats):
+def play_session(
+    base: str,
+    tokens: dict[int, str],
+    tables: dict[int, list[tuple[int, list[str]]]],
+    number: int,
+    deals: int,
+    think: tuple[float, float],
+    first_wait: Callable[[], float],
+    until: float,
+    stats: Stats,
+) -> None:
     threads = [
         threading.Thread(
             target=guarded,
@@ -301,8 +356,9 @@ def main() -> int:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def night(args, tmp, database_url, started, deadline) -> int:
+def night(args: argparse.Namespace, tmp: Path, database_url: str | None, started: float, deadline: float) -> int:
     configure(tmp, database_url)
+    database = database_url.rsplit("/", 1)[1] if database_url else None
     import django
 
     django.setup()
@@ -371,7 +427,7 @@ def night(args, tmp, database_url, started, deadline) -> int:
                 break
             pace = PACES[min(number, len(PACES)) - 1]
             stats.phase = f"{pace:.0f}s"
-            began = time.monotonic()
+            began, cpu = time.monotonic(), server_cpu(server.procs[0].pid, database)
             play_session(
                 base,
                 tokens,
@@ -385,6 +441,7 @@ def night(args, tmp, database_url, started, deadline) -> int:
             )
             stats.seconds[stats.phase] = stats.seconds.get(stats.phase, 0.0) + time.monotonic() - began
             stats.load[stats.phase] = os.getloadavg()[0]
+            stats.cpu[stats.phase] = stats.cpu.get(stats.phase, 0.0) + server_cpu(server.procs[0].pid, database) - cpu
             if number in (1, args.sessions):
                 growth[number] = build_ms(night)
             services.close_session(night, number, director)
@@ -415,6 +472,9 @@ def night(args, tmp, database_url, started, deadline) -> int:
         out(f"{phase}_deals", by_phase[phase], shape=pace)
         out(f"{phase}_deals_per_s", by_phase[phase] / max(0.001, stats.seconds.get(phase, 0.0)), "{:.1f}", pace)
         out(f"{phase}_load_1min", stats.load.get(phase), "{:.1f}", f"{pace}: the machine's load average at its end")
+        seconds = max(0.001, stats.seconds.get(phase, 0.0))
+        served = f"{pace}: gunicorn and its database's processor time, per second of the pace, in % of one core"
+        out(f"{phase}_server_cpu_pct", 100 * stats.cpu.get(phase, 0.0) / seconds, "{:.0f}", served)
         for what, values in (("save", deals), ("poll", polls)):
             for p in (50, 95):
                 out(f"{phase}_{what}_p{p}_ms", percentile(values, p) if values else "unavailable (none)", shape=pace)
@@ -446,9 +506,15 @@ def night(args, tmp, database_url, started, deadline) -> int:
         out("error_sample", e[:200])
     out("lost", lost)
     out("doubled", doubled)
-    first, last = growth.get(1), growth.get(args.sessions)
-    out("ranking_build_ms", f"after session 1 {first or 0:.1f}, after session {args.sessions} {last or 0:.1f}")
-    out("ranking_growth", last / first if first and last else None, "{:.2f}")
+    first, last = growth.get(1, (0.0, 0.0)), growth.get(args.sessions, (0.0, 0.0))
+    whole = "the whole region, computed and rendered in the benchmark's process"
+    out("ranking_build_ms", f"after session 1 {first[0]:.1f}, after session {args.sessions} {last[0]:.1f}", shape=whole)
+    out(
+        "ranking_build_cpu_ms",
+        f"after session 1 {first[1]:.1f}, after session {args.sessions} {last[1]:.1f}",
+        shape=whole,
+    )
+    out("ranking_growth", last[1] / first[1] if first[1] and last[1] else None, "{:.2f}", whole + ", processor time")
     out("seconds", time.monotonic() - started)
     connections.close_all()
     return finish()

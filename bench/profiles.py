@@ -79,10 +79,11 @@ AREAS = {
 }
 
 
-def _key(frame) -> tuple[str, str]:
+def _key(frame: Any) -> tuple[str, str]:
     return frame.file_path_short or "?", frame.function
 
 
+WHOSE = {"sqlite": "SQLite's work included", "postgresql": "not PostgreSQL's server"}
 WRAPPERS = {"__call__", "wrapped", "inner", "_wrapper_view"}  # middleware and decorators: every request's
 
 
@@ -91,7 +92,7 @@ def _site(key: tuple[str, str]) -> bool:
     return "scorebook/" in key[0] and "/site-packages/" not in key[0] and key[1] not in WRAPPERS
 
 
-def _area(frame) -> str | None:
+def _area(frame: Any) -> str | None:
     path = (frame.file_path_short or "").split("/site-packages/", 1)[-1]
     for (file, cls, function), label in AREAS.items():
         same_class = frame.class_name == cls or (cls.startswith("*") and (frame.class_name or "").endswith(cls[1:]))
@@ -106,7 +107,7 @@ def _where(key: tuple[str, str], line: int | None = None) -> str:
     return f"{function} ({path}{f':{line}' if line else ''})"
 
 
-def top_functions(root, reps: int, n: int = 10) -> tuple[list[Line], list[Line], list[Line]]:
+def top_functions(root: Any, reps: int, n: int = 10) -> tuple[list[Line], list[Line], list[Line]]:
     """(the most own time, the site's functions with the most time in them and below, ``AREAS``), ``n`` each."""
     own: dict[tuple[str, str], float] = {}
     inside: dict[tuple[str, str], float] = {}
@@ -114,7 +115,7 @@ def top_functions(root, reps: int, n: int = 10) -> tuple[list[Line], list[Line],
     lines: dict[tuple[str, str], int] = {}
     total = root.time or 1e-9
 
-    def walk(frame, above: frozenset) -> None:
+    def walk(frame: Any, above: frozenset) -> None:
         if frame.is_synthetic:
             return
         key = _key(frame)
@@ -153,6 +154,7 @@ def _timed(path: Path_) -> tuple[float, float]:
 
 def profile(path: Path_, keep: Path | None = None) -> str:
     """Profile ``path`` (after two unmeasured runs, and its time measured without the profiler), as Markdown."""
+    from django.db import connection
     from pyinstrument import Profiler
 
     for _ in range(2):
@@ -176,7 +178,7 @@ def profile(path: Path_, keep: Path | None = None) -> str:
         f"### {path.name}",
         "",
         f"{path.shape}. Without the profiler (medians of {path.reps}): {cpu:.1f} ms of processor time a request "
-        f"(this thread's, SQLite's included), {wall:.1f} ms of clock time; load average {load[0]:.1f} / "
+        f"(this thread's: {WHOSE[connection.vendor]}), {wall:.1f} ms of clock time; load average {load[0]:.1f} / "
         f"{load[1]:.1f} / {load[2]:.1f} (1 / 5 / 15 min, 2 cores). The shares below are of {path.reps} "
         "requests under the profiler.",
         "",
@@ -194,14 +196,14 @@ def profile(path: Path_, keep: Path | None = None) -> str:
     return "\n".join(out)
 
 
-def _body(response) -> bytes:
+def _body(response: Any) -> bytes:
     import gzip
 
     body = b"".join(response.streaming_content) if response.streaming else response.content
     return gzip.decompress(body) if response.get("Content-Encoding") == "gzip" else body
 
 
-def record_path(client, user, club) -> Path_:
+def record_path(client: Any, user: Any, club: Any) -> Path_:
     """Recording a deal at a table of four, as the scoring page posts it; each request a new deal (kept)."""
     from bench import load
     from bench import synthetic as syn
@@ -223,7 +225,7 @@ def record_path(client, user, club) -> Path_:
     return Path_("record a deal (table of four)", "4 seats, from deal 23 on, kleurenwiezen, stake", record, 60)
 
 
-def page_path(client, user, club, deals: int) -> Path_:
+def page_path(client: Any, user: Any, club: Any, deals: int) -> Path_:
     from bench import synthetic as syn
 
     evening = syn.make_evening(club, user, TODAY, deals, first_dealer=deals % 6, rng=random.Random(deals))
@@ -243,7 +245,7 @@ class HallNight:
     tables: list[Any]
 
 
-def make_hall(user, club_name: str = "Kaartclub", tables: int = 40, deals: int = 4) -> HallNight:
+def make_hall(user: Any, club_name: str = "Kaartclub", tables: int = 40, deals: int = 4) -> HallNight:
     """A night of ``tables`` tables of four, ``deals`` deals recorded at each table of session 1."""
     from bench import synthetic as syn
     from scorebook.clubs.models import Role
@@ -276,7 +278,7 @@ def make_hall(user, club_name: str = "Kaartclub", tables: int = 40, deals: int =
     return HallNight(night, token, first)
 
 
-def hall_paths(client, user) -> list[Path_]:
+def hall_paths(client: Any, user: Any) -> list[Path_]:
     """The hall's live ranking: its region computed and rendered again; a follower's poll one mark
     behind (the rows that changed); a follower's poll while nothing he sees changed (304)."""
     from types import SimpleNamespace
@@ -299,10 +301,10 @@ def hall_paths(client, user) -> list[Path_]:
     url = f"/r/{night.token}/live/"
 
     def render() -> None:
-        at = live.marks()
+        at = live.marks(live.phase())
         _pk, key = live.state({"pk": night.night.pk}, at[0])
         shown = live.Hall(night.night, at).now
-        render_to_string("nights/ranking.html#live", ranking.region_context(night.night, shown, key))
+        render_to_string("nights/ranking.html#live", ranking.region_context(night.night, shown, key, 0))
 
     def a_deal(marks: int) -> Callable[[], None]:
         def record() -> None:  # a table records a deal between two polls (not profiled)
@@ -333,7 +335,7 @@ def hall_paths(client, user) -> list[Path_]:
     ]
 
 
-def money_paths(client, user, evenings: int) -> list[Path_]:
+def money_paths(client: Any, user: Any, evenings: int) -> list[Path_]:
     """The player page and the ledger page of a club of ``evenings`` evenings of 80 deals (bench/run.py's club)."""
     from django.urls import reverse
 

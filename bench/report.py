@@ -10,6 +10,7 @@ Lines printed by a child process (PostgreSQL, the club night) are read back with
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 LINES: list[str] = []
 MISSES: list[str] = []
@@ -21,7 +22,9 @@ def shape_of(name: str) -> str:
     return SHAPES[max(starts, key=len)] if starts else ""
 
 
-def figure(name: str, value, fmt: str = "{:.2f}", *, target=None, at_least=None, shape: str = "") -> None:
+def figure(
+    name: str, value: Any, fmt: str = "{:.2f}", *, target: Any = None, at_least: float | None = None, shape: str = ""
+) -> None:
     """Print ``name: value [shape]``, and ``(target <= X: OK|MISS)`` when the figure has a target
     (``(target >= X: ...)`` with ``at_least``)."""
     bound = f">= {at_least}" if at_least is not None else None if target is None else _target(target)

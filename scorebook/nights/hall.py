@@ -2,25 +2,25 @@
 changed since.
 
 The hall's screen and the players' phones poll the ranking every ``POLL_SECONDS``. Each page is
-shown the night's ranking counting, at the tables of the open sessions, the deals recorded until
-its last mark, and every deal of a closed session. A page's marks are ``TICK_SECONDS`` apart from
-when it was opened (its ``phase``): opened, it shows every deal recorded until then; then its
+shown the night as it stood at its last mark: the sessions closed by then, and the deals recorded
+by then at the others' tables, each as it is now (a corrected or deleted deal shows at once); once
+every session is closed, all of it at once (the final ranking). A page's marks are ``TICK_SECONDS``
+apart from when it was opened (its ``phase``): opened, it shows the night as it is; then its
 ranking moves at most once in half a minute however fast the tables play, and the pages of the hall
 move at their own moments, so that the server answers their changes one by one rather than all in
-the same seconds. A closed session, a corrected or deleted deal show at once. Nothing is kept for
-it: each poll reads the tables' stored figures (their seats', written with every deal in its
-transaction) and the few deals recorded since the mark before last (``results.read``).
+the same seconds (a closed session included). Nothing is kept for it: each poll reads the tables'
+stored figures (their seats', written with every deal in its transaction) and the few deals
+recorded since the mark before last (``results.read``).
 
-The version a follower holds (the ETag his page sends back as ``If-None-Match``) is made of two
-parts. The second is a fingerprint of what he sees, in his language: each row as shown (rank,
+The version a follower's page holds (the ETag it sends back as ``If-None-Match``) is made of two
+parts. The second is a fingerprint of what it shows, in its language: each row as shown (rank,
 number, name, each session's figure, the total), the status line and the columns; it does not
-change with a deal he cannot see yet, nor with a write that changes nothing shown. The first is a
-key of what that was computed from (``state``: the night's own version, its tables, the deals
-counted at the mark and their versions, the closed sessions' evenings' versions), read in two
-aggregate queries. A follower whose key is the night's now gets 304 at that cost (most polls: the
-key changes once a mark at most); one whose fingerprint is the ranking's now gets 304 too (nothing
-he sees changed); one whose fingerprint is the ranking of the mark before (he was shown it) gets the
-rows that changed since; anyone else the whole region.
+change with a deal not shown yet, nor with a write that changes nothing shown. The first is a key
+of what that was computed from (``state``, read in two small queries). A page whose key is the
+night's at its mark gets 304 at that cost (most polls: the key moves once a mark at most); one whose
+fingerprint is the ranking's now gets 304 too (nothing it shows changed); one whose fingerprint is
+the ranking of its mark before (it was shown it) gets the rows that changed since; any other the
+whole region.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ import hashlib
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from decimal import Decimal
 from functools import cached_property
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, OuterRef, Q, Subquery, Sum
 from django.template.defaultfilters import floatformat
 from django.utils import translation
 
@@ -39,7 +40,7 @@ from scorebook.core.formatting import signed_points
 from scorebook.evenings.models import Deal
 
 from . import results
-from .models import Night, NightSession
+from .models import Night, NightSession, Participant
 
 POLL_SECONDS = 4  # the page's poll
 TICK_SECONDS = 30  # the hall's ranking counts the deals recorded until the last such mark
@@ -80,33 +81,35 @@ def _digest(*parts: object) -> str:
 
 def state(lookup: dict, at: datetime) -> tuple[int, str] | None:
     """(pk, key) of the night found by ``lookup`` (``pk=`` or ``ranking_hash=``): a key of what its
-    ranking at the mark ``at`` is made of, in the active language. Two aggregate queries, no figure
-    read: the night's version (its sessions opened and closed, who takes part, the plan), its tables,
-    the sum of the evenings' versions of the closed sessions (any change of a deal raises its
-    evening's, in the write's transaction), and the deals recorded until ``at`` at the open ones
-    (how many, the sum of their versions, raised by a correction, and of their ids). A deal recorded
-    after ``at`` leaves it as it is."""
-    closed = Q(night_sessions__status=NightSession.Status.CLOSED)
-    night = (
-        Night.objects.filter(**lookup)
-        .annotate(
-            tables=Count("night_sessions__tables"),
-            versions=Sum("night_sessions__tables__evening__version", filter=closed),
-        )
-        .values_list("pk", "version", "tables", "versions")
-        .first()
+    ranking at the mark ``at`` is made of, in the active language, read in two small queries and no
+    figure: its sessions (which were closed by ``at``; whether every one is closed now: the final
+    ranking shows at once), their tables and how many take part (a substitute, a late arrival: one
+    more), and the deals it counts (recorded by ``at``, or at a table of a session closed by then:
+    how many, the sum of their versions, raised by a correction, and of their ids). A deal recorded
+    or a session closed after ``at`` leaves it as it is."""
+    people = Participant.objects.filter(night=OuterRef("night")).order_by().values("night")
+    sessions = list(
+        NightSession.objects.filter(**{f"night__{k}": v for k, v in lookup.items()})
+        .annotate(tables_count=Count("tables"), people=Subquery(people.annotate(n=Count("pk")).values("n")[:1]))
+        .values_list("night_id", "number", "status", "closed_at", "tables_count", "people")
     )
-    if night is None:
+    if not sessions:
         return None
-    deals = Deal.objects.filter(
-        evening__night_table__session__night=night[0],
-        evening__night_table__session__status=NightSession.Status.OPEN,
-        recorded_at__lte=at,
-    ).aggregate(n=Count("pk"), versions=Sum("version"), ids=Sum("pk"))
-    return night[0], _digest(translation.get_language(), night, *deals.values())
+    pk, people_count = sessions[0][0], sessions[0][5]
+    closed = [
+        n for _pk, n, status, when, *_rest in sessions if status == NightSession.Status.CLOSED and (when or at) <= at
+    ]
+    final = all(status == NightSession.Status.CLOSED for _pk, _n, status, *_rest in sessions)
+    counted = Q(recorded_at__lte=at) | Q(evening__night_table__session__number__in=closed)
+    deals = Deal.objects.filter(counted, evening__night_table__session__night=pk).aggregate(
+        n=Count("pk"), versions=Sum("version"), ids=Sum("pk")
+    )
+    tables = [count for *_rest, count, _people in sessions]
+    made_of = (closed, final, tables, people_count, *deals.values())
+    return pk, _digest(translation.get_language(), *made_of)
 
 
-def _points(value) -> str:
+def _points(value: Decimal | int | None) -> str:
     return floatformat(value, "-2")
 
 
@@ -149,7 +152,7 @@ class Hall:
     """The night's live region at the mark ``at[0]`` (``now``) and at the mark before, ``at[1]``
     (``before``: as it was shown then), from one read (``results.read``: three queries)."""
 
-    def __init__(self, night: Night, at: tuple[datetime, datetime] | None = None):
+    def __init__(self, night: Night, at: tuple[datetime, datetime] | None = None) -> None:
         self.night = night
         self.marks = at or marks()
         self.found = results.read(night, since=self.marks[1])

@@ -42,16 +42,19 @@ class Table:
     session: int
     number: int
     is_open: bool
-    session_open: bool
-    seats: list[dict[str, Any]] = dataclasses.field(
-        default_factory=list
-    )  # {"player", "name", "points", "took_part", "played"}
+    session_closed: bool
+    closed_at: datetime | None  # when its session was closed
+    seats: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # player, name, points, took_part, played
     deals: int = 0
+
+    def closed(self, until: datetime | None) -> bool:
+        """Its session closed (by ``until``, when given)."""
+        return self.session_closed and (until is None or self.closed_at is None or self.closed_at <= until)
 
 
 @dataclass
 class Recent:
-    """A deal recorded at a table of an open session after ``Read.since``: when, and its stored result's parts."""
+    """A deal recorded after ``Read.since`` at a table of a session open then: when, and its stored result's parts."""
 
     evening: int
     at: datetime
@@ -63,18 +66,25 @@ class Recent:
 @dataclass
 class Read:
     """What a night's ranking is made of, read in three queries: who takes part, every table's seats,
-    and the deals recorded at the open sessions' tables after ``since`` (none when it is None)."""
+    and the deals recorded after ``since`` at the tables of the sessions then open (none when it is None)."""
 
     participants: list[tuple[int, int, str]]  # (number, roster player id, name)
     tables: dict[int, Table]  # by evening id, in session and table order
     recent: list[Recent]
+    # each table's result from its stored figures, once for the rankings made from this read
+    stored: dict[int, ranking.TableResult] = dataclasses.field(default_factory=dict)
+
+
+def open_at(since: datetime, prefix: str = "") -> Q:
+    """The night's sessions (through ``prefix``) open at ``since``: open now, or closed after it."""
+    return Q(**{f"{prefix}status": NightSession.Status.OPEN}) | Q(**{f"{prefix}closed_at__gt": since})
 
 
 def read(night: Night, since: datetime | None = None) -> Read:
     participants = list(night.participants.values_list("number", "player_id", "name"))
     at = "evening__night_table__"
     tables: dict[int, Table] = {}
-    for session, number, evening, status, session_status, player, name, points, took_part, played, sat_out in (
+    for session, number, evening, status, session_status, closed_at, player, *figures in (
         Seat.objects.filter(**{f"{at}session__night": night})
         .order_by(f"{at}session__number", f"{at}number", "position")
         .values_list(
@@ -83,6 +93,7 @@ def read(night: Night, since: datetime | None = None) -> Read:
             "evening_id",
             "evening__status",
             f"{at}session__status",
+            f"{at}session__closed_at",
             "player_id",
             "name",
             "points",
@@ -93,17 +104,18 @@ def read(night: Night, since: datetime | None = None) -> Read:
     ):
         table = tables.get(evening)
         if table is None:
-            table = Table(session, number, status == "open", session_status == NightSession.Status.OPEN)
-            tables[evening] = table
+            closed = session_status == NightSession.Status.CLOSED
+            table = tables[evening] = Table(session, number, status == "open", closed, closed_at)
+        name, points, took_part, played, sat_out = figures
         # every deal at the table is played or sat out by each seat: its deals, as the summary counts them
         table.deals = played + sat_out
         table.seats.append({"player": player, "name": name, "points": points, "took_part": took_part, "played": played})
     recent: list[Recent] = []
     if since is not None:
-        later = Deal.objects.filter(
-            **{f"{at}session__night": night, f"{at}session__status": NightSession.Status.OPEN}, recorded_at__gt=since
-        )
-        for evening, recorded, result in later.values_list("evening_id", "recorded_at", "result"):
+        later = Deal.objects.filter(open_at(since, f"{at}session__"), **{f"{at}session__night": night})
+        for evening, recorded, result in later.filter(recorded_at__gt=since).values_list(
+            "evening_id", "recorded_at", "result"
+        ):
             result = result or {}
             recent.append(
                 Recent(evening, recorded, result.get("deltas"), result.get("playing") or [], result.get("sitting_out"))
@@ -130,9 +142,13 @@ def _as_of(table: Table, deals: list[Recent]) -> dict[str, Any]:
 
 
 def ranked(night: Night, found: Read, until: datetime | None = None) -> NightResults:
-    """The night's ranking from ``found``; with ``until``, the deals of ``found.recent`` recorded
-    after it are not counted yet (the hall's ranking: ``hall.py``). A deal without a stored result
+    """The night's ranking from ``found``: every deal and session counted, or with ``until``, as it
+    stood then (the hall's ranking: ``hall.py``): the sessions closed by then, and the deals recorded
+    by then at the others (those of ``found.recent`` recorded after it are taken off), each as it is
+    now. Once every session is closed, all of it (the final ranking). A deal without a stored result
     (its evening to be rebuilt) stays counted."""
+    final = all(t.session_closed for t in found.tables.values())
+    until = None if final else until
     later: dict[int, list[Recent]] = {}
     for deal in found.recent:
         if until is not None and deal.at > until and deal.deltas is not None:
@@ -140,16 +156,18 @@ def ranked(night: Night, found: Read, until: datetime | None = None) -> NightRes
     numbers = {player: (number, name) for number, player, name in found.participants}
     tables = []
     for evening, table in found.tables.items():
-        summary = _as_of(table, later[evening]) if evening in later else {"deals": table.deals, "players": table.seats}
-        tables.append(
-            ranking.table_result(table.session, table.number, summary, table.is_open, numbers, night.place_value)
-        )
-    sessions = {t.session: t.session_open for t in found.tables.values()}
-    closed = sum(not is_open for is_open in sessions.values())
+        taken_off = evening in later and not table.closed(until)
+        if not taken_off and evening in found.stored:
+            tables.append(found.stored[evening])
+            continue
+        summary = _as_of(table, later[evening]) if taken_off else {"deals": table.deals, "players": table.seats}
+        result = ranking.table_result(table.session, table.number, summary, table.is_open, numbers, night.place_value)
+        tables.append(result)
+        if not taken_off:
+            found.stored[evening] = result
+    closed = len({t.session for t in found.tables.values() if t.closed(until)})
     places = night.ranking == Night.Ranking.PLACES
-    return NightResults(
-        night, ranking.rank(found.participants, tables, places), tables, closed == night.sessions, closed
-    )
+    return NightResults(night, ranking.rank(found.participants, tables, places), tables, final, closed)
 
 
 def results(night: Night) -> NightResults:

@@ -57,8 +57,8 @@ def make_night(club, director):
 def clock(monkeypatch):
     """The hall's clock, stopped: a page opened now has its marks now, 30 s later and so on;
     ``clock.record()`` records a deal half a second after it (a page opened before sees it from its
-    next mark), ``clock.later()`` moves on to the next mark (the deals recorded so far then count),
-    or by ``seconds``."""
+    next mark), ``clock.close()`` closes a session likewise, ``clock.later()`` moves on to the next
+    mark (what was recorded and closed so far then counts), or by ``seconds``."""
     now = [float(int(time.time()))]
     monkeypatch.setattr(hall, "time", SimpleNamespace(time=lambda: now[0]))
 
@@ -70,4 +70,9 @@ def clock(monkeypatch):
         Deal.objects.filter(pk=recorded.deal.pk).update(recorded_at=datetime.fromtimestamp(now[0] + 0.5, UTC))
         return recorded
 
-    return SimpleNamespace(later=later, record=record)
+    def close(night, number: int) -> None:
+        """The director closes session ``number`` half a second after the clock."""
+        services.close_session(night, number, night.created_by)
+        night.night_sessions.filter(number=number).update(closed_at=datetime.fromtimestamp(now[0] + 0.5, UTC))
+
+    return SimpleNamespace(later=later, record=record, close=close)

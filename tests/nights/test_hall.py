@@ -132,33 +132,43 @@ def test_it_sends_the_whole_region_to_a_page_it_cannot_tell(follower, make_night
         assert whole.content.decode().count('<tr id="rank-') == 8 and "hx-swap-oob" in whole.content.decode()
 
 
-def test_a_deal_counts_from_the_next_mark_a_closed_session_and_a_correction_at_once(
+def test_a_deal_and_a_closed_session_show_from_the_pages_next_mark_a_correction_at_once(
     follower, make_night, director, clock
 ):
     night = make_night(players=8)
     t = tables(night)[0]
+    _html, version = page(follower, night)
     recorded = clock.record(t)
-    assert "+11" not in page(follower, night)[0]  # recorded after the last mark: not yet
+    assert poll(follower, night, version).status_code == 304  # recorded after the page's mark: not yet
     clock.later()
-    assert "+11" in page(follower, night)[0]
+    moved = poll(follower, night, version)
+    assert moved.status_code == 200 and "+11" in moved.content.decode()
+    version = moved["ETag"]
     clock.record(t)
-    assert "+22" not in page(follower, night)[0]
     evenings.edit_deal(t.evening, 1, deal(t.evening, made=False), director, recorded.deal.version)
-    assert "+11" not in page(follower, night)[0]  # deal 1 corrected: at once (deal 2 not counted yet)
-    services.close_session(night, 1, director)
-    html = page(follower, night)[0]
-    both = signed_points(t.evening.seats.get(position=1).points)  # deal 1 corrected, and deal 2: with its session
-    assert f'<td class="night-total">{both}</td>' in html and "Provisional: 1 session of 2 closed." in html
+    corrected = poll(follower, night, version)  # deal 1 corrected: at once (deal 2 not counted yet)
+    assert corrected.status_code == 200 and "+11" not in corrected.content.decode()
+    clock.close(night, 1)
+    with CaptureQueriesContext(connection) as queries:  # closed after its mark: from the next one
+        assert poll(follower, night, corrected["ETag"]).status_code == 304
+    assert len(queries) == 2  # its key: nothing it is made of changed, nothing computed
+    clock.later()
+    closed = poll(follower, night, corrected["ETag"])
+    text = closed.content.decode()
+    assert closed.status_code == 200 and closed["HX-Reswap"] == "none"  # the rows that changed, and the status
+    both = signed_points(t.evening.seats.get(position=1).points)  # deal 1 corrected, and deal 2
+    assert f'<td class="night-total">{both}</td>' in text
+    assert '<p id="live-status" class="night-status" hx-swap-oob="true">Provisional: 1 session of 2 closed.' in text
 
 
-def test_it_stops_the_polling_with_the_final_ranking(follower, make_night, director, clock):
+def test_it_stops_the_polling_with_the_final_ranking_at_once(follower, make_night, director, clock):
     night = make_night(players=8)
     _html, version = page(follower, night)
     t = tables(night)[0]
     clock.record(t)
     for session in (1, 2):
-        services.close_session(night, session, director)
-    final = poll(follower, night, version)
+        clock.close(night, session)
+    final = poll(follower, night, version)  # every session closed: the final ranking, before the page's mark
     assert final.status_code == 286  # htmx: stop polling
     text = final.content.decode()
     assert "Final ranking" in text and "+11" in text and 'id="live-poll"' not in text
@@ -176,7 +186,7 @@ def test_a_poll_writes_nothing_and_reads_the_same_whatever_the_deals_played(foll
         assert writes == []
         return status, len(queries)
 
-    assert reads(version) == (304, 2)  # current: the key of what it is made of, two aggregate queries
+    assert reads(version) == (304, 2)  # current: the key of what it is made of, two small queries
     whole = []
     for deals in (1, 6):
         for _ in range(deals):
