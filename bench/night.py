@@ -468,20 +468,20 @@ def night(args: argparse.Namespace, tmp: Path, database_url: str | None, started
         by_phase[paces[session_of[pk] - 1]] += len(keys)
     for phase in dict.fromkeys(paces):
         deals, polls = stats.deal_ms.get(phase, []), stats.poll_ms.get(phase, [])
-        pace = f"a deal every {phase} a table"
-        out(f"{phase}_deals", by_phase[phase], shape=pace)
-        out(f"{phase}_deals_per_s", by_phase[phase] / max(0.001, stats.seconds.get(phase, 0.0)), "{:.1f}", pace)
-        out(f"{phase}_load_1min", stats.load.get(phase), "{:.1f}", f"{pace}: the machine's load average at its end")
+        each = f"a deal every {phase} a table"
+        out(f"{phase}_deals", by_phase[phase], shape=each)
+        out(f"{phase}_deals_per_s", by_phase[phase] / max(0.001, stats.seconds.get(phase, 0.0)), "{:.1f}", each)
+        out(f"{phase}_load_1min", stats.load.get(phase), "{:.1f}", f"{each}: the machine's load average at its end")
         seconds = max(0.001, stats.seconds.get(phase, 0.0))
-        served = f"{pace}: gunicorn and its database's processor time, per second of the pace, in % of one core"
+        served = f"{each}: gunicorn and its database's processor time, per second of the pace, in % of one core"
         out(f"{phase}_server_cpu_pct", 100 * stats.cpu.get(phase, 0.0) / seconds, "{:.0f}", served)
         for what, values in (("save", deals), ("poll", polls)):
             for p in (50, 95):
-                out(f"{phase}_{what}_p{p}_ms", percentile(values, p) if values else "unavailable (none)", shape=pace)
-            out(f"{phase}_{what}_max_ms", max(values) if values else "unavailable (none)", shape=pace)
+                out(f"{phase}_{what}_p{p}_ms", percentile(values, p) if values else "unavailable (none)", shape=each)
+            out(f"{phase}_{what}_max_ms", max(values) if values else "unavailable (none)", shape=each)
         not_modified = stats.not_modified.get(phase, 0)
-        out(f"{phase}_polls", len(polls), shape=pace)
-        out(f"{phase}_polls_304_pct", 100 * not_modified / len(polls) if polls else None, "{:.1f}", pace)
+        out(f"{phase}_polls", len(polls), shape=each)
+        out(f"{phase}_polls_304_pct", 100 * not_modified / len(polls) if polls else None, "{:.1f}", each)
     saves = [x for values in stats.deal_ms.values() for x in values]
     polls = [x for values in stats.poll_ms.values() for x in values]
     out("deals", sum(by_phase.values()), shape="every pace")
@@ -495,7 +495,12 @@ def night(args: argparse.Namespace, tmp: Path, database_url: str | None, started
     for kind, words in (("rows", "the rows that changed, out of band"), ("whole", "the whole region")):
         sizes = stats.answers.get(kind, [])
         out(f"polls_{kind}", len(sizes), shape=f"every pace: {words}")
-        out(f"polls_{kind}_kb_p50", percentile(sizes, 50) / 1000 if sizes else None, "{:.1f}", f"{words}, raw")
+        out(
+            f"polls_{kind}_kb_p50",
+            percentile([float(x) for x in sizes], 50) / 1000 if sizes else None,
+            "{:.1f}",
+            f"{words}, raw",
+        )
     out("tables_done", stats.done, shape="tables whose phone saw its deals of the session done")
     out("conflicts", stats.conflicts)
     out("page_burst_p50_ms", percentile(stats.page_ms, 50) if stats.page_ms else "unavailable (none)")

@@ -328,8 +328,13 @@ def hall_paths(client: Any, user: Any) -> list[Path_]:
 
         return get
 
+    def opened() -> None:
+        response = client.get(f"/r/{night.token}/")
+        assert response.status_code == 200, response.status_code
+
     return [
         Path_("hall: the live region computed and rendered again", shape, render, 40),
+        Path_("hall: the ranking page opened", shape, opened, 40),
         Path_("hall: a follower's poll a mark behind (the rows that changed)", shape, poll(200), 40, a_deal(1)),
         Path_("hall: a follower's poll, a deal he does not see yet (304)", shape, poll(304), 60, a_deal(0)),
     ]

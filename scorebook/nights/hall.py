@@ -83,29 +83,28 @@ def state(lookup: dict, at: datetime) -> tuple[int, str] | None:
     """(pk, key) of the night found by ``lookup`` (``pk=`` or ``ranking_hash=``): a key of what its
     ranking at the mark ``at`` is made of, in the active language, read in two small queries and no
     figure: its sessions (which were closed by ``at``; whether every one is closed now: the final
-    ranking shows at once), their tables and how many take part (a substitute, a late arrival: one
+    ranking shows at once), how many take part (a substitute, a late arrival and his tables: one
     more), and the deals it counts (recorded by ``at``, or at a table of a session closed by then:
     how many, the sum of their versions, raised by a correction, and of their ids). A deal recorded
     or a session closed after ``at`` leaves it as it is."""
     people = Participant.objects.filter(night=OuterRef("night")).order_by().values("night")
     sessions = list(
         NightSession.objects.filter(**{f"night__{k}": v for k, v in lookup.items()})
-        .annotate(tables_count=Count("tables"), people=Subquery(people.annotate(n=Count("pk")).values("n")[:1]))
-        .values_list("night_id", "number", "status", "closed_at", "tables_count", "people")
+        .annotate(people=Subquery(people.annotate(n=Count("pk")).values("n")[:1]))
+        .values_list("night_id", "number", "status", "closed_at", "people")
     )
     if not sessions:
         return None
-    pk, people_count = sessions[0][0], sessions[0][5]
+    pk, people_count = sessions[0][0], sessions[0][4]
     closed = [
-        n for _pk, n, status, when, *_rest in sessions if status == NightSession.Status.CLOSED and (when or at) <= at
+        n for _pk, n, status, when, _people in sessions if status == NightSession.Status.CLOSED and (when or at) <= at
     ]
-    final = all(status == NightSession.Status.CLOSED for _pk, _n, status, *_rest in sessions)
+    final = all(status == NightSession.Status.CLOSED for _pk, _n, status, _when, _people in sessions)
     counted = Q(recorded_at__lte=at) | Q(evening__night_table__session__number__in=closed)
     deals = Deal.objects.filter(counted, evening__night_table__session__night=pk).aggregate(
         n=Count("pk"), versions=Sum("version"), ids=Sum("pk")
     )
-    tables = [count for *_rest, count, _people in sessions]
-    made_of = (closed, final, tables, people_count, *deals.values())
+    made_of = (closed, final, people_count, *deals.values())
     return pk, _digest(translation.get_language(), *made_of)
 
 

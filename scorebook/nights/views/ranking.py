@@ -27,8 +27,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils.cache import quote_etag
-from django.utils.http import parse_etags
+from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.cache import cache_control
@@ -36,7 +35,7 @@ from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseStopPolling, reswap
 
 from scorebook.core import spreadsheet
-from scorebook.core.http import noindex
+from scorebook.core.http import HtmxHttpRequest, noindex
 
 from .. import hall, ranking, results
 from ..access import night_for_member, ranking_lookup
@@ -136,7 +135,7 @@ def _not_modified(key: str, fingerprint: str) -> HttpResponse:
 @noindex
 @cache_control(no_cache=True)
 @reached
-def ranking_live(request: HttpRequest, way: Way) -> HttpResponse:
+def ranking_live(request: HtmxHttpRequest, way: Way) -> HttpResponse:
     """The live region for the page that polls: 304 when it shows it already (its key the night's:
     two queries; or its fingerprint, nothing it shows changed); the rows that changed when it shows
     the ranking of the mark before; else the whole region (final: 286, the polling stops)."""
