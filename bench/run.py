@@ -140,6 +140,8 @@ SHAPES |= {
     "record_answer": f"{_SIX}, 80 deals",
     "record_growth": f"{_SIX}: deal 401 over deal 21",
     "record_deal_ms": f"{_SIX}, 80 deals, inside the bench's rolled-back transaction",
+    "record_deal_cpu_ms": f"{_SIX}, 80 deals, inside the bench's rolled-back transaction, processor time",
+    "record_deal_ratio": f"{_SIX}, 80 deals, over the insert reference, both rolled back",
     "insert_reference": "one row inserted through the same middleware, rolled back alike",
     "list_reference": "80 rows listed through the same middleware",
     "scoring_page_": f"{_SIX}; at 20, 80 and 200 deals",
