@@ -18,6 +18,7 @@ _.RetryLostRaces  # core/races.py: MIDDLEWARE
 _.FormRenderer  # core/forms.py: FORM_RENDERER
 _.RedactLinks  # core/logs.py: LOGGING's filters
 _.OneLineRefusals  # core/logs.py: LOGGING's filters
+_.ReporterFilter  # core/logs.py: DEFAULT_EXCEPTION_REPORTER_FILTER
 _.forbidden  # core/views.py: handler403 (scorebook/urls.py)
 _.csrf_failure  # core/views.py: CSRF_FAILURE_VIEW
 _.HASH  # core/page_css.py: SECURE_CSP's style-src
@@ -28,10 +29,13 @@ _.new_ranking_token  # nights/models.py: the default of nights.0001's ranking_to
 
 # --- read by Django or a library by name -----------------------------------------------------------
 _.exc_text  # core/logs.py: logging's formatter reads the record's cached traceback
+_.plain_http  # core/checks.py: a check Django's registry runs (check --deploy)
+_.get_safe_cookies  # core/logs.py: Django's error report asks its filter for the cookies it may show
+_.input_type  # core/cleaning.py, DateInput: Django's widget renders <input type=...> from it
 _.disabled  # clubs/rules_forms/base.py: Django, a disabled form field
 _.max_time_in_seconds  # bench/settle_up.py: OR-Tools, the CP-SAT solver's parameters
 _.num_workers  # bench/settle_up.py: OR-Tools
-_.gunicorn_command  # bench/readme.py: the README's gunicorn line, for tests/deployed_site.py and test_slow_clients.py
+_.gunicorn_command  # bench/deployment.py: docs/operating.md's gunicorn command, for tests (deployed_site, slow_clients)
 
 # --- model fields and choices: the ORM (by keyword), the admin and the backup read them by name ----
 _.changed_at  # clubs/models/club.py
@@ -75,3 +79,4 @@ _.paid_at, _.paid_by  # evenings/views/settle.py
 _.previous_date  # league/standings.py
 _.sessions_closed  # nights/results.py
 _.origin_label  # evenings/rules_display.py (templates/evenings/rules.html, _rules_line.html)
+_.sections  # clubs/rules_forms/*.py (templates/clubs/rules/), evenings/rules_text.py (templates/evenings/rules.html)

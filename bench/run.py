@@ -199,6 +199,7 @@ def configure(tmp: Path, database_url: str | None = None) -> None:
             "SECRET_KEY": os.environ.get("BENCH_SECRET_KEY") or secrets.token_urlsafe(50),
             "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
             "SECURE_SSL_REDIRECT": "false",  # plain HTTP on loopback; everything else as in production
+            "SIGNUP": "invitation",  # as docs/operating.md sets it
         }
     )
     os.environ["BENCH_SECRET_KEY"] = os.environ["SECRET_KEY"]  # the same in a child process

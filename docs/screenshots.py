@@ -1,19 +1,23 @@
-"""make screenshots: the pictures of the guides (docs/guides/), taken from a demo club at 390x844.
+"""make screenshots: the pictures of the guides (docs/guides/ and their translations), taken from a demo
+club at 390x844, in each language the guides are written in.
 
-It builds the demo club (``manage.py seed_demo_club``) in a throwaway SQLite database, serves it with
-``runserver`` on a free port of 127.0.0.1, and walks through the site as the scorer, the secretary,
+For each language it builds the demo club (``manage.py seed_demo_club --language LANG``: what its
+members typed is in that language too) in a throwaway SQLite database, serves it with ``runserver`` on
+a free port of 127.0.0.1, and walks through the site in that language as the scorer, the secretary,
 the treasurer and the night director do, in Debian's Chromium (Playwright, never its own browser).
 Pages are reached by their URL names (``reverse``) and the demo's own records, and what is tapped is
-found by its role and its label, as a person finds it: when the pages change, the script keeps
-working as long as the words on the buttons do. Each picture is written to docs/img/ as a palette
-PNG (256 colours), a few tens of kilobytes.
+found by its role and its label, as a person finds it, in the language's words (the site's own
+catalogues say them): when the pages change, the script keeps working as long as the messages on the
+buttons do. Each picture is written to the language's folder (docs/img/, docs/fr/img/, docs/nl/img/)
+as a palette PNG (256 colours), a few tens of kilobytes.
 
-    .venv/bin/python docs/screenshots.py            # every picture
-    .venv/bin/python docs/screenshots.py scorer     # the pictures of one guide
+    .venv/bin/python docs/screenshots.py                       # every picture, in every language
+    .venv/bin/python docs/screenshots.py --language fr scorer  # the French pictures of one guide
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import shutil
@@ -25,9 +29,23 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only for the types: Django is set up, and Playwright started, once the demo site runs
+    from django.db.models import QuerySet
+    from playwright.sync_api import Browser, Locator, Page
+
+    from scorebook.clubs.models import Club
+    from scorebook.evenings.models import Evening
+    from scorebook.nights.models import Night
 
 ROOT = Path(__file__).resolve().parent.parent
-IMG = ROOT / "docs" / "img"
+# each language: its browser's locale, and the folder of its pictures (where its guides show them from)
+LANGUAGES = {
+    "en": ("en-GB", ROOT / "docs" / "img"),
+    "fr": ("fr-BE", ROOT / "docs" / "fr" / "img"),
+    "nl": ("nl-BE", ROOT / "docs" / "nl" / "img"),
+}
 PHONE = {"width": 390, "height": 844}
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
@@ -42,8 +60,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def demo_site(folder: Path) -> Iterator[str]:
-    """The demo club in ``folder``'s database, served on 127.0.0.1; yields the site's address."""
+def demo_site(folder: Path, language: str) -> Iterator[str]:
+    """The demo club in ``folder``'s database, its notes in ``language``, served on 127.0.0.1; yields the
+    site's address."""
     env = os.environ | {
         "DATABASE_URL": f"sqlite:///{folder / 'demo.sqlite3'}",
         "DEBUG": "true",
@@ -54,7 +73,8 @@ def demo_site(folder: Path) -> Iterator[str]:
     os.environ.update(env | {"DJANGO_ALLOW_ASYNC_UNSAFE": "true"})
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v", "0"], env=env, check=True, cwd=ROOT)
-    subprocess.run([*manage, "seed_demo_club"], env=env, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    seed = [*manage, "seed_demo_club", "--language", language]
+    subprocess.run(seed, env=env, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
     port = free_port()
     log = (folder / "server.log").open("w")
     server = subprocess.Popen(
@@ -79,50 +99,67 @@ def demo_site(folder: Path) -> Iterator[str]:
 
 
 class Tour:
-    """One browser, a phone-sized context per person, and the pictures."""
+    """One browser, a phone-sized context per person, and the pictures, in one language."""
 
-    def __init__(self, browser, base: str):
+    def __init__(self, browser: Browser, base: str, language: str) -> None:
         import django
 
         django.setup()
-        self.browser, self.base = browser, base
+        self.browser, self.base, self.language = browser, base, language
+        self.locale, self.img = LANGUAGES[language]
         self.taken: list[Path] = []
 
+    def said(self, message: str, **values: object) -> str:
+        """A message of the site as its pages say it in the tour's language (its catalogues)."""
+        from django.utils import translation
+
+        translate = translation.gettext  # the site's own messages: nothing here for makemessages to collect
+        with translation.override(self.language):
+            text = translate(message)
+        return text % values if values else text
+
+    def contract_name(self, ruleset: str, key: str) -> str:
+        from scorebook.rules import registry
+
+        return registry.get(ruleset).contract(key).names.get(self.language)
+
     # --- the demo's records ------------------------------------------------------------------------
-    def url(self, name: str, *args) -> str:
+    def url(self, name: str, *args: object) -> str:
         from django.urls import reverse
 
         return self.base + reverse(name, args=args)
 
     @property
-    def club(self):
+    def club(self) -> Club:
         from scorebook.clubs.models import Club
 
         return Club.objects.get(slug="de-troef")
 
-    def evenings(self):
+    def evenings(self) -> QuerySet[Evening]:
         return self.club.evenings.filter(night_table__isnull=True).order_by("date")
 
-    def night(self):
+    def night(self) -> Night:
         return self.club.nights.get()
 
     # --- phones ------------------------------------------------------------------------------------
-    def phone(self, *, logged_in: bool = True):
+    def phone(self, *, logged_in: bool = True) -> Page:
         context = self.browser.new_context(
-            viewport=PHONE, has_touch=True, locale="en-GB", timezone_id="Europe/Brussels", color_scheme="light"
+            viewport=PHONE, has_touch=True, locale=self.locale, timezone_id="Europe/Brussels", color_scheme="light"
         )
         context.set_default_timeout(TIMEOUT_MS)
-        context.add_cookies([{"name": "django_language", "value": "en", "url": self.base}])
+        context.add_cookies([{"name": "django_language", "value": self.language, "url": self.base}])
         page = context.new_page()
         if logged_in:
             page.goto(self.base + "/accounts/login/")
-            page.get_by_label("User name").fill("demo")
-            page.get_by_label("Password", exact=True).fill(PASSWORD)
-            page.get_by_role("button", name="Log in").click()
+            page.get_by_label(self.said("User name")).fill("demo")
+            page.get_by_label(self.said("Password"), exact=True).fill(PASSWORD)
+            page.get_by_role("button", name=self.said("Log in")).click()
             page.wait_for_url(lambda url: "/accounts/login/" not in url)
         return page
 
-    def shot(self, page, name: str, *, at=None, block: str = "start", full: bool = False) -> None:
+    def shot(
+        self, page: Page, name: str, *, at: Locator | None = None, block: str = "start", full: bool = False
+    ) -> None:
         """The screen as the phone shows it (``at``: first scrolled to that element, at the top of the
         screen or, with ``block="center"``, in its middle)."""
         page.wait_for_load_state("load")
@@ -131,13 +168,14 @@ class Tour:
             if block == "start":
                 page.evaluate("window.scrollBy(0, -8)")
         page.wait_for_timeout(150)  # transitions and fonts settle
-        path = IMG / f"{name}.png"
+        path = self.img / f"{name}.png"
         page.screenshot(path=str(path), full_page=full, animations="disabled", caret="hide")
         self.taken.append(path)
 
     # --- the guides --------------------------------------------------------------------------------
     def scorer(self) -> None:
         tonight = self.evenings().last()
+        assert tonight is not None, "the demo club has evenings"
         page = self.phone()
         page.goto(self.url("evening_list"))
         self.shot(page, "scorer-evenings")
@@ -148,10 +186,10 @@ class Tour:
         self.shot(page, "scorer-scoring")
         record = page.locator("#record")
         contracts, declarers = (
-            record.get_by_role("group", name="Contract"),
-            record.get_by_role("group", name="Declarers"),
+            record.get_by_role("group", name=self.said("Contract")),
+            record.get_by_role("group", name=self.said("Declarers")),
         )
-        contracts.get_by_role("radio", name="together 8").check()
+        contracts.get_by_role("radio", name=self.contract_name("kleurenwiezen", "samen-8")).check()
         for name in self.playing(tonight)[:2]:
             declarers.get_by_role("checkbox", name=name).check()
         self.shot(page, "scorer-record", at=record)
@@ -162,15 +200,18 @@ class Tour:
         other = self.phone()
         other.goto(self.url("evening", tonight.pk))
         page.context.set_offline(True)
-        contracts.get_by_role("radio", name="All pass").check()
-        page.get_by_role("button", name="Save").click()
-        page.get_by_text("waiting deal").first.wait_for()
+        all_pass = self.said("All pass")
+        contracts.get_by_role("radio", name=all_pass).check()
+        page.get_by_role("button", name=self.said("Save the deal")).click()
+        page.locator(".waiting-badge").first.wait_for()
         self.shot(page, "scorer-waiting")
-        other.locator("#record").get_by_role("group", name="Contract").get_by_role("radio", name="All pass").check()
+        other_contracts = other.locator("#record").get_by_role("group", name=self.said("Contract"))
+        other_contracts.get_by_role("radio", name=all_pass).check()
         self.save(other, tonight)
         page.context.set_offline(False)
-        discard = page.get_by_role("button", name="Discard").first
+        discard = page.get_by_role("button", name=self.said("Discard")).first
         discard.wait_for()
+        page.wait_for_load_state("networkidle")  # the page settles after the queue's answers (else it may scroll back)
         self.shot(page, "scorer-conflict", at=page.locator("li", has=discard), block="center")
         discard.click()
 
@@ -184,19 +225,19 @@ class Tour:
         other.context.close()
         page.context.close()
 
-    def playing(self, evening) -> list[str]:
+    def playing(self, evening: Evening) -> list[str]:
         """Who plays the next deal (the engine says), in seat order."""
         from scorebook.evenings import stored
 
         return list(stored.scored(evening).result.next.playing)
 
-    def save(self, page, evening) -> None:
+    def save(self, page: Page, evening: Evening) -> None:
         """Save the deal on the form and wait until the page shows the next one."""
         following = evening.deals.count() + 2
-        page.get_by_role("button", name="Save").click()
-        page.locator("#board").get_by_text(f"Deal {following}").first.wait_for()
+        page.get_by_role("button", name=self.said("Save the deal")).click()
+        page.locator("#board").get_by_text(self.said("Deal %(n)s", n=following)).first.wait_for()
 
-    def wait_until_kept(self, page) -> None:
+    def wait_until_kept(self, page: Page) -> None:
         """The service worker controls the page and keeps it for use with no network."""
         page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null")
         deadline = time.monotonic() + 20
@@ -210,11 +251,11 @@ class Tour:
         page = self.phone()
         page.goto(self.url("club", club.slug))
         self.shot(page, "secretary-club")
-        self.shot(page, "secretary-backup", at=page.get_by_text("Keep a copy of the club"))
+        self.shot(page, "secretary-backup", at=page.get_by_text(self.said("Keep a copy of the club")))
         page.goto(self.url("club_members", club.slug))
         self.shot(page, "secretary-members")
         # a member restored without a password: the link to choose one, shown once
-        page.get_by_role("button", name="Make a link to choose a password").first.click()
+        page.get_by_role("button", name=self.said("Make a link to choose a password")).first.click()
         page.wait_for_load_state("load")
         self.shot(page, "secretary-password-link", at=page.locator(".member-password").first, block="center")
         page.goto(self.url("club_players", club.slug))
@@ -233,7 +274,7 @@ class Tour:
         page = self.phone()
         page.goto(self.url("settlement", second.pk))
         self.shot(page, "treasurer-settlement")
-        self.shot(page, "treasurer-payments", at=page.get_by_role("heading", name="Who pays whom"))
+        self.shot(page, "treasurer-payments", at=page.get_by_role("heading", name=self.said("Who pays whom")))
         page.goto(self.url("club_ledger", club.slug))
         self.shot(page, "treasurer-ledger")
         page.goto(self.url("club_settle_up", club.slug))
@@ -244,13 +285,16 @@ class Tour:
         # the kitty: its figures and fees, money into it, the records; a season's prizes; settling up with it
         page.goto(self.url("club_kitty", club.slug))
         self.shot(page, "treasurer-kitty")
-        page.get_by_text("Record a player's fees paid").click()
-        into = page.get_by_role("heading", name="Money into or out of the kitty")
+        fees = self.said("Record a player's fees paid, or a prize handed over (%(currency)s)", currency="EUR")
+        page.get_by_text(fees).click()
+        into = page.get_by_role("heading", name=self.said("Money into or out of the kitty"))
         self.shot(page, "treasurer-kitty-payment", at=into)
         page.goto(self.url("club_kitty", club.slug))
-        self.shot(page, "treasurer-kitty-records", at=page.get_by_role("heading", name="Expenses and prizes"))
+        records = page.get_by_role("heading", name=self.said("Expenses and prizes"))
+        self.shot(page, "treasurer-kitty-records", at=records)
         page.goto(self.url("season", club.slug, club.seasons.get(ruleset="liege").pk))
-        self.shot(page, "treasurer-prizes", at=page.get_by_role("heading", name="Prizes from the club's kitty"))
+        prizes = page.get_by_role("heading", name=self.said("Prizes from the club's kitty"))
+        self.shot(page, "treasurer-prizes", at=prizes)
         page.goto(self.url("club_settle_up", club.slug) + "?kitty=1")
         self.shot(page, "treasurer-settle-up-kitty")
         page.context.close()
@@ -262,29 +306,30 @@ class Tour:
         self.shot(page, "director-new-night")
         page.goto(self.url("night", night.pk))
         self.shot(page, "director-night")
-        changes = page.get_by_role("heading", name="Changes of players")
+        changes = page.get_by_role("heading", name=self.said("Changes of players"))
         changes.click()  # the folded part opens
-        page.get_by_label("Late arrival").fill("Quinten")
+        page.get_by_label(self.said("Late arrival")).fill("Quinten")
         self.shot(page, "director-late", at=changes)
-        page.get_by_role("button", name="Add the late arrival").click()
+        page.get_by_role("button", name=self.said("Add the late arrival")).click()
         page.wait_for_load_state("load")
         self.shot(page, "director-reprint")
         page.goto(self.url("night_plan", night.pk))
         self.shot(page, "director-plan")
         page.goto(self.url("night", night.pk))
-        page.get_by_role("link", name="Live ranking").first.click()
+        page.get_by_role("link", name=self.said("Live ranking")).first.click()
         page.wait_for_load_state("load")
         self.shot(page, "director-ranking")
         page.goto(self.url("night", night.pk))
-        page.get_by_role("button", name="Make the link").click()
+        page.get_by_role("button", name=self.said("Make the link")).click()
         page.wait_for_load_state("load")
         self.shot(page, "director-ranking-link")
         page.goto(self.url("night", night.pk))
-        page.get_by_label("Which cards").select_option(label="session 2")  # the session being played
-        page.get_by_role("button", name="Print table cards").click()
+        which = page.get_by_label(self.said("Which cards"))
+        which.select_option(label=self.said("session %(n)s", n=2))  # the session being played
+        page.get_by_role("button", name=self.said("Print table cards")).click()
         page.wait_for_load_state("load")
         self.shot(page, "director-cards")
-        card = page.locator("a[href*='/t/']").first.get_attribute("href")
+        card = page.locator("a[href*='/t/']").first.get_attribute("href") or ""
         table = self.phone(logged_in=False)
         table.goto(card if card.startswith("http") else self.base + card)
         self.shot(table, "director-table")
@@ -309,21 +354,18 @@ def optimise(path: Path) -> None:
     small.save(path, optimize=True)
 
 
-def main(names: list[str]) -> None:
+def shoot(language: str, names: list[str]) -> None:
+    """The pictures of ``names`` (every guide if empty) in ``language``, from a demo club of its own."""
     from playwright.sync_api import sync_playwright
 
-    unknown = set(names) - set(GUIDES)
-    if unknown:
-        raise SystemExit(f"unknown guide {', '.join(sorted(unknown))}: choose among {', '.join(GUIDES)}")
-    if not Path(CHROMIUM).exists():
-        raise SystemExit(f"{CHROMIUM} is missing: make chromium")
-    IMG.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="scorebook-screenshots-"))
+    img = LANGUAGES[language][1]
+    img.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix=f"scorebook-screenshots-{language}-"))
     start = time.monotonic()
     try:
-        with demo_site(folder) as base, sync_playwright() as playwright:
+        with demo_site(folder, language) as base, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-            tour = Tour(browser, base)
+            tour = Tour(browser, base, language)
             for name in names or GUIDES:
                 GUIDES[name](tour)
             browser.close()
@@ -331,8 +373,28 @@ def main(names: list[str]) -> None:
             optimise(path)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    total = sum(p.stat().st_size for p in IMG.glob("*.png"))
-    print(f"{len(tour.taken)} pictures in docs/img/ ({total / 1024:.0f} KB in all), {time.monotonic() - start:.0f} s")  # noqa: T201
+    total = sum(p.stat().st_size for p in img.glob("*.png"))
+    where = img.relative_to(ROOT)
+    print(f"{len(tour.taken)} pictures in {where}/ ({total / 1024:.0f} KB in all), {time.monotonic() - start:.0f} s")  # noqa: T201
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="docs/screenshots.py", description="The guides' pictures.")
+    parser.add_argument("--language", choices=sorted(LANGUAGES), action="append", help="only this language")
+    parser.add_argument("guides", nargs="*", metavar="GUIDE", help=", ".join(GUIDES))
+    args = parser.parse_args(argv)
+    unknown = set(args.guides) - set(GUIDES)
+    if unknown:
+        raise SystemExit(f"unknown guide {', '.join(sorted(unknown))}: choose among {', '.join(GUIDES)}")
+    if not Path(CHROMIUM).exists():
+        raise SystemExit(f"{CHROMIUM} is missing: make chromium")
+    languages = args.language or list(LANGUAGES)
+    if len(languages) == 1:
+        shoot(languages[0], args.guides)
+        return
+    # one process per language: each serves and reads its own demo database (Django is set up once a process)
+    for language in languages:
+        subprocess.run([sys.executable, __file__, "--language", language, *args.guides], check=True, cwd=ROOT)
 
 
 if __name__ == "__main__":

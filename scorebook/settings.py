@@ -4,6 +4,7 @@ import os
 import tempfile
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -44,6 +45,16 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r} is not an integer.") from None
 
 
+def env_choice(name: str, choices: tuple[str, ...], default: str | None) -> str:
+    """One of ``choices``; ``default`` when unset (None: it must be set)."""
+    raw = os.environ.get(name, default)
+    if raw is None:
+        raise ImproperlyConfigured(f"The environment variable {name} must be set: {', '.join(choices)}.")
+    if raw.strip().lower() not in choices:
+        raise ImproperlyConfigured(f"{name}={raw!r} is none of {', '.join(choices)}.")
+    return raw.strip().lower()
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
 
@@ -53,6 +64,11 @@ if DEBUG:
     SECRET_KEY = env_str("SECRET_KEY", "dev-only-secret-key-not-for-production-use-0123456789")
 else:
     SECRET_KEY = env_str("SECRET_KEY")
+# Who may make an account (docs/operating.md, scorebook/accounts/sign_up.py): anyone ("open", the
+# default of a development site: make run, the tests), only someone holding a club's invitation link
+# ("invitation", the production setting the guide writes), or nobody but the operator's command and
+# the links to choose a password ("closed"). Without DEBUG it must be set: a real site says who.
+SIGNUP = env_choice("SIGNUP", ("open", "invitation", "closed"), "open" if DEBUG else None)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
@@ -177,12 +193,18 @@ TIME_ZONE = env_str("TIME_ZONE", "Europe/Brussels")
 USE_I18N = True
 USE_TZ = True
 
-# docs/ is read from the checkout, as templates/ is: a variant's page of docs/rules/ is shown on the rules
-# page of its evenings (evenings/rules_text.py)
+# docs/ is read from the checkout, as templates/ is: its rules and guides are the site's help (core/help.py),
+# in the reader's language, and a variant's page is shown on the rules page of its evenings
+# (evenings/rules_text.py); the guides' pictures of each language are static files under help/LANG/
 DOCS_DIR = BASE_DIR / "docs"
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    ("help/en", DOCS_DIR / "img"),
+    ("help/fr", DOCS_DIR / "fr" / "img"),
+    ("help/nl", DOCS_DIR / "nl" / "img"),
+]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))  # where collectstatic writes
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -215,7 +237,7 @@ _MAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
     "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
 )
-MAILERS = {"default": {"BACKEND": _MAIL_BACKEND}}
+MAILERS: dict[str, dict[str, Any]] = {"default": {"BACKEND": _MAIL_BACKEND}}
 if _MAIL_BACKEND.endswith("smtp.EmailBackend"):
     MAILERS["default"]["OPTIONS"] = {
         "host": env_str("EMAIL_HOST", "localhost"),
@@ -239,6 +261,9 @@ def env_addresses(name: str) -> list[str]:
 # Who gets the traceback of a server error by mail (with DEBUG=false): ADMINS=ops@example.org,...
 ADMINS = env_addresses("ADMINS")
 
+# An error report (the mail to ADMINS) shows no cookie's value (scorebook/core/logs.py).
+DEFAULT_EXCEPTION_REPORTER_FILTER = "scorebook.core.logs.ReporterFilter"
+
 # Every log line goes to standard error (gunicorn and the service manager keep it); a server
 # error's traceback also goes to ADMINS by mail when DEBUG is false.
 LOGGING = {
@@ -258,7 +283,7 @@ LOGGING = {
             "filters": ["one_line_refusals", "no_links"],
         },
         "mail_admins": {
-            "class": "django.utils.log.AdminEmailHandler",
+            "class": "scorebook.core.logs.AdminEmailHandler",  # Django's, its whole mail masked
             "level": "ERROR",
             "filters": ["require_debug_false", "one_line_refusals", "no_links"],
         },
@@ -312,11 +337,17 @@ REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 3 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # Django's default, stated: a request body larger than 2.5 MB is refused
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_048_576
 
+# Plain http on a club's own network, where no certificate can be had (docs/operating.md, "On a club's
+# LAN, without TLS"): cookies a browser sends back over http, no redirect to https, no HSTS; and
+# everything the phones send readable by anyone on that network. check --deploy says so at every run
+# (scorebook.W001, core/checks.py), and the site's log when it starts.
+PLAIN_HTTP = env_bool("PLAIN_HTTP", False)
+
 if not DEBUG:
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not PLAIN_HTTP)
+    SESSION_COOKIE_SECURE = not PLAIN_HTTP
+    CSRF_COOKIE_SECURE = not PLAIN_HTTP
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if PLAIN_HTTP else 31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     if env_bool("BEHIND_TLS_PROXY", False):  # gunicorn behind nginx/caddy that terminates TLS

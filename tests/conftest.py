@@ -1,8 +1,7 @@
 """Shared fixtures: named users and evenings built through the real services."""
 
 import os
-from datetime import date
-from decimal import Decimal
+import sys
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -15,7 +14,11 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 hypothesis_settings.register_profile("scorebook", deadline=None)
 hypothesis_settings.load_profile("scorebook")
 
+# the test of the tests' database groups (tests/write_path.py), and pytester for its own test
+pytest_plugins = ["write_path", "pytester"]
+
 PASSWORD = "a-long-test-password"
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +30,7 @@ def english_by_default(settings):
 @pytest.fixture(autouse=True)
 def fast_passwords(settings):
     """Hashing with a slow algorithm is the password system's job, not the tests'."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture
@@ -69,26 +72,46 @@ def outsider_client(client, outsider):
 
 @pytest.fixture
 def make_evening(scorer):
-    """make_evening("kleurenwiezen", ["Anne", ...], deals=[...]) through the real services."""
-    from scorebook.evenings import creation, services
+    """make_evening("kleurenwiezen", ["Anne", ...], deals=[...]): Marie's evening, with its read-only link
+    (``share_token``), through the one evening builder (``builders.club_evening``)."""
+    from builders import DAY, PLAYERS, club_evening
 
-    def make(ruleset="kleurenwiezen", players=("Anne", "Bert", "Carl", "Dina"), deals=(), stake="0.10", **extra):
-        evening = creation.create_evening(
-            ruleset=ruleset,
-            players=list(players),
-            first_dealer=extra.pop("first_dealer", 0),
-            stake=Decimal(stake) if stake is not None else None,
-            currency=extra.pop("currency", "EUR"),
-            date=extra.pop("date", date(2026, 11, 20)),
-            user=extra.pop("user", scorer),
-            rules=extra.pop("rules", None),
-            club=extra.pop("club", None),
-        )
-        for deal in deals:
-            services.record_deal(evening, deal, scorer)
-        # its read-only link, as the owner makes it on the share page; only a digest is stored,
-        # so the tests keep the token here
-        evening.share_token = services.new_share_link(evening)
-        return evening
+    def make(ruleset="kleurenwiezen", players=PLAYERS, deals=(), stake="0.10", **extra):
+        club, user, day = extra.pop("club", None), extra.pop("user", scorer), extra.pop("date", DAY)
+        return club_evening(club, user, day, deals, players, ruleset, stake, share=True, **extra)
 
     return make
+
+
+def world_of_the_module(build):
+    """A module-scoped fixture: the world ``build(make_user)`` makes through the real services, built once
+    for a module whose tests only read it. It is built inside a transaction that stays open while the
+    module's tests run and is rolled back after the last one; each test runs in a savepoint of it (its
+    writes undone after it, as always). Give each test a copy (``copy.deepcopy``): the model instances a
+    test changes in memory stay its own."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.test import override_settings
+    from django.utils import translation
+
+    @pytest.fixture(scope="module")
+    def built(django_db_setup, django_db_blocker):
+        def make_user(username, **extra):
+            return get_user_model().objects.create_user(username=username, password=PASSWORD, **extra)
+
+        with django_db_blocker.unblock():
+            atomic = transaction.atomic()
+            atomic.__enter__()
+            try:
+                # what the autouse fixtures give each test: English, quick password hashes
+                with override_settings(LANGUAGE_CODE="en", PASSWORD_HASHERS=FAST_HASHERS), translation.override("en"):
+                    world = build(make_user)
+            except BaseException:
+                atomic.__exit__(*sys.exc_info())
+                raise
+        yield world
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+    return built

@@ -156,6 +156,7 @@ class DeployedSite:
             # 443 the browser's Origin names no port either; here it names nginx's port
             "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{self.port}",
             "SECURE_SSL_REDIRECT": "false",
+            "SIGNUP": "open",  # the browser tests sign up on its pages too
             "DATABASE_URL": self.database_url,
             "STATIC_ROOT": str(self.static_root),
             "TRUSTED_PROXY_COUNT": "0",
@@ -311,25 +312,15 @@ def _evening(
     deals: list[dict] = (),
 ) -> int:
     from datetime import date as Date
-    from decimal import Decimal
 
     from django.contrib.auth import get_user_model
 
-    from scorebook.evenings import creation, services
+    from builders import club_evening  # the tests' evening builder (this process runs from tests/)
 
     user = get_user_model().objects.get(username=username)
-    evening = creation.create_evening(
-        ruleset=ruleset,
-        players=list(players),
-        first_dealer=first_dealer,
-        stake=Decimal(stake) if stake is not None else None,
-        currency="EUR",
-        date=Date.fromisoformat(date),
-        user=user,
-    )
-    for deal in deals:
-        services.record_deal(evening, deal, user)
-    return evening.pk
+    return club_evening(
+        None, user, Date.fromisoformat(date), deals, players, ruleset, stake, first_dealer=first_dealer
+    ).pk
 
 
 def _record_deal(evening: int, username: str, deal: dict) -> int:
@@ -390,26 +381,24 @@ def _night(username: str, players: list[str], sessions: int = 2) -> dict:
 
     from django.contrib.auth import get_user_model
 
+    import night_builders  # the tests' night builder (this process runs from tests/)
     from scorebook.clubs.models import Club, Membership, Role
-    from scorebook.nights import services
     from scorebook.nights.models import NightTable
 
     user = get_user_model().objects.get(username=username)
     club = Club.objects.create(name=f"Club {username}", slug=f"club-{username}")
     Membership.objects.create(club=club, user=user, role=Role.SCORER)
-    night = services.create_night(
-        club=club,
-        user=user,
-        name="Night",
-        date=date(2026, 11, 20),
-        ruleset="kleurenwiezen",
-        sessions=sessions,
-        deals_per_session=None,
-        ranking="total",
-        place_points=[],
+    night = night_builders.night(
+        club,
+        user,
+        players,
+        sessions,
+        None,
         stake=Decimal("0.10"),
-        currency="EUR",
-        players=list(players),
+        name="Night",
+        day=date(2026, 11, 20),
+        seed=0,
+        ranking_link=False,
     )
     tables = NightTable.objects.filter(session__night=night, session__number=1).order_by("number")
     return {"night": night.pk, "evenings": [t.evening_id for t in tables]}

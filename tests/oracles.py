@@ -19,7 +19,7 @@ def min_transfer_count(balances: dict[str, Decimal]) -> int:
     """The fewest payments that settle ``balances``, for more players than the brute force below
     reaches: n non-zero balances minus the most zero-sum groups, from the settlement's own exact
     search of those groups (which the brute force checks on small tables)."""
-    from scorebook.rules.settlement import _cents, _most_groups
+    from scorebook.rules.settle_up import _cents, _most_groups
 
     values = [cents for cents in _cents(balances).values() if cents]
     return len(values) - _most_groups(values)[1][-1] if values else 0

@@ -25,6 +25,8 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
+import night_builders
+from builders import club_evening
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import HouseRules, Membership, Player, Role, Season
 from scorebook.evenings import creation, links, payments, services, stored
@@ -32,6 +34,7 @@ from scorebook.evenings.management.commands import seed_demo
 from scorebook.ledger import services as ledger
 from scorebook.ledger.books import night_ledgers
 from scorebook.nights import services as nights
+from write_path import builder
 
 CASES = Path(__file__).resolve().parent / "rules" / "cases"
 
@@ -53,16 +56,7 @@ def _case(ruleset: str) -> tuple[list[str], list[dict]]:
 
 
 def _contract_evening(club, user, ruleset, players, day, script, stake="0.10"):
-    evening = creation.create_evening(
-        ruleset=ruleset,
-        players=players,
-        first_dealer=0,
-        stake=Decimal(stake),
-        currency="EUR",
-        date=day,
-        user=user,
-        club=club,
-    )
+    evening = club_evening(club, user, day, (), players, ruleset, stake)
     for step in script:
         playing = stored.scored(evening).result.next.playing
         services.record_deal(evening, seed_demo.contract_deal(step, playing), user)
@@ -71,21 +65,10 @@ def _contract_evening(club, user, ruleset, players, day, script, stake="0.10"):
 
 def _classic_evening(club, user, ruleset, day):
     players, deals = _case(ruleset)
-    evening = creation.create_evening(
-        ruleset=ruleset,
-        players=players,
-        first_dealer=0,
-        stake=Decimal("0.05"),
-        currency="EUR",
-        date=day,
-        user=user,
-        club=club,
-    )
-    for deal in deals:
-        services.record_deal(evening, deal, user)
-    return evening
+    return club_evening(club, user, day, deals, players, ruleset, "0.05")
 
 
+@builder
 def build(make_user) -> dict:
     adele = make_user("adele", first_name="Adèle", email="adele@example.org")
     marie = make_user("marie", first_name="Marie")
@@ -196,20 +179,18 @@ def build(make_user) -> dict:
 
 def _night(club, director):
     names = ["Anne", "Bert", "Carl", "Dina", "Eric", "Marc", "Nadia", "Olivier"]
-    night = nights.create_night(
-        club=club,
-        user=director,
-        name="Lenteavond",
-        date=date(2026, 3, 14),
-        ruleset="kleurenwiezen",
-        sessions=3,
-        deals_per_session=2,
+    night = night_builders.night(
+        club,
+        director,
+        names,
+        3,
+        2,
         ranking="places",
         place_points=[4, 3, 2, 1],
         stake=Decimal("0.05"),
-        currency="EUR",
-        players=names,
+        name="Lenteavond",
         seed=3,
+        ranking_link=False,
     )
     nights.table_links(night)  # the cards printed
     nights.new_ranking_link(night)

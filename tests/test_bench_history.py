@@ -9,7 +9,7 @@ from bench import synthetic as syn
 from scorebook.evenings.models import Evening
 from scorebook.evenings.summary import SEAT_FIGURES
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def test_it_stores_in_bulk_what_recording_each_deal_stores(django_user_model):

@@ -1,13 +1,15 @@
-"""The documentation agrees with the code and stands on its own.
+"""The documentation agrees with the code and stands on its own, in every language.
 
 - The parts of ``docs/`` made from the code (the presets' figures and grids, the worked examples,
-  the evening file's JSON Schema) are what ``manage.py docs`` makes now: a change to a preset or a
-  worked example without ``make docs`` fails here.
+  the evening file's JSON Schema), in English and in the translations (``docs/fr/``, ``docs/nl/``),
+  are what ``python -m tools.docs`` (``make docs``) makes now: a change to a preset or a worked
+  example without ``make docs`` fails here.
 - Every JSON block a page marks as a house rule (``<!-- check: house-rules KEY -->``) is accepted
   by the engine on top of that preset and changes something; every block marked as an evening
   file is read and scored by the engine.
-- Every relative link of README.md and docs/ reaches a file of the repository, and every anchor
-  (``#...``) a heading or an ``<a id>`` of the page it names.
+- Every relative link of README.md and docs/ (the translations too) reaches a file of the repository,
+  and every anchor (``#...``) a heading or an ``<a id>`` of the page it names; every picture of a
+  language's folder (``docs/img/``, ``docs/fr/img/``, ``docs/nl/img/``) is shown by a guide of it.
 - No tracked file names a path outside the repository or of one machine.
 """
 
@@ -21,10 +23,11 @@ from urllib.parse import unquote
 
 import pytest
 
-from scorebook.core import docs
 from scorebook.rules import evening_file, registry
 from scorebook.rules.model import ContractRules
 from scorebook.rules.scoring import score
+from tools.docs import examples, pages, presets
+from tools.docs.words import say
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
@@ -45,30 +48,33 @@ def _relative(path: Path) -> str:
 
 
 def test_it_finds_the_generated_parts_up_to_date():
-    stale = [_relative(path) for path in docs.stale()]
+    stale = [_relative(path) for path in pages.stale()]
     assert not stale, f"out of date (run `make docs`): {stale}"
 
 
-def test_it_makes_every_variant_page_with_its_figures_and_examples():
+@pytest.mark.parametrize("lang", ["en", "fr", "nl"])
+def test_it_makes_every_variant_page_with_its_figures_and_examples(lang):
+    folder = ROOT / "docs" / "rules" if lang == "en" else ROOT / "docs" / lang / "rules"
+    who_pays = say("who-pays", lang, transfers="").split("{")[0].rstrip(" .")
     for rules in registry.all_presets():
         key = rules.key
-        text = (ROOT / "docs" / "rules" / f"{key}.md").read_text()
+        text = (folder / f"{key}.md").read_text()
         assert f"<!-- generated: figures {key} -->" in text, key
         assert text.count("<!-- generated: example ") >= 2, f"{key}: a deal, then an evening"
-        assert "Who pays whom:" in text, f"{key}: an evening with its settlement"
+        assert who_pays in text, f"{key}: an evening with its settlement"
         if registry.family(key) == "contract":
             assert f"<!-- generated: grid {key} -->" in text, key
 
 
 def test_it_refuses_a_sheet_the_engine_disagrees_with(monkeypatch):
     """A page never shows a figure the engine and the sheet do not both give."""
-    real = docs.sheet("gand.toml", "an evening with a stake")
-    wrong = docs.Sheet(
+    real = examples.sheet("gand.toml", "an evening with a stake")
+    wrong = examples.Sheet(
         real.file, real.ruleset, {**real.case, "totals": {**real.case["totals"], "Anne": 99}}, real.defaults
     )
-    monkeypatch.setattr(docs, "sheet", lambda file, name: wrong)
+    monkeypatch.setattr(examples, "sheet", lambda file, name: wrong)
     with pytest.raises(ValueError, match="the engine gives totals"):
-        docs.example("gand.toml", "an evening with a stake")
+        examples.example("gand.toml", "an evening with a stake")
 
 
 def test_it_puts_each_figure_of_a_preset_on_its_page():
@@ -76,7 +82,7 @@ def test_it_puts_each_figure_of_a_preset_on_its_page():
     for rules in registry.all_presets():
         if not isinstance(rules, ContractRules):
             continue
-        text = docs.grid(rules.key)
+        text = presets.grid(rules.key)
         for contract in rules.contracts.values():
             assert f'<a id="{contract.key}"></a>' in text
             section = text.split(f'<a id="{contract.key}"></a>', 1)[1].split("<a id=", 1)[0]
@@ -175,8 +181,11 @@ def test_it_links_every_page_of_docs_from_somewhere():
     assert not orphans, f"no page links to {orphans}"
 
 
-def test_it_shows_every_picture_of_docs_img_in_a_guide_and_keeps_them_small():
-    pictures = sorted((ROOT / "docs" / "img").glob("*.png"))
+@pytest.mark.parametrize("folder", ["docs/img", "docs/fr/img", "docs/nl/img"])
+def test_it_shows_every_picture_of_a_languages_folder_in_a_guide_and_keeps_them_small(folder):
+    pictures = sorted((ROOT / folder).glob("*.png"))
+    english = sorted(p.name for p in (ROOT / "docs" / "img").glob("*.png"))
+    assert [p.name for p in pictures] == english, "every language has the pictures of every guide"
     shown = {(page.parent / target).resolve() for page in PAGES for target in links(page) if target.endswith(".png")}
     assert pictures and not [p.name for p in pictures if p.resolve() not in shown], "a picture no guide shows"
     assert sum(p.stat().st_size for p in pictures) < 2 * 1024 * 1024
@@ -199,13 +208,13 @@ def test_it_writes_the_deployment_once_in_the_operating_guide():
         return page.read_text().split("```")[1::2]
 
     def deploys(block: str) -> bool:
-        gunicorn = re.search(r"^\.venv/bin/gunicorn ", block, re.M)  # the command run (not systemd's line)
-        return bool(gunicorn) or block.strip().startswith("server {") or "export_club" in block
+        gunicorn = re.search(r"^ExecStart=\S*gunicorn ", block, re.M)  # the service that runs it
+        return bool(gunicorn) or "server {" in block or "export_club" in block
 
     operating = ROOT / "docs" / "operating.md"
     assert operating == deployment.PAGE
     assert len([b for b in blocks(operating) if deploys(b)]) == 3
-    assert len([line for line in operating.read_text().splitlines() if line.startswith(".venv/bin/gunicorn ")]) == 1
+    assert len([line for line in operating.read_text().splitlines() if re.match(r"ExecStart=\S*gunicorn ", line)]) == 1
     assert deployment.gunicorn_line()[:2] == [".venv/bin/gunicorn", "scorebook.wsgi"]
     assert "proxy_pass http://127.0.0.1:8000;" in deployment.nginx_block()
     copies = [_relative(page) for page in PAGES if page != operating and any(deploys(b) for b in blocks(page))]

@@ -21,12 +21,12 @@ import pytest
 from django.core.management import call_command
 from hypothesis import HealthCheck, given, settings
 
-from scorebook.core import docs
 from scorebook.evenings import creation
 from scorebook.evenings.models import Evening
 from scorebook.rules import evening_file, evening_schema
 from scorebook.rules.evening_file import FORMAT, FileError
 from scorebook.rules.scoring import DealError, score
+from tools.docs import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "docs" / "evening-file.schema.json").read_text())
@@ -63,11 +63,12 @@ def test_it_publishes_the_schema_the_code_declares():
 
 
 def _sheets():
-    """Every worked example of tests/rules/cases, as the docs read one (``docs.Sheet``)."""
-    for path in sorted(docs.CASES.glob("*.toml")):
+    """Every worked example of tests/rules/cases, as the docs read one (``tools.docs.examples.Sheet``)."""
+    for path in sorted(examples.CASES.glob("*.toml")):
         data = tomllib.loads(path.read_text())
         for case in data["case"]:
-            yield pytest.param(docs.Sheet(path.name, data["ruleset"], case, data), id=f"{path.name}: {case['name']}")
+            sheet = examples.Sheet(path.name, data["ruleset"], case, data)
+            yield pytest.param(sheet, id=f"{path.name}: {case['name']}")
 
 
 @pytest.mark.parametrize("case", list(_sheets()))
@@ -95,6 +96,7 @@ def test_it_finds_the_examples_of_the_docs():
     assert len(list(_doc_examples())) >= 25
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_accepts_every_evening_the_demo_exports(settings):
     settings.DEBUG = True  # seed_demo is for development sites
@@ -182,6 +184,7 @@ def test_it_refuses_what_breaks_the_format_in_the_engine_and_the_schema(data):
 # --- the site's import -------------------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_imports_nothing_the_schema_refuses(monkeypatch, make_user):
     """Should the engine ever read a file the schema refuses, the site does not store it."""

@@ -15,7 +15,7 @@ from builders import club_evening
 from conftest import PASSWORD
 from scorebook.clubs.models import Club, Membership, Player, Role, Season
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 SKIPPED_ACTIONS = ("/i18n/", "/accounts/logout/")  # the language switch and logging out are no forms to fill
 FREE_TEXT = {"text": "Test Name", "search": "Test Name", "email": "new@example.org", "password": PASSWORD}

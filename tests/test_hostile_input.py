@@ -1,7 +1,6 @@
 """Hostile input beyond the deal form: the house-rules form, names with markup, forged posts."""
 
 from datetime import date
-from decimal import Decimal
 
 import pytest
 from django.test import Client
@@ -9,10 +8,10 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from builders import club_evening
 from pages import Page
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Role, Season
-from scorebook.evenings import creation, services
-from test_access_matrix import _lines, world  # noqa: F401  (the fixture is used by name)
+from test_access_matrix import _lines, built_world, world  # noqa: F401  (the fixtures are used by name)
 
 SCRIPT = "<script>alert(1)</script>"
 NASTY = st.one_of(
@@ -29,6 +28,7 @@ def admin_club(scorer):
     return club
 
 
+@pytest.mark.both_databases
 @pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize("ruleset", ["kleurenwiezen", "encheres", "francais"])
@@ -56,23 +56,15 @@ def test_it_never_breaks_on_a_hostile_house_rules_post(scorer_client, admin_club
 @pytest.mark.django_db
 def test_it_shows_a_player_called_script_as_text_on_every_page(scorer_client, admin_club, scorer):
     players = [SCRIPT, "Bert", "Carl", "Dina"]
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=players,
-        first_dealer=0,
-        stake=Decimal("0.10"),
-        currency="EUR",
-        date=date(2026, 11, 20),
-        user=scorer,
-        club=admin_club,
-    )
-    services.record_deal(evening, {"contract": "samen-9", "declarers": [SCRIPT, "Carl"], "tricks": 10}, scorer)
-    services.record_deal(evening, {"adjustment": {SCRIPT: -1, "Bert": 1}, "note": SCRIPT}, scorer)
+    deals = [
+        {"contract": "samen-9", "declarers": [SCRIPT, "Carl"], "tricks": 10},
+        {"adjustment": {SCRIPT: -1, "Bert": 1}, "note": SCRIPT},
+    ]
+    evening = club_evening(admin_club, scorer, deals=deals, players=players, share=True)
     season = Season.objects.create(
         club=admin_club, name=SCRIPT, start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
     )
     player = Player.objects.get(club=admin_club, name=SCRIPT)
-    evening.share_token = services.new_share_link(evening)
     pages = [
         reverse("evening", args=[evening.pk]),
         reverse("evening_public", args=[evening.share_token]),

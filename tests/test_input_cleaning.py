@@ -4,20 +4,33 @@ any member opens), NaN place points (a 500), a NUL byte in a link's address (a 5
 PostgreSQL), direction overrides and look-alike names accepted, digits other than 0-9 read as
 numbers. ``tests/test_hostile_forms.py`` sends the same to every form of the site."""
 
-from datetime import date
+import csv
+import io
+import json
+from datetime import date, timedelta
+from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.timezone import localdate
 
+import night_builders
 from club_fixtures import *  # noqa: F403
 from night_builders import NAMES
-from pages import every_error
+from pages import Page, every_error
 from scorebook.clubs.models import Club, Player, Season
-from scorebook.core import cleaning
+from scorebook.core import cleaning, spreadsheet
+from scorebook.evenings.models import Deal, Evening
+from scorebook.ledger import services as ledger
+from scorebook.ledger.models import Expense
 from scorebook.nights import services as nights
+from scorebook.nights.models import Night
 
-pytestmark = pytest.mark.django_db
+# what reaches the database (control characters, look-alike names compared there): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 RTL = "\u202e"
 
@@ -30,21 +43,7 @@ def marie_client(client, scorer):
 
 @pytest.fixture
 def night(club, scorer):
-    return nights.create_night(
-        club=club,
-        user=scorer,
-        name="Kaartavond",
-        date=date(2026, 3, 14),
-        ruleset="kleurenwiezen",
-        sessions=2,
-        deals_per_session=8,
-        ranking="total",
-        place_points=[],
-        stake=None,
-        currency="EUR",
-        players=NAMES[:8],
-        seed=1,
-    )
+    return night_builders.night(club, scorer, 8, ranking_link=False)
 
 
 def refused(response, *words):
@@ -327,3 +326,119 @@ def test_it_refuses_every_bidi_control_in_a_note(marie_client, make_evening, mar
 
 def test_it_keeps_an_emoji_written_with_a_joiner_in_a_note():
     assert cleaning.clean_text("Anne 👩\u200d👩\u200d👧 ") == "Anne 👩\u200d👩\u200d👧"
+
+
+# Issue 39: notes took a zero-width space, U+2028 and a leading byte order mark, and a note "\ufeff=1"
+# reached ledger.csv without its apostrophe (the guard looked at the first character, the mark)
+
+INVISIBLE = {
+    "zero width space": "\u200b",
+    "line separator": "\u2028",
+    "paragraph separator": "\u2029",
+    "byte order mark": "\ufeff",
+    "word joiner": "\u2060",
+    "soft hyphen": "\u00ad",
+}
+
+
+@pytest.fixture
+def adele_client(client, admin):
+    client.force_login(admin)
+    return client
+
+
+def expense(note: str, day: str = "2026-11-20") -> dict[str, str]:
+    return {"expense-amount": "12.50", "expense-day": day, "expense-note": note}
+
+
+@pytest.mark.both_databases
+@pytest.mark.parametrize("written", ["{c}=1", "New{c}cards", "cards{c}"], ids=["leading", "inside", "trailing"])
+@pytest.mark.parametrize("char", INVISIBLE.values(), ids=INVISIBLE.keys())
+def test_it_refuses_invisible_characters_and_line_separators_in_a_note(
+    adele_client, club, admin, make_evening, char, written
+):
+    """Refused in words; a line or paragraph separator at either end is white space, which every
+    field strips first: never kept."""
+    note = written.format(c=char)
+    evening = make_evening(user=admin)
+    for response in (
+        adele_client.post(reverse("club_kitty_expense", args=[club.slug]), expense(note)),
+        adele_client.post(reverse("adjustment", args=[evening.pk]), {"adj-points_0": "3", "adj-note": note}),
+    ):
+        if not (char.isspace() and note.strip() != note):
+            refused(response, "invisible")
+    assert not Expense.objects.filter(note__contains=char).exists()
+    assert not any(char in json.dumps(deal.data, ensure_ascii=False) for deal in Deal.objects.all())
+
+
+@pytest.mark.both_databases
+@pytest.mark.parametrize(
+    "note",
+    ["\ufeff=1+1", "\u200b=HYPERLINK(1)", " =1+1", "\u2028+1+1", "＝1+1", "\u00a0@SUM(1)", "\u2060-1+1"],
+    ids=["bom", "zero width space", "space", "line separator", "full width", "no-break space", "word joiner"],
+)
+def test_every_csv_cell_is_guarded_after_normalisation(adele_client, club, admin, note):
+    """A note kept before the forms refused these (or restored from a file): the spreadsheet reads
+    past an invisible character or a space to the formula, so the guard does too."""
+    ledger.record_expense(club, Decimal("5.00"), "EUR", date(2026, 11, 20), note, admin)
+    content = adele_client.get(reverse("club_ledger_csv", args=[club.slug])).content.decode("utf-8-sig")
+    cells = [cell for row in csv.reader(io.StringIO(content)) for cell in row if cell.endswith(note[1:])]
+    assert cells and all(cell.startswith("'") for cell in cells), cells
+    assert spreadsheet.safe_cell("-1,50") == "-1,50" and spreadsheet.safe_cell("=") == "="  # numbers, no movement
+
+
+def test_it_keeps_a_note_with_french_spaces_and_an_emoji():
+    assert cleaning.clean_text("Cartes\u202f: 12\u00a0€ 👍🏽") == "Cartes\u202f: 12\u00a0€ 👍🏽"
+
+
+# Issue 39: an expense could be dated 1900 or 2099. A date a person types to record it is from 1 January
+# 2000 to the end of the year after next (core.cleaning.DateField), refused in words naming both ends.
+
+LAST = date(localdate().year + 2, 12, 31)
+
+
+def typed_dates(marie_client, adele_client, club, day: str) -> dict[str, object]:
+    """Every form where a date is typed, posted with ``day``: its answer."""
+    evening = {"ruleset": "kleurenwiezen", "first_dealer": "0", "currency": "EUR", "date": day}
+    evening |= {f"player_{n}": name for n, name in enumerate(["Anne", "Bert", "Carl", "Dina"])}
+    night = {"name": "Kaartavond", "date": day, "ruleset": "kleurenwiezen", "sessions": "2", "deals_per_session": "8"}
+    night |= {"ranking": "total", "currency": "EUR", "guests": "\n".join(NAMES[:8])}
+    season = {"name": "Lente", "start": day, "end": day, "ruleset": "kleurenwiezen", "ranking": "total"}
+    season |= {"tie_break": "total-points", "min_evenings": "0", "drop_worst": "0"}
+    return {
+        "expense": adele_client.post(reverse("club_kitty_expense", args=[club.slug]), expense("Cards", day)),
+        "evening": marie_client.post(reverse("evening_new"), evening),
+        "night": marie_client.post(reverse("night_new", args=[club.slug]), night),
+        "season": adele_client.post(reverse("season_new", args=[club.slug]), season),
+    }
+
+
+@pytest.mark.both_databases
+@pytest.mark.parametrize("day", ["1900-01-01", "1999-12-31", "2099-01-01", "9999-12-31", "{after}"])
+def test_it_refuses_a_date_before_2000_or_after_the_year_after_next_in_words(marie_client, club, admin, day):
+    adele_client = Client()
+    adele_client.force_login(admin)
+    low, high = (date_format(d, "DATE_FORMAT") for d in (date(2000, 1, 1), LAST))
+    day = day.format(after=(LAST + timedelta(days=1)).isoformat())
+    for form, answer in typed_dates(marie_client, adele_client, club, day).items():
+        assert f"Choose a date from {low} to {high}." in every_error(answer.content.decode()), form
+        assert answer.status_code == 422, form
+    assert not Expense.objects.exists() and not Evening.objects.exists() and not Season.objects.exists()
+    assert not Night.objects.exists()
+
+
+@pytest.mark.both_databases
+def test_it_takes_the_dates_at_either_end(marie_client, club, admin):
+    adele_client = Client()
+    adele_client.force_login(admin)
+    for day in ("2000-01-01", LAST.isoformat()):
+        answers = typed_dates(marie_client, adele_client, club, day)
+        assert {form: a.status_code for form, a in answers.items()} == dict.fromkeys(answers, 302)
+        Season.objects.all().delete()  # the next one would overlap
+
+
+def test_the_date_picker_offers_only_those_dates(marie_client, club):
+    page = Page(marie_client.get(reverse("night_new", args=[club.slug])).content.decode())
+    picker = page.find("input[name=date]")
+    assert picker.get("type") == "date" and picker.get("min") == "2000-01-01"
+    assert picker.get("max") == LAST.isoformat()

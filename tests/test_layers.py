@@ -6,7 +6,10 @@ Every module under scorebook/ is parsed (not imported) and its imports are check
 - ``scorebook.rules``, the engine, imports no Django and nothing of scorebook outside itself;
 - a views module does not import another app's views (what two pages share lives below them);
 - nothing underscore-prefixed (a module's own business) is taken from another app, neither
-  imported by name nor reached as an attribute of a module imported from there.
+  imported by name nor reached as an attribute of a module imported from there;
+- an import made at run time counts as one: ``importlib.import_module("scorebook.x...")`` as an
+  import of that module, ``apps.get_model("app", "Model")`` (or ``"app.Model"``) as one of that
+  app's models.
 
 Links by name count too, in Python modules and in templates alike:
 
@@ -127,6 +130,24 @@ def _imports(tree: ast.AST, module: str, is_package: bool):
                 yield node.lineno, source, alias.name, alias.asname or alias.name
 
 
+def _run_time_imports(tree: ast.AST):
+    """(line, module imported or None, model as "app.Model" or None) for each import a module makes
+    at run time by a name written in it: ``import_module("scorebook.x")`` (``importlib``'s, however it
+    is reached) and ``get_model("app", "Model")`` or ``get_model("app.Model")`` (Django's registry)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        first = node.args[0]
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+            continue
+        if func == "import_module" and not first.value.startswith("."):
+            yield node.lineno, first.value, None
+        elif func == "get_model":
+            second = node.args[1] if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) else None
+            yield node.lineno, None, first.value if second is None else f"{first.value}.{second.value}"
+
+
 def url_owners() -> dict[str, str]:
     """Each URL name of the site and the app whose urls.py registers it (the first one, as reverse() finds it)."""
     owners: dict[str, str] = {}
@@ -203,6 +224,20 @@ def _violations(path: Path, root: Path = ROOT, urls=None, templates=None) -> lis
             found.append(f"{at}: imports the private {name} from {source}")
         if bound:
             foreign_modules[bound] = f"{source}.{name}" if name else source
+    for line, source, model in _run_time_imports(tree):
+        at = f"{where}:{line}"
+        outside = source is not None and source.split(".")[0] in ("django", "scorebook") and _app(source) != "rules"
+        if app == "rules" and outside:
+            found.append(f"{at}: the engine imports {source} (importlib) from outside scorebook.rules")
+        label = model.split(".")[0] if model is not None else None
+        other = _app(source) if source is not None else label if label in LAYERS else None
+        if other is None or other == app:
+            continue
+        if LAYERS.index(other) > rank:
+            what = f"imports {source} (importlib)" if source is not None else f"reaches the model {model} (get_model)"
+            found.append(f"{at}: {app} {what} of the higher layer {other}")
+        if source is not None and _is_views(module) and _is_views(source):
+            found.append(f"{at}: a view module imports another app's views (importlib: {source})")
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Attribute)
@@ -540,4 +575,49 @@ def test_it_notices_upward_links_by_name(tmp_path):
         "templates/clubs/page.html:1: clubs loads the tag library 'league_tags' of the higher layer league",
         "templates/clubs/page.html:2: clubs links to the URL name 'club' of the higher layer league",
         "templates/clubs/page.html:3: clubs includes the template 'evenings/_bit.html' of the higher layer evenings",
+    ]
+
+
+def test_it_notices_imports_made_at_run_time(tmp_path):
+    """``importlib.import_module`` and ``apps.get_model`` by name count as imports: a crafted module
+    reaching up through each is caught, and what points down (or at Django's own apps) is not."""
+    fake = tmp_path / "scorebook"
+    for folder in ("rules", "clubs", "nights/views"):
+        (fake / folder).mkdir(parents=True)
+    (fake / "clubs" / "loader.py").write_text(
+        "import importlib\n"
+        "from importlib import import_module\n"
+        "from django.apps import apps\n"
+        "importlib.import_module('scorebook.league.standings')\n"
+        "import_module('scorebook.evenings.services')\n"
+        "importlib.import_module('scorebook.core.formatting')\n"
+        "importlib.import_module('.forms', package='scorebook.clubs')\n"
+        "apps.get_model('nights', 'Night')\n"
+        "apps.get_model('ledger.Expense')\n"
+        "apps.get_model('accounts', 'Profile')\n"
+        "apps.get_model('auth', 'User')\n"
+    )
+    (fake / "rules" / "plugins.py").write_text(
+        "import importlib\nimportlib.import_module('django.db')\nimportlib.import_module('scorebook.core.money')\n"
+        "importlib.import_module('scorebook.rules.presets')\n"
+    )
+    (fake / "nights" / "views" / "pages.py").write_text(
+        "import importlib\nimportlib.import_module('scorebook.evenings.views.scoring')\n"
+    )
+    loader = "scorebook/clubs/loader.py"
+    assert _violations(fake / "clubs" / "loader.py", tmp_path, {}, {}) == [
+        f"{loader}:4: clubs imports scorebook.league.standings (importlib) of the higher layer league",
+        f"{loader}:5: clubs imports scorebook.evenings.services (importlib) of the higher layer evenings",
+        f"{loader}:8: clubs reaches the model nights.Night (get_model) of the higher layer nights",
+        f"{loader}:9: clubs reaches the model ledger.Expense (get_model) of the higher layer ledger",
+    ]
+    engine = "scorebook/rules/plugins.py"
+    assert _violations(fake / "rules" / "plugins.py", tmp_path, {}, {}) == [
+        f"{engine}:2: the engine imports django.db (importlib) from outside scorebook.rules",
+        f"{engine}:3: the engine imports scorebook.core.money (importlib) from outside scorebook.rules",
+        f"{engine}:3: rules imports scorebook.core.money (importlib) of the higher layer core",
+    ]
+    assert _violations(fake / "nights" / "views" / "pages.py", tmp_path, {}, {}) == [
+        "scorebook/nights/views/pages.py:2: a view module imports another app's views "
+        "(importlib: scorebook.evenings.views.scoring)"
     ]

@@ -20,7 +20,11 @@ from scorebook import urls as site_urls
 from scorebook.clubs.models import Player
 from scorebook.evenings.models import Payment
 
-pytestmark = pytest.mark.django_db(transaction=True)  # the views' own transactions, as deployed
+# a write that lost a race in the database: each database's errors and transactions: both databases
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.both_databases,
+]  # the views' own transactions, as deployed
 
 SAMEN_9 = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}  # Bert pays Anne 1.40
 SENTENCE = "Another change to the same thing was being saved at the same moment"

@@ -6,6 +6,9 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+# the data migrations' SQL: both databases
+pytestmark = pytest.mark.both_databases
+
 
 @pytest.mark.django_db
 def test_it_has_a_migration_for_every_model_change(settings):
@@ -58,23 +61,14 @@ def test_it_keeps_every_old_payment_and_gives_it_its_club_and_players(make_user)
 
     from django.apps import apps
 
+    from builders import club_evening
     from scorebook.clubs.models import Club, Player
-    from scorebook.evenings import creation
     from scorebook.evenings.models import Payment
 
     migration = importlib.import_module("scorebook.evenings.migrations.0008_payments_are_records")
     marie = make_user("marie")
     club = Club.objects.create(name="De Troef", slug="de-troef")
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=["Anne", "Bert", "Carl", "Dina"],
-        first_dealer=0,
-        stake=Decimal("0.10"),
-        currency="EUR",
-        date=date(2026, 9, 10),
-        user=marie,
-        club=club,
-    )
+    evening = club_evening(club, marie, date(2026, 9, 10))
     old = Payment.objects.create(evening=evening, payer="Bert", payee="Anne", amount=Decimal("1.40"), marked_by=marie)
     migration.fill_in(apps, None)
     old.refresh_from_db()
@@ -117,23 +111,14 @@ def test_the_payments_made_before_the_kitty_keep_their_currency_and_club(make_us
 
     from django.apps import apps
 
+    from builders import club_evening
     from scorebook.clubs.models import Club, Player
-    from scorebook.evenings import creation
     from scorebook.evenings.models import Payment
 
     migration = importlib.import_module("scorebook.evenings.migrations.0009_payment_currency")
     marie = make_user("marie")
     club = Club.objects.create(name="De Troef", slug="de-troef")
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=["Anne", "Bert", "Carl", "Dina"],
-        first_dealer=0,
-        stake=Decimal("0.10"),
-        currency="CHF",
-        date=date(2026, 9, 10),
-        user=marie,
-        club=club,
-    )
+    evening = club_evening(club, marie, date(2026, 9, 10), currency="CHF")
     old = Payment.objects.create(evening=evening, payer="Bert", payee="Anne", amount=Decimal("1.40"), marked_by=marie)
     anne, bert = (Player.objects.get(club=club, name=n) for n in ("Anne", "Bert"))
     on_account = Payment.objects.create(

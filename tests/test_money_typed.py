@@ -56,6 +56,7 @@ def test_it_keeps_a_stake_of_three_decimals_that_cannot_be_a_thousand():
         assert StakeField().clean("0,125") == Decimal("0.125")
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_starts_an_evening_at_a_stake_typed_with_a_thousands_separator_in_dutch(client, scorer):
     client.force_login(scorer)

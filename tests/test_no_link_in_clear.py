@@ -9,7 +9,6 @@ import pickle
 import re
 import zlib
 from datetime import date
-from decimal import Decimal
 
 import pytest
 from django.contrib.sessions.models import Session
@@ -18,13 +17,15 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+import night_builders
+from builders import club_evening
 from scorebook.accounts import password_links
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, Membership, Role
-from scorebook.evenings import creation, services
+from scorebook.evenings import services
 from scorebook.nights import services as nights
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def _every_value() -> str:
@@ -59,29 +60,15 @@ def _decoded(value: str):
 def test_no_token_of_any_kind_is_kept_in_clear(make_user):
     adele = make_user("adele", email="adele@example.org")
     club = clubs.create_club(name="De Troef", slug="de-troef", user=adele)
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=["Anne", "Bert", "Carl", "Dina"],
-        first_dealer=0,
-        stake=Decimal("0.10"),
-        currency="EUR",
-        date=date(2026, 3, 1),
-        user=adele,
-        club=club,
-    )
-    night = nights.create_night(
-        club=club,
-        user=adele,
+    evening = club_evening(club, adele, date(2026, 3, 1))
+    night = night_builders.night(
+        club,
+        adele,
+        ["Anne", "Bert", "Carl", "Dina", "Eric", "Fien", "Gust", "Hilde"],
+        deals=4,
         name="Lenteavond",
-        date=date(2026, 3, 14),
-        ruleset="kleurenwiezen",
-        sessions=2,
-        deals_per_session=4,
-        ranking="total",
-        place_points=[],
-        stake=None,
-        currency="EUR",
-        players=["Anne", "Bert", "Carl", "Dina", "Eric", "Fien", "Gust", "Hilde"],
+        seed=0,
+        ranking_link=False,
     )
     restored = make_user("mia")
     restored.set_unusable_password()

@@ -35,6 +35,7 @@ def test_it_keeps_the_scoring_page_private_and_storable_by_the_worker(client, ma
         assert directives(response) == {"private", "no-cache"}, url  # not no-store: the worker keeps it
 
 
+@pytest.mark.both_databases
 def test_it_keeps_a_table_phones_page_private(client, make_evening):
     evening = make_evening()
     token = links.issue(evening)
@@ -43,6 +44,7 @@ def test_it_keeps_a_table_phones_page_private(client, make_evening):
     assert "private" in directives(scoring) and "no-cache" in directives(scoring)
 
 
+@pytest.mark.both_databases
 def test_it_keeps_no_store_where_a_page_shows_a_secret(client, make_evening, scorer):
     evening = make_evening()
     client.force_login(scorer)

@@ -13,9 +13,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_it_starts_the_readme_with_exactly_the_two_commands():
+def test_it_starts_the_readme_with_exactly_the_two_commands_in_a_code_block():
+    """A code block, one command a line (as a plain paragraph they were shown "make run make test")."""
     lines = [line for line in (ROOT / "README.md").read_text().splitlines() if line.strip()]
-    assert lines[:2] == ["make run", "make test"]
+    assert lines[:4] == ["```sh", "make run", "make test", "```"]
 
 
 def _free_port() -> int:

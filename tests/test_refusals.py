@@ -29,6 +29,7 @@ def test_it_shows_a_member_no_close_reopen_or_payment_buttons(client, cast, even
     assert reverse("evening_close", args=[evening.pk]) in html
 
 
+@pytest.mark.both_databases
 def test_it_shows_a_member_no_reopen_button_on_a_closed_evening(client, cast, evening):
     client.force_login(cast["scorer"])
     client.post(reverse("evening_close", args=[evening.pk]))
@@ -48,6 +49,7 @@ def test_it_answers_a_forbidden_action_with_a_translated_page_of_the_site(client
     assert words in html and 'class="topbar"' in html and "403 Forbidden" not in html
 
 
+@pytest.mark.both_databases
 def test_it_writes_the_reason_of_a_refused_htmx_form_into_the_notices(client, cast, evening):
     client.force_login(cast["member"])
     response = client.post(reverse("deal_record", args=[evening.pk]), {"contract": "pass"}, HTTP_HX_REQUEST="true")
@@ -74,6 +76,7 @@ def test_it_answers_an_unknown_page_with_a_translated_page_of_the_site(client, c
     assert "Pagina niet gevonden" in body(response) and 'class="topbar"' in body(response)
 
 
+@pytest.mark.both_databases
 def test_it_asks_before_removing_a_member(client, cast, club):
     from scorebook.clubs.models import Membership
 

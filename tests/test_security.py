@@ -14,6 +14,7 @@ PRODUCTION = {
     "DEBUG": "false",
     "SECRET_KEY": "k3#y-for-the-deploy-check-only-" + "x7Qp2Lm9Zt4Rw8Vb1Nc6Hd0Jf5Gs3Ka" * 2,
     "ALLOWED_HOSTS": "scorebook.example.org",
+    "SIGNUP": "invitation",
     "DJANGO_SETTINGS_MODULE": "scorebook.settings",
 }
 

@@ -38,6 +38,7 @@ def test_it_writes_the_traceback_of_a_server_error_to_standard_error():
         "DEBUG": "false",
         "SECRET_KEY": "x" * 60,
         "ALLOWED_HOSTS": "testserver",
+        "SIGNUP": "invitation",
         "PYTHONPATH": str(ROOT / "tests"),
         "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",  # no collectstatic here
     }

@@ -75,6 +75,7 @@ def site(tmp_path):
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1",
+        "SIGNUP": "invitation",
         "SECURE_SSL_REDIRECT": "false",
         "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",  # no collectstatic here
     }

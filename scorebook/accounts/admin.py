@@ -1,3 +1,5 @@
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
@@ -28,6 +30,12 @@ else:
     user_admin_class = UserAdmin
 
 
+if TYPE_CHECKING:  # whichever admin another app registered for the user model: typed as Django's
+    BaseUserAdmin = UserAdmin
+else:
+    BaseUserAdmin = user_admin_class
+
+
 @admin.register(User)
-class ScorebookUserAdmin(user_admin_class):
+class ScorebookUserAdmin(BaseUserAdmin):
     inlines = (*user_admin_class.inlines, ProfileInline)

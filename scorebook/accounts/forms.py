@@ -1,11 +1,16 @@
 """Account forms: logging in, signing up, and the profile (display name and e-mail address)."""
 
+from __future__ import annotations
+
+from typing import Any
+
 from django import forms
-from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from scorebook.core.cleaning import clean_name
@@ -13,7 +18,7 @@ from scorebook.core.cleaning import clean_name
 from . import identity
 from .models import Profile, display_name
 
-DISPLAY_NAME_MAX = Profile._meta.get_field("display_name").max_length
+DISPLAY_NAME_MAX: int = Profile._meta.get_field("display_name").max_length or 0  # a CharField: always set
 
 
 def _display_name_field() -> forms.CharField:
@@ -43,7 +48,7 @@ def _looks_like_an_email(value: str) -> bool:
     return True
 
 
-def _clean_display_name(value: str, user_pk=None) -> str:
+def _clean_display_name(value: str, user_pk: int | None = None) -> str:
     """Other people see it: a name, never an e-mail address, nor one that looks like another account's."""
     if identity.display_name_like(" ".join(value.split()), exclude_user_pk=user_pk) is not None:
         raise ValidationError(
@@ -59,13 +64,13 @@ def _clean_display_name(value: str, user_pk=None) -> str:
 
 
 def _clean_email(value: str) -> str:
-    return get_user_model().objects.normalize_email(value) if value else ""
+    return User.objects.normalize_email(value) if value else ""
 
 
 class LoginForm(AuthenticationForm):
     """Django's login form, its fields named as on the sign-up form; the phone's keyboard opens on a tap."""
 
-    def __init__(self, request=None, *args, **kwargs):
+    def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(request, *args, **kwargs)
         username = self.fields["username"]
         username.label = _("User name")
@@ -85,7 +90,7 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         username = self.fields["username"]
         username.label = _("User name")
@@ -95,33 +100,69 @@ class SignupForm(UserCreationForm):
         self.fields["password2"].label = _("Password again")
         self.fields["password2"].help_text = _("The same password, to be sure it is the one you meant.")
 
-    def clean_username(self):
-        username = self.cleaned_data.get("username", "")
-        if "@" in username:
-            # a user name may be shown to others where no display name exists: never an e-mail address
-            raise ValidationError(_("A user name cannot contain “@”: it is not your e-mail address."), code="at_sign")
+    def clean_username(self) -> str:
+        _refuse_an_address_as_username(self.cleaned_data.get("username", ""))
         username = super().clean_username()
         if not username:  # refused already (the same name in other capitals)
             return username
-        if identity.is_reserved(username):
-            raise ValidationError(_("This user name is reserved: choose another."), code="reserved")
-        if identity.username_like(username) is not None:
-            raise ValidationError(
-                _("This user name is taken, or one that looks just like it: choose another."), code="lookalike"
-            )
-        return username
+        return _clean_new_username(username)
 
-    def clean_display_name(self):
+    def clean_display_name(self) -> str:
         return _clean_display_name(self.cleaned_data["display_name"])
 
-    def clean_email(self):
+    def clean_email(self) -> str:
         return _clean_email(self.cleaned_data["email"])
 
     @transaction.atomic
-    def save(self, commit=True):
+    def save(self, commit: bool = True) -> User:
         if not commit:
             raise ValueError("SignupForm.save() always saves: the user and the profile go together.")
         user = super().save(commit=True)
+        Profile.objects.create(user=user, display_name=self.cleaned_data["display_name"])
+        return user
+
+
+def _refuse_an_address_as_username(username: str) -> None:
+    if "@" in username:
+        # a user name may be shown to others where no display name exists: never an e-mail address
+        raise ValidationError(_("A user name cannot contain “@”: it is not your e-mail address."), code="at_sign")
+
+
+def _clean_new_username(username: str) -> str:
+    """A new account's user name: neither reserved nor like an existing one."""
+    if identity.is_reserved(username):
+        raise ValidationError(_("This user name is reserved: choose another."), code="reserved")
+    if identity.username_like(username) is not None:
+        raise ValidationError(
+            _("This user name is taken, or one that looks just like it: choose another."), code="lookalike"
+        )
+    return username
+
+
+class AccountForm(forms.Form):
+    """An account the operator makes (``manage.py create_account``), with the sign-up form's rules: it
+    has no password; its owner chooses one through a one-time link (``password_links``)."""
+
+    username = forms.CharField(max_length=150, validators=[User.username_validator])
+    display_name = _display_name_field()
+    email = _email_field()
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        _refuse_an_address_as_username(username)
+        return _clean_new_username(username)
+
+    def clean_display_name(self) -> str:
+        return _clean_display_name(self.cleaned_data["display_name"])
+
+    def clean_email(self) -> str:
+        return _clean_email(self.cleaned_data["email"])
+
+    @transaction.atomic
+    def save(self) -> User:
+        user = User.objects.create_user(
+            username=self.cleaned_data["username"], email=self.cleaned_data["email"], password=None
+        )
         Profile.objects.create(user=user, display_name=self.cleaned_data["display_name"])
         return user
 
@@ -132,19 +173,19 @@ class ProfileForm(forms.Form):
     display_name = _display_name_field()
     email = _email_field()
 
-    def __init__(self, *args, user, **kwargs):
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         self.user = user
         kwargs.setdefault("initial", {"display_name": display_name(user), "email": user.email})
         super().__init__(*args, **kwargs)
 
-    def clean_display_name(self):
+    def clean_display_name(self) -> str:
         return _clean_display_name(self.cleaned_data["display_name"], self.user.pk)
 
-    def clean_email(self):
+    def clean_email(self) -> str:
         return _clean_email(self.cleaned_data["email"])
 
     @transaction.atomic
-    def save(self):
+    def save(self) -> User:
         user = self.user
         profile, _created = Profile.objects.update_or_create(
             user=user, defaults={"display_name": self.cleaned_data["display_name"]}
@@ -156,7 +197,7 @@ class ProfileForm(forms.Form):
         return user
 
 
-def focus_first_error(form) -> None:
+def focus_first_error(form: forms.BaseForm) -> None:
     """Put the autofocus on the first field with an error, so that the phone's keyboard opens there."""
     first = next((name for name in form.fields if name in form.errors), None)
     if first is None:

@@ -8,11 +8,13 @@ written, a capital I read as a small l). So a Cyrillic ``а_admin`` is ``a_admin
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
 
 from scorebook.core.cleaning import looks_like
-
-from .models import Profile
 
 RESERVED_USERNAMES = ("demo",)  # seed_demo's account, whose password is published
 
@@ -21,13 +23,24 @@ def is_reserved(username: str) -> bool:
     return looks_like(username, RESERVED_USERNAMES) is not None
 
 
-def username_like(username: str, *, exclude_pk=None) -> str | None:
+def username_like(username: str, *, exclude_pk: int | None = None) -> str | None:
     """An existing user name that looks like ``username`` (another account's), or None."""
-    users = get_user_model().objects.exclude(pk=exclude_pk).values_list("username", flat=True)
-    return looks_like(username, users.iterator())
+    users = get_user_model().objects.all()
+    if exclude_pk is not None:
+        users = users.exclude(pk=exclude_pk)
+    return looks_like(username, users.values_list("username", flat=True).iterator())
 
 
-def display_name_like(name: str, *, exclude_user_pk=None) -> str | None:
-    """Another account's display name that looks like ``name``, or None."""
-    names = Profile.objects.exclude(user_id=exclude_user_pk).values_list("display_name", flat=True)
-    return looks_like(name, names.iterator())
+def shown_names(users: QuerySet[Any]) -> Iterator[str]:
+    """The name each of ``users`` is shown by (``models.display_name``: the profile's display name,
+    else the first name, else the user name), read in one query."""
+    rows = users.values_list("profile__display_name", "first_name", "username")
+    return (shown or first or username for shown, first, username in rows.iterator())
+
+
+def display_name_like(name: str, *, exclude_user_pk: int | None = None) -> str | None:
+    """The name another account is shown by that looks like ``name``, or None."""
+    users = get_user_model().objects.all()
+    if exclude_user_pk is not None:
+        users = users.exclude(pk=exclude_user_pk)
+    return looks_like(name, shown_names(users))

@@ -29,6 +29,7 @@ from __future__ import annotations
 import ipaddress
 import unicodedata
 from datetime import timedelta
+from typing import Any
 
 from axes.backends import AxesStandaloneBackend
 from axes.helpers import get_cool_off
@@ -36,8 +37,9 @@ from axes.models import AccessAttempt, AccessLog
 from axes.utils import reset
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db.models import Sum
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 ACCOUNT_FAILURE_LIMIT = 10  # wrong passwords checked for one account, from any addresses, in the cool-off
@@ -55,7 +57,7 @@ def folded(username: str | None) -> str:
     return "".join(c for c in name if c.isprintable())[:150]
 
 
-def login_name(request, credentials: dict | None = None) -> str:
+def login_name(request: HttpRequest | None, credentials: dict[str, Any] | None = None) -> str:
     """AXES_USERNAME_CALLABLE: the name a failure is counted against."""
     field = get_user_model().USERNAME_FIELD
     raw = (credentials or {}).get(field)
@@ -71,7 +73,7 @@ def _address(value: str) -> str | None:
         return None
 
 
-def client_address(request) -> str | None:
+def client_address(request: HttpRequest) -> str | None:
     """AXES_CLIENT_IP_CALLABLE: the client's address, trusting only the configured proxies."""
     remote = request.META.get("REMOTE_ADDR") or None
     proxies = settings.TRUSTED_PROXY_COUNT
@@ -85,21 +87,21 @@ def client_address(request) -> str | None:
     return _address(forwarded[-proxies]) or remote
 
 
-def account_failures(name: str, request) -> int:
+def account_failures(name: str, request: HttpRequest) -> int:
     """The wrong passwords checked for this account within the cool-off, from every address."""
     since = (getattr(request, "axes_attempt_time", None) or timezone.now()) - get_cool_off(request)
     attempts = AccessAttempt.objects.filter(username=name, attempt_time__gte=since)
     return attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
 
 
-def _device_accounts(request) -> list[str]:
+def _device_accounts(request: HttpRequest) -> list[str]:
     value = request.get_signed_cookie(
         DEVICE_COOKIE, default="", salt=DEVICE_COOKIE_SALT, max_age=timedelta(days=DEVICE_COOKIE_DAYS)
     )
     return value.split() if value else []
 
 
-def remember_device(request, response, user) -> None:
+def remember_device(request: HttpRequest, response: HttpResponse, user: User) -> None:
     """After a login or a password reset: this device is the account's (its limit is per address only)."""
     name = folded(user.get_username())
     names = [name, *(n for n in _device_accounts(request) if n != name)][:DEVICE_ACCOUNTS]
@@ -114,7 +116,7 @@ def remember_device(request, response, user) -> None:
     )
 
 
-def known_client(request, name: str) -> bool:
+def known_client(request: HttpRequest, name: str) -> bool:
     """A device where this account logged in before, or an address it logged in from lately."""
     if name in _device_accounts(request):
         return True
@@ -126,13 +128,13 @@ def known_client(request, name: str) -> bool:
     return any(folded(n) == name for n in logged_in.values_list("username", flat=True).distinct())
 
 
-def account_locked(request, credentials: dict | None = None) -> bool:
+def account_locked(request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
     """Whether this account is closed to this client for guessing spread over many addresses."""
     name = login_name(request, credentials)
     return bool(name) and account_failures(name, request) >= ACCOUNT_FAILURE_LIMIT and not known_client(request, name)
 
 
-def lockout_parameters(request_or_attempt, credentials: dict | None = None) -> list:
+def lockout_parameters(request_or_attempt: object, credentials: dict[str, Any] | None = None) -> list[Any]:
     """AXES_LOCKOUT_PARAMETERS: one name from one address; and the name alone as well (so from
     every address at once) when its account is closed to this client (``account_locked``)."""
     if isinstance(request_or_attempt, HttpRequest) and account_locked(request_or_attempt, credentials):
@@ -140,7 +142,7 @@ def lockout_parameters(request_or_attempt, credentials: dict | None = None) -> l
     return [PER_ADDRESS]
 
 
-def lift_lockouts(user) -> None:
+def lift_lockouts(user: User) -> None:
     """After a password reset: the account's lockouts are lifted, from every address."""
     reset(username=folded(user.get_username()))
 
@@ -149,7 +151,9 @@ class LoginLimitBackend(AxesStandaloneBackend):
     """Axes' check, for logins made through a request (a management command or a test that
     authenticates without one has no address to limit, and is not a login from outside)."""
 
-    def authenticate(self, request, username=None, password=None, **kwargs):
+    def authenticate(
+        self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> User | None:
         if request is None:
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)

@@ -1,7 +1,16 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.sessions.base_session import AbstractBaseSession, BaseSessionManager
 from django.db import models
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from .sessions import SessionStore
 
 
 class Profile(models.Model):
@@ -10,20 +19,20 @@ class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(_("display name"), max_length=60)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.display_name
 
 
-def display_name(user) -> str:
+def display_name(user: User | AnonymousUser | None) -> str:
     """The name shown to others: the profile's display name, else the first name, else the user name."""
-    if user is None or getattr(user, "is_anonymous", False):
+    if user is None or isinstance(user, AnonymousUser):
         return ""
     profile = getattr(user, "profile", None)  # a missing profile raises a subclass of AttributeError
     return (profile.display_name if profile else "") or user.first_name or user.username
 
 
-class SessionManager(BaseSessionManager):
-    def get_queryset(self):
+class SessionManager(BaseSessionManager["Session"]):
+    def get_queryset(self) -> QuerySet[Session]:
         return super().get_queryset().select_related("user")
 
 
@@ -38,13 +47,13 @@ class Session(AbstractBaseSession):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, db_constraint=False, related_name="+"
     )
 
-    objects = SessionManager()
+    objects: ClassVar[SessionManager] = SessionManager()
 
     class Meta(AbstractBaseSession.Meta):
         db_table = "accounts_session"
 
     @classmethod
-    def get_session_store_class(cls):
+    def get_session_store_class(cls) -> type[SessionStore]:
         from .sessions import SessionStore
 
         return SessionStore
@@ -65,5 +74,5 @@ class PasswordLink(models.Model):
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"password link of {self.user_id}"

@@ -9,8 +9,10 @@ for a reset). Members get back in without anyone but the site's operator using a
    to him; he opens it, chooses a password, and is in.
 
 A link works once, for ``DAYS`` days, while its account still has no password and has never logged
-in (so an admin can never take over an account that is in use); a new link for the account replaces
-the one before. The token is shown once; only its SHA-256 is kept (192 random bits: no salt needed).
+in (so an admin can never take over an account that is in use), and is never made for, nor opens, an
+account of the site's staff or a superuser (whoever held it would hold the site's admin; the
+operator sets such a password with ``changepassword``); a new link for the account replaces the one
+before. The token is shown once; only its SHA-256 is kept (192 random bits: no salt needed).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -36,13 +39,22 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def awaits_password(user) -> bool:
-    """An account that has no password yet and has never logged in: a link may give it one."""
-    return user.is_active and user.last_login is None and not user.has_usable_password()
+def runs_the_site(user: User) -> bool:
+    """A staff or superuser account: no link is ever made for it."""
+    return user.is_staff or user.is_superuser
 
 
-def make(user, by=None, *, days: int = DAYS) -> str:
-    """A new link for ``user`` (the one before stops working); the token, to be shown once."""
+def awaits_password(user: User) -> bool:
+    """An account that has no password yet, has never logged in and does not run the site: a link
+    may give it one."""
+    return user.is_active and user.last_login is None and not user.has_usable_password() and not runs_the_site(user)
+
+
+def make(user: User, by: User | None = None, *, days: int = DAYS) -> str:
+    """A new link for ``user`` (the one before stops working); the token, to be shown once. ValueError
+    for an account no link may open (``awaits_password``)."""
+    if not awaits_password(user):
+        raise ValueError(f"no link to choose a password is made for {user.get_username()}")
     token = secrets.token_urlsafe(24)
     with transaction.atomic():
         PasswordLink.objects.filter(user=user).delete()
@@ -70,7 +82,7 @@ def find(token: str) -> PasswordLink | None:
     return link if link is not None and awaits_password(link.user) else None
 
 
-def use(link: PasswordLink, password: str):
+def use(link: PasswordLink, password: str) -> User:
     """Give the link's account its password, once (two taps at once: one does it, the other is told
     ``Spent``); the account, its password set."""
     with transaction.atomic():

@@ -11,40 +11,52 @@ when its password hash no longer matches). Nothing is kept between requests.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.middleware import AuthenticationMiddleware as DjangoAuthenticationMiddleware
+from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.sessions.backends import db
+from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
 
+if TYPE_CHECKING:  # django-stubs' store is generic in its model; Django's class takes no parameter
+    from .models import Session
 
-class SessionStore(db.SessionStore):
+    _Store = db.SessionStore[Session]
+else:
+    _Store = db.SessionStore
+
+
+class SessionStore(_Store):
     """Django's database session store on ``accounts.Session``: the row read with its user
     (``user``: None when the session is anonymous or its account is gone), the user's id written
     with the row."""
 
-    user = None
+    user: User | None = None
 
     @classmethod
-    def get_model_class(cls):
+    def get_model_class(cls) -> type[Session]:
         from .models import Session
 
         return Session
 
-    def _get_session_from_db(self):
-        found = super()._get_session_from_db()  # its manager reads the user in the same query
+    # a method of Django's db.SessionStore that django-stubs does not declare
+    def _get_session_from_db(self) -> Session | None:
+        found: Session | None = super()._get_session_from_db()  # type: ignore[misc]  # (as above)  # its manager reads the user in the same query
         self.user = found.user if found is not None else None
         return found
 
-    def create_model_instance(self, data):
+    def create_model_instance(self, data: dict[str, Any]) -> Session:
         instance = super().create_model_instance(data)
         instance.user_id = data.get(auth.SESSION_KEY)
         return instance
 
 
-def _user_read_with_the_session(request):
+def _user_read_with_the_session(request: HttpRequest) -> User | None:
     """The session's user when Django's ``auth.get_user`` would give that very user: the account
     the session's data names, logged in through a ``ModelBackend`` still in settings, still
     active, its password unchanged (the session's hash). None otherwise: Django then decides."""
@@ -65,15 +77,17 @@ def _user_read_with_the_session(request):
     return user
 
 
-def get_user(request):
+def get_user(request: HttpRequest) -> User | AnonymousUser:
+    # Django's own cache of the request's user (its AuthenticationMiddleware keeps it there too)
     if not hasattr(request, "_cached_user"):
-        request._cached_user = _user_read_with_the_session(request) or auth.get_user(request)
-    return request._cached_user
+        request._cached_user = _user_read_with_the_session(request) or auth.get_user(request)  # type: ignore[attr-defined]
+    return request._cached_user  # type: ignore[attr-defined]
 
 
 class AuthenticationMiddleware(DjangoAuthenticationMiddleware):
     """Django's, with the user read with the session when it is the one Django would accept."""
 
-    def process_request(self, request):
+    def process_request(self, request: HttpRequest) -> None:
         super().process_request(request)
-        request.user = SimpleLazyObject(lambda: get_user(request))
+        # the lazy user, as Django's own middleware sets it (django-stubs types request.user as the user itself)
+        request.user = SimpleLazyObject(lambda: get_user(request))  # type: ignore[assignment]

@@ -7,8 +7,9 @@ of answers 404, so that nothing leaks; a member lacking the role gets 403.
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpRequest
 
 from .models import Club, FormerSlug, Membership, Role
 
@@ -21,7 +22,7 @@ class ClubMoved(Http404):
         super().__init__("The club has a new address")
 
 
-def role_in(user, club) -> Role | None:
+def role_in(user: User | AnonymousUser, club: Club | None) -> Role | None:
     """The user's role in ``club`` (None: not a member, or no club)."""
     if not user.is_authenticated or club is None:
         return None
@@ -29,7 +30,7 @@ def role_in(user, club) -> Role | None:
     return Role(role) if role else None
 
 
-def club_for_user(request, slug: str, *roles: Role) -> tuple[Club, Role]:
+def club_for_user(request: HttpRequest, slug: str, *roles: Role) -> tuple[Club, Role]:
     """The club if the user is a member (404 otherwise), with one of ``roles`` when given (403 otherwise).
     Staff act as admins."""
     club = Club.objects.filter(slug=slug).first()
@@ -48,10 +49,10 @@ def club_for_user(request, slug: str, *roles: Role) -> tuple[Club, Role]:
     return club, role
 
 
-def _is_staff(user) -> bool:
+def _is_staff(user: User | AnonymousUser) -> bool:
     return user.is_authenticated and user.is_staff
 
 
-def _sees(user, club) -> bool:
+def _sees(user: User | AnonymousUser, club: Club) -> bool:
     """Whether the user may know the club exists: its members and staff."""
     return _is_staff(user) or role_in(user, club) is not None

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TypedDict
+
 from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from scorebook.accounts.models import display_name
-from scorebook.clubs.models import Player
+from scorebook.clubs.models import Membership, Player
 from scorebook.core.cleaning import IntegerField, clean_name, looks_like
-from scorebook.core.forms import Choice, Taps
+from scorebook.core.forms import Choice, Taps, choice_field
 from scorebook.rules.scoring import BETE
 
 from .models import Club, Role
@@ -48,7 +51,7 @@ class ClubForm(forms.Form):
         error_messages={"max_length": _("At most %(limit_value)d characters (this one has %(show_value)d).")},
     )
 
-    def __init__(self, *args, club: Club | None = None, **kwargs):
+    def __init__(self, *args: Any, club: Club | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
         _no_maxlength(self.fields["name"])
@@ -56,13 +59,14 @@ class ClubForm(forms.Form):
         if club is not None:
             self.fields["slug"].help_text = _("Changing it changes the club's address; the old address keeps working.")
 
-    def clean_name(self):
+    def clean_name(self) -> str:
         if not self.cleaned_data["name"].strip():
             raise forms.ValidationError(_("Give the club a name."))
         return clean_name(self.cleaned_data["name"], max_length=80)
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if "slug" in self.errors or "name" in self.errors:
             return cleaned
         slug = (cleaned.get("slug") or "").lower() or slug_from(cleaned.get("name") or "")
@@ -79,7 +83,7 @@ class RoleForm(forms.Form):
 
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
 
-    def __init__(self, *args, member: str = "", **kwargs):
+    def __init__(self, *args: Any, member: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if member:
             self.fields["role"].label = _("Role of %(name)s") % {"name": member}
@@ -103,10 +107,10 @@ class InvitationForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
-    def __init__(self, *args, grantable=None, **kwargs):
+    def __init__(self, *args: Any, grantable: Iterable[Role] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if grantable is not None:
-            self.fields["role"].choices = [(r.value, r.label) for r in Role if r in grantable]
+            choice_field(self, "role").choices = [(r.value, r.label) for r in Role if r in grantable]
 
 
 class PlayerForm(forms.Form):
@@ -118,7 +122,7 @@ class PlayerForm(forms.Form):
         error_messages=NAME_TOO_LONG,
     )
 
-    def __init__(self, *args, club: Club, player: Player | None = None, **kwargs):
+    def __init__(self, *args: Any, club: Club, player: Player | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
         self.player = player  # renaming this player: his own name is not "already in the roster"
@@ -126,7 +130,7 @@ class PlayerForm(forms.Form):
         name = self.fields["name"]
         name.label = _("New player") if player is None else _("New name for %(name)s") % {"name": player.name}
 
-    def clean_name(self):
+    def clean_name(self) -> str:
         name = clean_name(self.cleaned_data["name"])
         if name == BETE:
             raise forms.ValidationError(_("%(name)s is the name of the pot.") % {"name": BETE})
@@ -144,11 +148,24 @@ class LinkForm(forms.Form):
 
     user = forms.TypedChoiceField(label=_("Account"), coerce=int, required=False, empty_value=None)
 
-    def __init__(self, *args, members=(), player: Player | None = None, **kwargs):
+    def __init__(
+        self, *args: Any, members: Iterable[Membership] = (), player: Player | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         if player is not None:  # on the player's row of the roster: the label names him, for a screen reader
             self.fields["user"].label = _("Account of %(name)s") % {"name": player.name}
-        self.fields["user"].choices = [("", _("No account"))] + [(m.user_id, display_name(m.user)) for m in members]
+        choice_field(self, "user").choices = [("", _("No account"))] + [
+            (m.user_id, display_name(m.user)) for m in members
+        ]
+
+
+if TYPE_CHECKING:  # django-stubs' annotated model (a type only: Python 3.13 cannot build it at run time)
+    from django_stubs_ext import WithAnnotations
+
+    class _Played(TypedDict):
+        evenings: int  # the evenings a player sat at (the roster's pages count them)
+
+    PlayedPlayer = WithAnnotations[Player, _Played]
 
 
 class MergeForm(forms.Form):
@@ -158,24 +175,25 @@ class MergeForm(forms.Form):
     other = forms.TypedChoiceField(label=_("Same person as"), coerce=int)
     keep = forms.TypedChoiceField(label=_("Record to keep"), coerce=int, widget=Taps(css="keep", option_css="person"))
 
-    def __init__(self, *args, player: Player, others, **kwargs):
+    def __init__(self, *args: Any, player: PlayedPlayer, others: Iterable[PlayedPlayer], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.player = player
         self.others = {p.pk: p for p in others}
-        self.fields["other"].choices = [(p.pk, p.name) for p in self.others.values()]
-        self.fields["keep"].choices = [(player.pk, player.name)] + [(p.pk, p.name) for p in self.others.values()]
+        choice_field(self, "other").choices = [(p.pk, p.name) for p in self.others.values()]
+        choice_field(self, "keep").choices = [(player.pk, player.name)] + [(p.pk, p.name) for p in self.others.values()]
         wanted = str(self.data.get("other", "") if self.is_bound else self.initial.get("other", ""))
         other = next((p for pk, p in self.others.items() if str(pk) == wanted), None)
         pair = (player, other) if other is not None else ()
         self.fields["keep"].widget.choices = [(p.pk, self._record(p)) for p in pair]
 
     @staticmethod
-    def _record(player: Player) -> Choice:
+    def _record(player: PlayedPlayer) -> Choice:
         played = ngettext("%(n)s evening", "%(n)s evenings", player.evenings) % {"n": player.evenings}
         return Choice(player.name, f"{played} · {display_name(player.user)}" if player.user_id else played)
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         other, keep = cleaned.get("other"), cleaned.get("keep")
         if other is not None and keep is not None and keep not in (other, self.player.pk):
             self.add_error("keep", _("Keep one of the two records."))

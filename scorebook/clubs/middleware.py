@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from django.http import HttpResponsePermanentRedirect
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 
 from .access import ClubMoved
 
 
 class FormerAddressMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
 
-    def process_exception(self, request, exception):
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, ClubMoved):
             return None
         old = f"/c/{exception.old}/"

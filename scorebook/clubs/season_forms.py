@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
+from datetime import date
 from decimal import Decimal
 from itertools import pairwise
+from typing import Any
 
 from django import forms
 from django.utils.formats import date_format, number_format
@@ -13,7 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from scorebook.core import cleaning
 from scorebook.core.formatting import lang
-from scorebook.core.forms import ChoiceRows
+from scorebook.core.forms import ChoiceRows, choice_field
 from scorebook.core.money import AMOUNT_LIMIT
 from scorebook.rules import registry
 
@@ -60,10 +63,13 @@ class SeasonForm(forms.ModelForm):
             "tie_break",
             "prizes",
         ]
-        field_classes = {"min_evenings": cleaning.IntegerField, "drop_worst": cleaning.IntegerField}
+        field_classes = {
+            "start": cleaning.DateField,
+            "end": cleaning.DateField,
+            "min_evenings": cleaning.IntegerField,
+            "drop_worst": cleaning.IntegerField,
+        }
         widgets = {
-            "start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ranking": ChoiceRows,
             "tie_break": ChoiceRows,
         }
@@ -80,11 +86,11 @@ class SeasonForm(forms.ModelForm):
             ),
         }
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = registry.choices(lang())
-        self.fields["ranking"].choices = Ranking.choices
-        self.fields["tie_break"].choices = TieBreak.choices
+        choice_field(self, "ruleset").choices = registry.choices(lang())
+        choice_field(self, "ranking").choices = Ranking.choices
+        choice_field(self, "tie_break").choices = TieBreak.choices
         self.fields["min_evenings"].widget.attrs.update({"min": 0, "max": 365, "inputmode": "numeric"})
         self.fields["drop_worst"].widget.attrs.update({"min": 0, "max": 365, "inputmode": "numeric"})
         self.fields["league_points"].widget.attrs.update({"inputmode": "numeric", "autocomplete": "off"})
@@ -152,20 +158,20 @@ class SeasonForm(forms.ModelForm):
             raise forms.ValidationError(_("A place never gets more than the place before it."), code="order")
         return [str(a) for a in amounts]
 
-    def clean_min_evenings(self):
+    def clean_min_evenings(self) -> int:
         value = self.cleaned_data["min_evenings"]
         if value > 365:
             raise forms.ValidationError(_("At most 365 evenings."), code="range")
         return value
 
-    def clean_drop_worst(self):
+    def clean_drop_worst(self) -> int:
         value = self.cleaned_data["drop_worst"]
         if value > 365:
             raise forms.ValidationError(_("At most 365 evenings."), code="range")
         return value
 
-    def clean_name(self):
-        name = cleaning.clean_name(self.cleaned_data["name"], max_length=Season._meta.get_field("name").max_length)
+    def clean_name(self) -> str:
+        name = cleaning.clean_name(self.cleaned_data["name"], max_length=cleaning.max_length(Season, "name"))
         if Season(pk=self.instance.pk, club_id=self.instance.club_id, name=name).same_name().exists():
             raise forms.ValidationError(
                 _("The club already has a season named “%(name)s”: choose another name."),
@@ -174,8 +180,9 @@ class SeasonForm(forms.ModelForm):
             )
         return name
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("start"), data.get("end")
         if start and end and end < start:
             self.add_error("end", _("The last day comes on or after the first day."))
@@ -185,7 +192,7 @@ class SeasonForm(forms.ModelForm):
             self._check_overlap(start, end, data)
         return data
 
-    def _check_overlap(self, start, end, data) -> None:
+    def _check_overlap(self, start: date, end: date, data: dict[str, Any]) -> None:
         """Two seasons of one variant whose dates meet share evenings: allowed on confirmation only.
         A season of another variant never shares an evening (each evening has one variant)."""
         shape = Season(
@@ -226,13 +233,16 @@ class EveningFilterForm(forms.Form):
     )
     archived = forms.BooleanField(label=gettext_lazy("Archived evenings"), required=False)
 
-    def __init__(self, *args, seasons=(), players=(), **kwargs):
+    def __init__(
+        self, *args: Any, seasons: Iterable[Season] = (), players: Iterable[Mapping[str, Any]] = (), **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["season"].choices = [("", _("All seasons"))] + [(s.pk, s.name) for s in seasons]
-        self.fields["player"].choices = [("", _("All players"))] + [(p["id"], p["name"]) for p in players]
+        choice_field(self, "season").choices = [("", _("All seasons"))] + [(s.pk, s.name) for s in seasons]
+        choice_field(self, "player").choices = [("", _("All players"))] + [(p["id"], p["name"]) for p in players]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and end < start:
             self.add_error("date_to", _("The end of the range comes on or after its start."))
@@ -244,6 +254,6 @@ class FiguresForm(forms.Form):
 
     season = forms.ChoiceField(label=gettext_lazy("Figures of"))
 
-    def __init__(self, *args, seasons=(), **kwargs):
+    def __init__(self, *args: Any, seasons: Iterable[Season] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["season"].choices = [("all", _("All evenings"))] + [(str(s.pk), s.name) for s in seasons]
+        choice_field(self, "season").choices = [("all", _("All evenings"))] + [(str(s.pk), s.name) for s in seasons]

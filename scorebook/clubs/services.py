@@ -7,21 +7,28 @@ sitting twice at the same evening.
 
 from __future__ import annotations
 
+import enum
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scorebook.accounts import identity
+from scorebook.accounts.models import display_name
 from scorebook.core.cleaning import Names, clean_name, looks_like, shown, skeleton
 from scorebook.rules.scoring import BETE
 
-from .models import Club, FormerSlug, Invitation, Membership, Player, PlayerClaim, Role, Season
+from .models import Club, FormerSlug, HouseRules, Invitation, Membership, Player, PlayerClaim, Role, Season
 from .models.club import new_invitation_token, token_digest
+from .models.rules import rules_version
 
 RANK = {Role.MEMBER: 0, Role.SCORER: 1, Role.ADMIN: 2}
 
@@ -45,6 +52,25 @@ def lock_club(club_id: int) -> None:
     Club.objects.select_for_update().filter(pk=club_id).first()
 
 
+def _club_of(player: Player) -> int:
+    """The club of a player of a club's roster (a private table book's players have none: no club
+    write is given one)."""
+    if player.club_id is None:
+        raise ValueError(f"{player.name} is in no club's roster")
+    return player.club_id
+
+
+def _player_locked(player: Player) -> tuple[Player, int]:
+    """The player's row read again under the club's lock (one roster change at a time), and its
+    club; ``_gone_player`` when it was merged in the meantime."""
+    club_id = _club_of(player)
+    lock_club(club_id)
+    found = Player.objects.select_for_update().filter(pk=player.pk).first()
+    if found is None:
+        raise _gone_player(player.name)
+    return found, club_id
+
+
 def _gone_player(name: str) -> Conflict:
     return Conflict(
         _("%(name)s is no longer in the roster (merged in the meantime): nothing was changed.") % {"name": name}
@@ -58,7 +84,7 @@ def _gone_member() -> Conflict:
 # --- clubs and members ------------------------------------------------------------------------
 
 
-def create_club(*, name: str, slug: str, user) -> Club:
+def create_club(*, name: str, slug: str, user: User) -> Club:
     """A new club; whoever creates it is its first admin."""
     with transaction.atomic():
         club = Club.objects.create(name=name, slug=slug)
@@ -98,9 +124,10 @@ def change_role(membership: Membership, role: Role) -> Membership:
     with transaction.atomic():
         lock_club(membership.club_id)
         admins = _admins_locked(membership.club)
-        membership = Membership.objects.select_for_update().filter(pk=membership.pk).first()
-        if membership is None:
+        found = Membership.objects.select_for_update().filter(pk=membership.pk).first()
+        if found is None:
             raise _gone_member()
+        membership = found
         if membership.role == Role.ADMIN and role != Role.ADMIN and admins == [membership.pk]:
             raise Refused(_("The club needs an admin: make someone else admin first."))
         demoted = RANK[Role(role)] < RANK[Role(membership.role)]
@@ -117,9 +144,10 @@ def remove_member(membership: Membership) -> None:
     with transaction.atomic():
         lock_club(membership.club_id)
         admins = _admins_locked(membership.club)
-        membership = Membership.objects.select_for_update().filter(pk=membership.pk).first()
-        if membership is None:
+        found = Membership.objects.select_for_update().filter(pk=membership.pk).first()
+        if found is None:
             raise _gone_member()
+        membership = found
         if admins == [membership.pk]:
             raise Refused(_("The club needs an admin: make someone else admin first."))
         Player.objects.filter(club_id=membership.club_id, user=membership.user_id).update(user=None)
@@ -135,7 +163,7 @@ INVITATION_DAYS = (1, 7, 30)  # how long a new link works, as the admin chooses
 MAX_INVITATION_USES = 50
 
 
-def create_invitation(club: Club, user, *, role: Role, days: int, uses: int) -> tuple[Invitation, str]:
+def create_invitation(club: Club, user: User, *, role: Role, days: int, uses: int) -> tuple[Invitation, str]:
     """A new link; returns it with its token, which is stored only as a digest (shown once).
     It never grants more than its creator's own role."""
     creator = _rank_of(club, user)
@@ -170,7 +198,7 @@ def invitation_existed(token: str) -> bool:
     return bool(token) and len(token) <= 64 and Invitation.objects.filter(token_hash=token_digest(token)).exists()
 
 
-def _rank_of(club: Club, user) -> int | None:
+def _rank_of(club: Club, user: User | None) -> int | None:
     if user is None:
         return None
     if user.is_staff:
@@ -202,18 +230,35 @@ def revoke(invitation: Invitation) -> None:
         Invitation.objects.filter(pk=invitation.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
-def join(invitation: Invitation, user) -> tuple[Membership, bool]:
+def _member_named_like(club_id: int, user: User) -> str | None:
+    """The name another member of the club is shown by that looks like ``user``'s, or None. Names
+    are compared where they are typed (accounts.identity), but accounts made otherwise (the demo, a
+    restored club's) may share one: two members of one club never do."""
+    others = User.objects.filter(memberships__club_id=club_id).exclude(pk=user.pk)
+    return looks_like(display_name(user), identity.shown_names(others))
+
+
+def join(invitation: Invitation, user: User) -> tuple[Membership, bool]:
     """Join with an invitation (one use of it); an existing member keeps the higher of his role
     and the invitation's. Returns (membership, changed); Invitation.DoesNotExist when the link
-    stopped working in the meantime."""
+    stopped working in the meantime; Refused when another member goes by a name like the user's."""
     with transaction.atomic():
         lock_club(invitation.club_id)
-        invitation = Invitation.objects.select_for_update().filter(pk=invitation.pk).first()
-        if invitation is None or not invitation.active or not _creator_may_grant(invitation):
+        found = Invitation.objects.select_for_update().filter(pk=invitation.pk).first()
+        if found is None or not found.active or not _creator_may_grant(found):
             raise Invitation.DoesNotExist
+        invitation = found
         membership = Membership.objects.select_for_update().filter(club_id=invitation.club_id, user=user).first()
         if membership is not None and RANK[Role(invitation.role)] <= RANK[Role(membership.role)]:
             return membership, False  # nothing to take: the link is not used up
+        if membership is None and (like := _member_named_like(invitation.club_id, user)) is not None:
+            raise Refused(
+                _(
+                    "A member of this club goes by “%(name)s”, which looks like yours: change your display "
+                    "name on your profile, then open the link again."
+                )
+                % {"name": shown(like)}
+            )
         invitation.uses += 1
         invitation.save(update_fields=["uses"])
         if membership is None:
@@ -229,7 +274,16 @@ def join(invitation: Invitation, user) -> tuple[Membership, bool]:
 # --- the roster -------------------------------------------------------------------------------
 
 
-def add_player(club: Club, name: str, user) -> Player:
+def sign_up_and_join(invitation: Invitation, make_account: Callable[[], User]) -> Membership:
+    """A new account (``make_account``: the sign-up form's save) joins the club with the invitation, in
+    one transaction: when the link stopped working meanwhile (Invitation.DoesNotExist) or a member goes
+    by a name like the account's (Refused), no account is left either."""
+    with transaction.atomic():
+        membership, _changed = join(invitation, make_account())
+    return membership
+
+
+def add_player(club: Club, name: str, user: User) -> Player:
     """One new player, checked against the roster as it is under the club's lock (a pasted list, an
     evening's new names or the same name typed on another phone may have come first)."""
     with transaction.atomic():
@@ -301,7 +355,7 @@ def check_names(club: Club, typed: list[str]) -> list[PastedName]:
     return out
 
 
-def add_players(club: Club, names: list[str], user) -> tuple[list[Player], list[str]]:
+def add_players(club: Club, names: list[str], user: User) -> tuple[list[Player], list[str]]:
     """Add ``names`` to the roster at once, under the club's lock: each is cleaned again and
     checked against the roster as it is now; one already there (or a look-alike) is skipped.
     Returns the players added and the names skipped."""
@@ -324,17 +378,14 @@ def add_players(club: Club, names: list[str], user) -> tuple[list[Player], list[
     return added, skipped
 
 
-def link_player(player: Player, user) -> Player:
+def link_player(player: Player, user: User | None) -> Player:
     """Link an account to a player of the club (``user`` None: unlink). One player per account in a club."""
     with transaction.atomic():
-        lock_club(player.club_id)
-        name, player = player.name, Player.objects.select_for_update().filter(pk=player.pk).first()
-        if player is None:
-            raise _gone_player(name)
+        player, club_id = _player_locked(player)
         if user is not None:
-            if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
+            if not Membership.objects.filter(club_id=club_id, user=user).exists():
                 raise Refused(_("Only a member's account can be linked."))
-            other = Player.objects.filter(club_id=player.club_id, user=user).exclude(pk=player.pk).first()
+            other = Player.objects.filter(club_id=club_id, user=user).exclude(pk=player.pk).first()
             if other is not None:
                 raise Refused(_("This account is already linked to %(name)s.") % {"name": other.name})
         player.user = user
@@ -345,11 +396,8 @@ def link_player(player: Player, user) -> Player:
 def rename_player(player: Player, name: str) -> Player:
     """The roster entry takes a new name; past evenings keep the name each seat was given that evening."""
     with transaction.atomic():
-        lock_club(player.club_id)
-        old, player = player.name, Player.objects.select_for_update().filter(pk=player.pk).first()
-        if player is None:
-            raise _gone_player(old)
-        other = Player.objects.filter(club_id=player.club_id, name__iexact=name).exclude(pk=player.pk).first()
+        player, club_id = _player_locked(player)
+        other = Player.objects.filter(club_id=club_id, name__iexact=name).exclude(pk=player.pk).first()
         if other is not None:
             raise Refused(_("%(name)s is already in the roster.") % {"name": other.name})
         player.name = name
@@ -360,42 +408,41 @@ def rename_player(player: Player, name: str) -> Player:
 # --- claims: "this is me", approved by an admin -----------------------------------------------
 
 
-def claim_player(player: Player, user) -> PlayerClaim:
+def claim_player(player: Player, user: User) -> PlayerClaim:
     """A member asks to be linked to a roster entry; an admin of the club approves or refuses."""
     with transaction.atomic():
-        lock_club(player.club_id)
-        name, player = player.name, Player.objects.select_for_update().filter(pk=player.pk).first()
-        if player is None:
-            raise _gone_player(name)
-        if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
+        player, club_id = _player_locked(player)
+        if not Membership.objects.filter(club_id=club_id, user=user).exists():
             raise Refused(_("Only a member's account can be linked."))
         if player.user_id is not None:
             raise Refused(_("%(name)s is already linked to another account.") % {"name": player.name})
-        mine = Player.objects.filter(club_id=player.club_id, user=user).first()
+        mine = Player.objects.filter(club_id=club_id, user=user).first()
         if mine is not None:
             raise Refused(_("This account is already linked to %(name)s.") % {"name": mine.name})
-        PlayerClaim.objects.filter(player__club_id=player.club_id, user=user).exclude(player=player).delete()
+        PlayerClaim.objects.filter(player__club_id=club_id, user=user).exclude(player=player).delete()
         claim, _created = PlayerClaim.objects.get_or_create(player=player, user=user)
     return claim
 
 
-def withdraw_claim(player: Player, user) -> None:
+def withdraw_claim(player: Player, user: User) -> None:
     PlayerClaim.objects.filter(player=player, user=user).delete()
 
 
 def decide_claim(claim: PlayerClaim, approve: bool) -> Player | None:
     """An admin approves (the account is linked) or refuses (the claim is dropped) a claim."""
     with transaction.atomic():
-        lock_club(claim.player.club_id)  # before the claim: an approval deletes the other claims of its player
-        claim = PlayerClaim.objects.select_for_update().select_related("player", "user").filter(pk=claim.pk).first()
-        if claim is None:
+        club_id = _club_of(claim.player)
+        lock_club(club_id)  # before the claim: an approval deletes the other claims of its player
+        found = PlayerClaim.objects.select_for_update().select_related("player", "user").filter(pk=claim.pk).first()
+        if found is None:
             raise Conflict(_("This claim was already answered."))
+        claim = found
         player, user = claim.player, claim.user
         claim.delete()
         if not approve:
             return None
         player = link_player(player, user)
-        PlayerClaim.objects.filter(player__club_id=player.club_id, user=user).delete()
+        PlayerClaim.objects.filter(player__club_id=club_id, user=user).delete()
         PlayerClaim.objects.filter(player=player).delete()  # the others who claimed it are answered too
     return player
 
@@ -440,9 +487,68 @@ def delete_season(season: Season) -> bool:
 def archive_season(season: Season, archived: bool) -> Season:
     with transaction.atomic():
         lock_club(season.club_id)
-        name, season = season.name, Season.objects.select_for_update().filter(pk=season.pk).first()
-        if season is None:
-            raise _gone_season(name)
+        found = Season.objects.select_for_update().filter(pk=season.pk).first()
+        if found is None:
+            raise _gone_season(season.name)
+        season = found
         season.archived = archived
         season.save(update_fields=["archived"])
     return season
+
+
+# --- house rules ---------------------------------------------------------------------------------
+
+
+class RulesChanged(Conflict):
+    """The club's rules of the variant changed since the form was shown: nothing was saved."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "Someone changed these rules while you were editing them. Your figures are below, not saved: "
+                "save again to replace the other change."
+            )
+        )
+
+
+class RulesSaved(enum.Enum):
+    """What saving a variant's house rules did."""
+
+    PRESET = "preset"  # no figure differs from the preset: the club's row is gone (or was never there)
+    UNCHANGED = "unchanged"  # the same changes as stored: nothing written
+    CHANGED = "changed"  # the club's changes stored
+
+
+def save_house_rules(
+    club: Club, key: str, overrides: dict[str, Any], user: User, *, seen: tuple[str, ...]
+) -> tuple[RulesSaved, HouseRules | None]:
+    """Store ``overrides`` (what differs from preset ``key``; none: the preset's own figures) as the
+    club's house rules, one admin at a time (the club's lock). ``seen``: the versions of the stored
+    rules the save was made against (the one the page showed, the one the form was checked against;
+    ``rules_version``); ``RulesChanged`` when the rules read under the lock are no longer those. What
+    it did, and the club's row after it."""
+    with transaction.atomic():
+        lock_club(club.pk)
+        house = HouseRules.objects.filter(club=club, ruleset=key).first()
+        now = rules_version(house.overrides if house is not None else None)
+        if any(version != now for version in seen):
+            raise RulesChanged()
+        if not overrides:
+            if house is not None:
+                house.delete()
+            return RulesSaved.PRESET, None
+        if house is not None and house.overrides == overrides:
+            return RulesSaved.UNCHANGED, house
+        house, _created = HouseRules.objects.update_or_create(
+            club=club, ruleset=key, defaults={"overrides": overrides, "updated_by": user}
+        )
+        return RulesSaved.CHANGED, house
+
+
+def reset_house_rules(club: Club, key: str) -> bool:
+    """Back to preset ``key``: the club's changes of it deleted, under the club's lock (so that a save
+    made at the same moment comes wholly before or after it). Whether there were any."""
+    with transaction.atomic():
+        lock_club(club.pk)
+        deleted, _rows = HouseRules.objects.filter(club=club, ruleset=key).delete()
+    return bool(deleted)

@@ -18,6 +18,7 @@ urlpatterns = [
     path("c/<slug:slug>/invitations/", members.invitation_new, name="club_invitation_new"),
     path("c/<slug:slug>/invitations/<id:invitation>/revoke/", members.invitation_revoke, name="club_invitation_revoke"),
     path("join/<token:token>/", members.join, name="club_join"),
+    path("join/<token:token>/account/", members.join_signup, name="club_join_signup"),
     # house rules (admins)
     path("c/<slug:slug>/rules/", rules.rules_list, name="club_rules"),
     path("c/<slug:slug>/rules/<str:ruleset>/", rules.rules_edit, name="club_rules_edit"),

@@ -14,8 +14,16 @@ one would be confused with, ``Names`` holds the names already taken.
 
 **Free text** (a note, a reason, a name) goes through ``clean_text``: control characters other
 than line breaks, and the bidi controls (embeddings, overrides, isolates and the marks LRM, RLM,
-ALM: they turn the rest of a line around), are refused. A zero-width joiner stays (an emoji is
-written with one).
+ALM: they turn the rest of a line around), are refused; so are the invisible characters (Unicode's
+format characters: a zero-width space, a byte order mark, a word joiner, a soft hyphen...) and the
+line and paragraph separators U+2028 and U+2029 (a line break a reader does not see where a
+spreadsheet or a log does). A zero-width joiner stays (an emoji is written with one).
+
+**Dates** a person types to record them (an evening's, a night's, a season's, an expense's) go
+through ``DateField``: from 1 January 2000 (``EARLIEST_DATE``: older paper records are not kept
+here) to the last day of the year after next (a club plans its next season, which the site proposes
+from the end of the last one, and its nights ahead), else refused in words naming both ends; the
+phone's date picker offers no other. (A filter's dates record nothing, and find what they find.)
 
 **Numbers** are written with the digits 0 to 9 only: Python's ``int`` also reads ``١٢`` and
 ``１２`` (and ``str.isdigit`` says yes to ``²``, which ``int`` then refuses with an exception).
@@ -29,19 +37,28 @@ import csv
 import io
 import re
 import unicodedata
+from collections.abc import Iterable
+from datetime import date
 from decimal import Decimal
 from functools import lru_cache
+from typing import Any
 
 from confusable_homoglyphs import confusables
 from confusable_homoglyphs.confusables import confusables_data
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils import formats
+from django.db.models import Field, Model
+from django.utils import formats, timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 LINE_BREAKS = "\n\r"
 # Unicode's Bidi_Control characters: the marks ALM, LRM, RLM; embeddings, overrides, isolates
 DIRECTION = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# what a reader does not see in free text: format characters (zero-width space, byte order mark, word
+# joiner, soft hyphen...; the bidi controls are among them) and the line and paragraph separators
+INVISIBLE_CATEGORIES = {"Cf", "Zl", "Zp"}
+ZERO_WIDTH_JOINER = "\u200d"
 _DIGITS_TO_LETTERS = str.maketrans({"0": "o", "1": "l", "|": "l"})
 # the plain characters the confusables table reads as others: I and 1 as l, 0 as O, m as rn...
 _ASCII_LOOKALIKES = {
@@ -90,11 +107,22 @@ def shown(text: str) -> str:
     return "".join(c if c == " " or c.isprintable() else "\ufffd" for c in text)
 
 
+def _invisible(char: str) -> bool:
+    """A character a reader does not see: a format character (but the zero-width joiner of an emoji)
+    or a line or paragraph separator."""
+    return unicodedata.category(char) in INVISIBLE_CATEGORIES and char != ZERO_WIDTH_JOINER
+
+
 def clean_text(value: str, *, multiline: bool = False) -> str:
     """Free text (a note, a reason): no control characters (line breaks when ``multiline``), no
-    bidi controls; stripped."""
+    bidi controls, no invisible characters nor line separators; stripped."""
     if _has_control(value, allowed=("\t" + LINE_BREAKS) if multiline else "\t") or DIRECTION & set(value):
         raise ValidationError(_("This text cannot hold control characters or direction marks."), code="control")
+    if any(_invisible(c) for c in value):
+        raise ValidationError(
+            _("This text holds an invisible character or a line separator (pasted with it, perhaps): type it again."),
+            code="invisible",
+        )
     return value.strip()
 
 
@@ -133,7 +161,7 @@ def skeletons(name: str) -> frozenset[str]:
     return frozenset((skeleton(name), _as_written(name)))
 
 
-def looks_like(name: str, others) -> str | None:
+def looks_like(name: str, others: Iterable[str]) -> str | None:
     """The first of ``others`` a reader would take for ``name`` (itself, in other capitals, or a
     look-alike), or None."""
     wanted = skeletons(name)
@@ -144,7 +172,7 @@ class Names:
     """Names already taken (a roster, a list being typed), found by any of their skeletons:
     ``names.like(name)`` is the one taken that ``name`` would be read as, or None."""
 
-    def __init__(self, names=()):
+    def __init__(self, names: Iterable[str] = ()) -> None:
         self._by_skeleton: dict[str, str] = {}
         for name in names:
             self.add(name)
@@ -203,7 +231,7 @@ def csv_names(text: str) -> list[str]:
     return [row[0].strip() for row in rows]
 
 
-def whole_number(raw, *, low: int | None = None, high: int | None = None) -> int | None:
+def whole_number(raw: object, *, low: int | None = None, high: int | None = None) -> int | None:
     """A whole number written with the digits 0-9 (within ``low``..``high``), or None."""
     if not isinstance(raw, str) or not _WHOLE.match(raw.strip()) or len(raw.strip()) > 20:
         return None
@@ -213,21 +241,30 @@ def whole_number(raw, *, low: int | None = None, high: int | None = None) -> int
     return number
 
 
-def decimal_number(raw) -> Decimal | None:
+def decimal_number(raw: object) -> Decimal | None:
     """A decimal number written with the digits 0-9 and a point (no NaN, infinity or exponent), or None."""
     if not isinstance(raw, str) or not _DECIMAL.match(raw.strip()) or len(raw.strip()) > 30:
         return None
     return Decimal(raw.strip())
 
 
+def max_length(model: type[Model], field: str) -> int:
+    """The most characters a model's text field holds (what a name typed for it is cleaned to)."""
+    found = model._meta.get_field(field)
+    length = found.max_length if isinstance(found, Field) else None
+    if length is None:
+        raise ValueError(f"{model.__name__}.{field} has no length")
+    return length
+
+
 class NameField(forms.CharField):
     """A name, cleaned by ``clean_name`` (its error said next to the field)."""
 
-    def __init__(self, *, max_length: int = 40, **kwargs):
+    def __init__(self, *, max_length: int = 40, **kwargs: Any) -> None:
         super().__init__(max_length=None, **kwargs)
         self.name_length = max_length
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> str:
         value = super().to_python(value)
         if value in self.empty_values:
             return value
@@ -237,7 +274,7 @@ class NameField(forms.CharField):
 class IntegerField(forms.IntegerField):
     """Django's, refusing anything but the digits 0-9 (``²``, ``١٢``, ``１２`` are no numbers here)."""
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> int | None:
         if value not in self.empty_values and not isinstance(value, int):
             text = str(value).strip()
             if self.localize:
@@ -251,9 +288,50 @@ class DecimalField(forms.DecimalField):
     """Django's, refusing anything but the digits 0-9 and one decimal point (no NaN, infinity or
     exponent)."""
 
-    def to_python(self, value):
+    # Django's DecimalField subclasses its IntegerField and returns a Decimal: django-stubs ignores the same override
+    def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
         if value not in self.empty_values and isinstance(value, str):
             text = formats.sanitize_separators(value.strip()) if self.localize else value.strip()
             if not _DECIMAL.match(text):
                 raise ValidationError(self.error_messages["invalid"], code="invalid")
         return super().to_python(value)
+
+
+EARLIEST_DATE = date(2000, 1, 1)
+YEARS_AHEAD = 2  # to the end of the year after next
+
+
+def date_bounds() -> tuple[date, date]:
+    """The first and the last date a person may type today."""
+    return EARLIEST_DATE, date(timezone.localdate().year + YEARS_AHEAD, 12, 31)
+
+
+class DateInput(forms.DateInput):
+    """The phone's date picker (ISO dates), offering only the dates ``DateField`` takes."""
+
+    input_type = "date"
+
+    def __init__(self, attrs: dict[str, Any] | None = None):
+        super().__init__(attrs, format="%Y-%m-%d")
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
+        low, high = date_bounds()
+        return super().get_context(name, value, {"min": low.isoformat(), "max": high.isoformat(), **(attrs or {})})
+
+
+class DateField(forms.DateField):
+    """A date a person types: from ``EARLIEST_DATE`` to the end of the year after next."""
+
+    widget = DateInput
+
+    def validate(self, value: date | None) -> None:
+        super().validate(value)
+        if value is None or value in self.empty_values:
+            return
+        low, high = date_bounds()
+        if not low <= value <= high:
+            raise ValidationError(
+                _("Choose a date from %(low)s to %(high)s."),
+                code="out_of_range",
+                params={"low": date_format(low, "DATE_FORMAT"), "high": date_format(high, "DATE_FORMAT")},
+            )

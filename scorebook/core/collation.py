@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import Any
 
 
 @lru_cache(maxsize=1)
-def _collator():
+def _collator() -> Any:  # pyuca's Collator (the library has no types)
     from pyuca import Collator  # its table takes a moment to load: once per process, when first needed
 
     return Collator()

@@ -16,7 +16,7 @@ class IdConverter:
             raise ValueError(f"{value} is no id")  # the pattern does not match: 404
         return number
 
-    def to_url(self, value) -> str:
+    def to_url(self, value: int | str) -> str:
         return str(int(value))
 
 
@@ -30,5 +30,5 @@ class TokenConverter:
     def to_python(self, value: str) -> str:
         return value
 
-    def to_url(self, value) -> str:
+    def to_url(self, value: object) -> str:
         return str(value)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
+from scorebook.rules.model import Ruleset
+
 from .formatting import lang
 
 
-def localized(error: Exception, rules=None) -> str:
+def localized(error: Exception, rules: Ruleset | None = None) -> str:
     """The message of an engine error, translated; its English ``message`` when it cannot be. With
     the ``rules`` it was raised under, a contract it names by its key ("samen-8") is called by its
     name in the page's language ("together 8", "samen 8", "emballage 8")."""

@@ -3,6 +3,7 @@ a game and its currency (an evening's, a club night's)."""
 
 import re
 from decimal import Decimal
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -85,7 +86,8 @@ class MoneyField(DecimalField):
 
     widget = forms.TextInput
 
-    def to_python(self, value):
+    # Django's DecimalField subclasses its IntegerField and returns a Decimal: django-stubs ignores the same override
+    def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
         if isinstance(value, str) and value.strip():
             value = read_money(value)
         try:
@@ -93,7 +95,7 @@ class MoneyField(DecimalField):
         except ValidationError as error:
             raise _badly_written() if error.code == "invalid" else error from None
 
-    def widget_attrs(self, widget):
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
         attrs = super().widget_attrs(widget)
         for name in ("min", "max", "step"):  # a text input: the bounds are the field's to check
             attrs.pop(name, None)
@@ -104,8 +106,8 @@ class StakeField(MoneyField):
     """The money a point is worth: empty (no money), or 0 to 10,000 with up to four decimals (what
     ``stake`` holds on an evening and on a night), in the digits 0-9 (``cleaning.DecimalField``)."""
 
-    def __init__(self, **kwargs):
-        options = {"label": _("Stake per point"), "required": False}
+    def __init__(self, **kwargs: Any) -> None:
+        options: dict[str, Any] = {"label": _("Stake per point"), "required": False}
         super().__init__(**(options | kwargs), min_value=0, max_value=10_000, max_digits=9, decimal_places=4)
 
 
@@ -117,7 +119,13 @@ def confirm_field() -> forms.BooleanField:
     return forms.BooleanField(label=_("Yes, this stake per point is meant"), required=False)
 
 
-def check_stake(form, stake_field: str = "stake", confirm: str = "confirm_stake") -> None:
+class StakeForm(forms.Form):
+    """A form with a stake, which asks to confirm a high one (``check_stake``): ``asks_stake`` shows the box."""
+
+    asks_stake = False
+
+
+def check_stake(form: StakeForm, stake_field: str = "stake", confirm: str = "confirm_stake") -> None:
     """Refuse a stake of STAKE_TO_CONFIRM or more a point until the form's ``confirm`` box is ticked:
     the error next to the stake says what it would cost; ``form.asks_stake`` shows the box."""
     stake = form.cleaned_data.get(stake_field)
@@ -134,8 +142,8 @@ def check_stake(form, stake_field: str = "stake", confirm: str = "confirm_stake"
 class AmountField(MoneyField):
     """An amount paid: more than 0, two decimals at most."""
 
-    def __init__(self, **kwargs):
-        options = {"label": _("Amount")}
+    def __init__(self, **kwargs: Any) -> None:
+        options: dict[str, Any] = {"label": _("Amount")}
         super().__init__(
             **(options | kwargs),
             min_value=Decimal("0.01"),
@@ -148,8 +156,8 @@ class AmountField(MoneyField):
 class CurrencyField(forms.RegexField):
     """An ISO 4217 code: three capital letters, EUR unless changed."""
 
-    def __init__(self, **kwargs):
-        options = {"label": _("Currency"), "initial": "EUR"}
+    def __init__(self, **kwargs: Any) -> None:
+        options: dict[str, Any] = {"label": _("Currency"), "initial": "EUR"}
         super().__init__(
             r"^[A-Z]{3}\Z",
             **(options | kwargs),

@@ -24,7 +24,7 @@ def lang() -> str:
     return code if code in LANGS else "fr"
 
 
-def tone(value) -> str:
+def tone(value: int | Decimal | Fraction) -> str:
     """The class that colours a number of points or an amount of money."""
     return "pos" if value > 0 else "neg" if value < 0 else "zero"
 

@@ -11,6 +11,7 @@ radio showing) or ``Checks`` (boxes with their names).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django import forms
 from django.forms.renderers import TemplatesSetting
@@ -33,7 +34,7 @@ class Choice:
         return str(self.name)
 
 
-class _Choices:
+class _Choices(forms.widgets.ChoiceWidget):
     """A list of choices, each a label around its input and its text; ``css`` adds classes to the list,
     ``option_css`` to each choice."""
 
@@ -41,11 +42,13 @@ class _Choices:
     list_class = ""
     option_class = ""
 
-    def __init__(self, attrs=None, choices=(), *, css: str = "", option_css: str = ""):
+    def __init__(
+        self, attrs: dict[str, Any] | None = None, choices: Any = (), *, css: str = "", option_css: str = ""
+    ) -> None:
         super().__init__(attrs, choices)
         self.css, self.option_css = css, option_css
 
-    def get_context(self, name, value, attrs):
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
         context = super().get_context(name, value, attrs)
         context["widget"]["list_class"] = f"{self.list_class} {self.css}".strip()
         context["widget"]["option_class"] = f"{self.option_class} {self.option_css}".strip()
@@ -71,3 +74,17 @@ class Checks(_Choices, forms.CheckboxSelectMultiple):
 
     list_class = "checks"
     option_class = "check"
+
+
+def field_of[F: forms.Field](form: forms.BaseForm, name: str, kind: type[F]) -> F:
+    """The form's field ``name``, of the kind it was declared (what a form sets when it is made: the
+    choices of a list, the queryset of a model's list)."""
+    field = form.fields[name]
+    if not isinstance(field, kind):
+        raise TypeError(f"{name} is not a {kind.__name__}")
+    return field
+
+
+def choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """The form's field ``name``, a list of choices: a form sets its ``choices`` when it is made."""
+    return field_of(form, name, forms.ChoiceField)

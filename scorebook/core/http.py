@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
@@ -15,6 +18,12 @@ class HtmxHttpRequest(HttpRequest):
     that read ``request.htmx`` (true for a request made by htmx, with its headers as attributes)."""
 
     htmx: HtmxDetails
+
+
+class AuthenticatedHttpRequest(HtmxHttpRequest):
+    """A request of a signed-in user (a view behind ``login_required``): its ``user`` is an account."""
+
+    user: User
 
 
 # A view whose address answers both a page and, to htmx, a fragment of it: the answer varies on
@@ -33,11 +42,11 @@ class Gone(Http404):
     the not-found page with this sentence for the person, in his language."""
 
 
-def noindex(view):
+def noindex(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """No search engine indexes a page that only its link opens (read-only links: a score, a ranking)."""
 
     @wraps(view)
-    def wrapped(request, *args, **kwargs):
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = view(request, *args, **kwargs)
         response["X-Robots-Tag"] = "noindex, nofollow"
         return response

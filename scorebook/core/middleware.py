@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 
@@ -14,10 +16,10 @@ class RequestSizeLimitMiddleware:
     A body sent without a length is not read by Django at all. The reverse proxy caps it too
     (docs/operating.md), so that a slow client never reaches a worker with it."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         try:
             declared = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
@@ -43,10 +45,10 @@ class PrivatePagesMiddleware:
     ``Cache-Control`` keeps it: ``no-store`` where a page shows a secret (a new link), the worker's
     own files."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if response.has_header("Cache-Control"):
             return response

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render, resolve_url
 from django.templatetags.static import PrefixNode, static
 from django.urls import reverse
@@ -44,7 +44,7 @@ def _assets_digest(assets: list[str]) -> str:
 
 
 @require_GET
-def service_worker(request):
+def service_worker(request: HttpRequest) -> HttpResponse:
     assets = [static(path) for path in OFFLINE_ASSETS]
     context = {
         "assets": json.dumps(assets),
@@ -88,7 +88,7 @@ THEME_COLOR = "#14171c"  # the dark theme's background; base.html's theme-color 
 
 
 @require_GET
-def manifest(request):
+def manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest: what a phone needs to install the site as an app."""
     data = {
         "id": "/",
@@ -122,6 +122,6 @@ def manifest(request):
 
 
 @require_GET
-def offline(request):
+def offline(request: HttpRequest) -> HttpResponse:
     """Shown by the worker, with no network, in place of a page it does not keep."""
     return render(request, "core/offline.html", {"kept_evenings": KEPT_EVENINGS})

@@ -15,8 +15,10 @@ wait would outlast the worker's timeout) is answered 409 with the sentence of ``
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from django.db import IntegrityError, OperationalError, connection
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.http import reswap, retarget
@@ -51,7 +53,7 @@ def taken(error: BaseException) -> bool:
     return _sqlstate(error) == UNIQUE or (connection.vendor == "sqlite" and "UNIQUE constraint" in str(error))
 
 
-def answer(request, status: int = 409):
+def answer(request: HttpRequest, status: int = 409) -> HttpResponse:
     """The sentence of a write that could not be saved: in the page's notices for htmx, else a page."""
     if getattr(request, "htmx", False):
         response = render(request, "409.html#notice", status=status)
@@ -67,21 +69,23 @@ class RetryLostRaces:
     more; losing again, it is answered 409 in words (a key taken twice is a fault of the site, and
     stays a 500). Inside a transaction the request opened itself nothing can run again: 409."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
 
-    def process_exception(self, request, exception):
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not (lost(exception) or taken(exception)):
             return None
         what = f"{request.method} {request.path}"
         if connection.in_atomic_block or waited_in_vain(exception):
             logger.warning("Not saved (%s): %s", exception, what)
             return answer(request)
-        logger.info("Tried again after losing a race (%s): %s", exception, what)
         match = request.resolver_match
+        if match is None:  # no view to run again (a view raised, so there is one)
+            return None
+        logger.info("Tried again after losing a race (%s): %s", exception, what)
         try:
             return match.func(request, *match.args, **match.kwargs)
         except (OperationalError, IntegrityError) as again:

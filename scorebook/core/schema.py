@@ -183,11 +183,12 @@ def moment(raw: Any) -> datetime:
         found = raw
     else:
         try:
-            found = datetime.fromisoformat(raw) if isinstance(raw, str) else None
+            parsed = datetime.fromisoformat(raw) if isinstance(raw, str) else None
         except ValueError:
-            found = None
-        if found is None:
+            parsed = None
+        if parsed is None:
             raise fault("a date and time (ISO 8601) is expected")
+        found = parsed
     if found.tzinfo is None:
         raise fault("a date and time with its offset is expected")
     if not EARLIEST <= found <= timezone.now() + timedelta(days=1):

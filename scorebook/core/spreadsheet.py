@@ -1,15 +1,18 @@
 """CSV for spreadsheets: a cell that a spreadsheet would read as a formula is written as text.
 
-A cell starting with ``=``, ``+``, ``-``, ``@`` (or a tab or carriage return, which some
-spreadsheets skip before them) gets a leading apostrophe, unless it is a plain number
-such as ``-3`` or ``+1.50``, or a lone ``=`` (no formula: the standings' "no movement"):
-a player called ``=HYPERLINK(…)`` stays a name.
+A cell is read as a spreadsheet reads it before it is judged: folded (NFKC: a full-width ``＝`` is
+``=``) and without what comes before its first visible character (spaces, tabs, line breaks,
+invisible characters such as a byte order mark or a zero-width space). If that starts with ``=``,
+``+``, ``-`` or ``@``, the cell gets a leading apostrophe, unless it is a plain number such as
+``-3`` or ``+1.50``, or a lone ``=`` (no formula: the standings' "no movement"): a player called
+``=HYPERLINK(…)`` stays a name, and so does a note ``\ufeff=1``.
 """
 
 from __future__ import annotations
 
 import csv
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -22,13 +25,26 @@ from django.utils.text import slugify
 
 from .formatting import lang
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START = ("=", "+", "-", "@")
 PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
+
+
+def _unseen(char: str) -> bool:
+    """What a spreadsheet passes over before a formula: white space, controls, invisible characters."""
+    return char.isspace() or unicodedata.category(char) in {"Cc", "Cf", "Zl", "Zp", "Zs"}
+
+
+def read_as(text: str) -> str:
+    """The cell as a spreadsheet reads its start: folded (NFKC), from its first visible character."""
+    folded = unicodedata.normalize("NFKC", text)
+    start = next((i for i, char in enumerate(folded) if not _unseen(char)), len(folded))
+    return folded[start:]
 
 
 def safe_cell(value: Any) -> str:
     text = "" if value is None else str(value)
-    if text.startswith(FORMULA_START) and text != "=" and not PLAIN_NUMBER.fullmatch(text):
+    seen = read_as(text)
+    if seen.startswith(FORMULA_START) and text != "=" and not PLAIN_NUMBER.fullmatch(text):
         return "'" + text
     return text
 
@@ -36,18 +52,18 @@ def safe_cell(value: Any) -> str:
 class SafeWriter:
     """``csv.writer`` whose every cell goes through ``safe_cell``."""
 
-    def __init__(self, stream, **options):
+    def __init__(self, stream: Any, **options: Any) -> None:  # a file, or an HttpResponse: anything with write()
         self._writer = csv.writer(stream, **options)
 
-    def writerow(self, row: Iterable[Any]):
+    def writerow(self, row: Iterable[Any]) -> Any:
         return self._writer.writerow([safe_cell(cell) for cell in row])
 
-    def writerows(self, rows: Iterable[Iterable[Any]]):
+    def writerows(self, rows: Iterable[Iterable[Any]]) -> None:
         for row in rows:
             self.writerow(row)
 
 
-def writer(stream, **options) -> SafeWriter:
+def writer(stream: Any, **options: Any) -> SafeWriter:
     return SafeWriter(stream, **options)
 
 
@@ -85,7 +101,9 @@ def number(value: Decimal | Fraction | int | None, places: int | None = None, fm
     return text.replace(".", fmt.decimal)
 
 
-def csv_download(filename: str, header: Iterable[Any], rows: Iterable[Iterable[Any]], fmt: Format | None = None):
+def csv_download(
+    filename: str, header: Iterable[Any], rows: Iterable[Iterable[Any]], fmt: Format | None = None
+) -> HttpResponse:
     """A CSV attachment in the language's format, with a byte order mark (spreadsheets then read
     UTF-8 names right), never a formula (``safe_cell``), never kept by a cache."""
     fmt = fmt or local_format()

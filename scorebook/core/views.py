@@ -1,6 +1,7 @@
 """The pages of a refused request (in the site's layout, in the visitor's language). The home page is the
 evenings app's (it links to their pages)."""
 
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.http import reswap, retarget
@@ -8,7 +9,7 @@ from django_htmx.http import reswap, retarget
 from .http import Gone, Refusal
 
 
-def _refused(request, *, csrf: bool, reason: str = ""):
+def _refused(request: HttpRequest, *, csrf: bool, reason: str = "") -> HttpResponse:
     """403: a page of the site; to an htmx form, the reason written into the page's notice area.
     ``reason``: a ``Refusal``'s own sentence. The header ``X-Refused`` says which refusal it is
     (``csrf``: the page's token is stale; a phone sending its waiting deals takes a new one)."""
@@ -24,17 +25,17 @@ def _refused(request, *, csrf: bool, reason: str = ""):
     return response
 
 
-def forbidden(request, exception=None):
+def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     reason = str(exception) if isinstance(exception, Refusal) else ""
     return _refused(request, csrf=False, reason=reason)
 
 
-def not_found(request, exception=None):
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """404, the site's page; 410 with its sentence for what is gone for this visitor (``Gone``)."""
     if isinstance(exception, Gone):
         return render(request, "404.html", {"reason": str(exception)}, status=410)
     return render(request, "404.html", status=404)
 
 
-def csrf_failure(request, reason=""):
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return _refused(request, csrf=True)

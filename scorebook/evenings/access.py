@@ -8,30 +8,41 @@ private evening (no club) belongs to its owner. Anything the user may not see an
 from __future__ import annotations
 
 import hmac
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Q, Subquery
-from django.http import Http404
+from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
 from scorebook.clubs.models import Membership, Role
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core.http import Gone, Refusal
 
-from . import links, services
+from . import links
 from .models import Evening, link_token_hash
+
+if TYPE_CHECKING:  # an evening read ``with_role`` (django-stubs' annotated model: a type only)
+    from django_stubs_ext import WithAnnotations
+
+    class _Role(TypedDict):
+        my_role: str | None
+
+    RoledEvening = WithAnnotations[Evening, _Role]
 
 # Ids beyond a 64-bit integer are no evening's (and SQLite would fail on them).
 MAX_ID = 2**63 - 1
 
 
-def with_role(evenings, user):
+def with_role(evenings: QuerySet[Evening], user: User | AnonymousUser) -> QuerySet[RoledEvening]:
     """``evenings`` with ``my_role``: the user's role in each one's club (None: not a member)."""
     role = Membership.objects.filter(club=OuterRef("club"), user=user.pk if user.is_authenticated else None)
     return evenings.annotate(my_role=Subquery(role.values("role")[:1]))
 
 
-def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
+def evening_rights(user: User | AnonymousUser, evening: RoledEvening) -> tuple[bool, bool]:
     """(may see it, may record its deals), for an evening read ``with_role``."""
     if not user.is_authenticated:
         return False, False
@@ -44,7 +55,7 @@ def evening_rights(user, evening: Evening) -> tuple[bool, bool]:
     return role is not None, role in SCORING_ROLES
 
 
-def evening_admin(user, evening: Evening) -> bool:
+def evening_admin(user: User | AnonymousUser, evening: RoledEvening) -> bool:
     """Whether the user is an admin of the evening's club (a private evening: its owner; staff too),
     for an evening read ``with_role``: what closing and reopening it asks (``Evening.reopenable``)."""
     if not user.is_authenticated:
@@ -56,26 +67,57 @@ def evening_admin(user, evening: Evening) -> bool:
     return evening.my_role == Role.ADMIN
 
 
-def evening_for_user(request, pk: int, *, write: bool = False, locked: bool = False) -> Evening:
-    """The evening if this user may see it (and score it when ``write``); otherwise 404 or 403.
-    Two queries: the evening with its club and the user's role in it, and its seats; ``locked``
-    (in a transaction): the evening read under its lock (``services.lock``), so that the write
-    that follows in the transaction does not read it again.
-    ``evening.may_score`` says whether this user may record its deals, ``evening.as_admin`` whether
-    he is an admin of its club, ``evening.may_reopen`` whether he may reopen it (closed)."""
+@dataclass(frozen=True)
+class EveningAccess:
+    """One way into an evening (``evening_for_user``): the evening, what this user may do with it, and
+    whether it was read under its lock. The evening's writes take it as it is (``services``): nothing
+    is patched onto the evening, and a write never looks at the transaction to guess how it was read."""
+
+    evening: Evening
+    may_score: bool  # may record its deals (a scorer or admin of its club, a private evening's owner, a link)
+    by_link: bool = False  # scored through a table's link: this page only; the director does the rest
+    as_admin: bool = False  # an admin of its club (a private evening's owner; staff): closes for admins only
+    # read under its lock (``lock``) in the transaction the caller holds open: the write it is given in
+    # that transaction decides on this read and runs in that transaction (a refusal rolls it back)
+    locked: bool = False
+
+    @property
+    def may_reopen(self) -> bool:
+        """Whether this user may reopen it (closed): never through a table's link."""
+        return self.may_score and not self.by_link and self.evening.reopenable(admin=self.as_admin)
+
+    @property
+    def may_pay(self) -> bool:
+        """Whether this user may record, mark and cancel its payments: money rights come from the user's
+        role (a scorer or admin of its club, a private evening's owner), never from a table's link."""
+        return self.may_score and not self.by_link
+
+
+def lock[E: Evening](evenings: QuerySet[E], pk: int) -> E | None:
+    """The evening ``pk`` of ``evenings`` with its seats, read and locked until the end of the
+    transaction this runs in (``select_for_update`` on PostgreSQL; SQLite's transaction holds the
+    lock from its start); None when there is none."""
+    return evenings.select_for_update(of=("self",)).prefetch_related("seats").filter(pk=pk).first()
+
+
+def evening_for_user(request: HttpRequest, pk: int, *, write: bool = False, locked: bool = False) -> EveningAccess:
+    """The evening and this user's rights on it if he may see it (and score it when ``write``);
+    otherwise 404 or 403. Two queries: the evening with its club and the user's role in it, and its
+    seats; ``locked`` (in a transaction): the evening read under its lock (``lock``), so that the
+    write the access is given to in the same transaction does not read it again."""
     if not 0 < pk <= MAX_ID:
         raise Http404("No such evening")
     evenings = with_role(Evening.objects.select_related("club"), request.user)
     if locked:
-        evening = services.lock(evenings, pk)
+        evening = lock(evenings, pk)
     else:
         evening = evenings.prefetch_related("seats").filter(pk=pk).first()
     if evening is None or not evening.seats.all():  # no seats: deleted between the two queries
         raise Http404("No such evening")
     may_view, may_score = evening_rights(request.user, evening)
-    evening.by_link = False  # scored through a table's link: this page only; the director does the rest
+    by_link = False
     if not may_score and links.holds_link(request, evening.pk):  # a scoring link: this evening only
-        may_view = may_score = evening.by_link = True
+        may_view = may_score = by_link = True
     if not may_view and not request.user.is_authenticated and links.held_once(request, evening.pk):
         # a table's phone whose link was revoked (or its card replaced): say so, not "not found"
         raise Gone(
@@ -88,26 +130,16 @@ def evening_for_user(request, pk: int, *, write: bool = False, locked: bool = Fa
         raise Http404("No such evening")
     if write and not may_score:
         raise PermissionDenied("Only the club's scorers record deals")
-    evening.may_score = may_score
-    evening.as_admin = evening_admin(request.user, evening)
-    evening.may_reopen = may_score and not evening.by_link and evening.reopenable(admin=evening.as_admin)
-    return evening
+    return EveningAccess(evening, may_score, by_link, evening_admin(request.user, evening), locked)
 
 
-def may_pay(evening: Evening) -> bool:
-    """Whether this user may record, mark and cancel the evening's payments (read ``evening_for_user``):
-    money rights come from the user's role (a scorer or admin of its club, a private evening's
-    owner), never from a table's link, held with or without an account."""
-    return bool(getattr(evening, "may_score", False)) and not getattr(evening, "by_link", False)
-
-
-def evening_for_money(request, pk: int, *, write: bool = False) -> Evening:
+def evening_for_money(request: HttpRequest, pk: int, *, write: bool = False) -> EveningAccess:
     """The evening for its money pages and writes: as ``evening_for_user``; a write by someone
-    without money rights (``may_pay``: a table's link gives none) answers 403."""
-    evening = evening_for_user(request, pk)
-    if write and not may_pay(evening):
+    without money rights (``EveningAccess.may_pay``: a table's link gives none) answers 403."""
+    access = evening_for_user(request, pk)
+    if write and not access.may_pay:
         raise PermissionDenied("Only the club's scorers and admins record payments")
-    return evening
+    return access
 
 
 def evening_for_token(token: str) -> Evening:
@@ -123,7 +155,7 @@ def evening_for_token(token: str) -> Evening:
     return evening
 
 
-def visible_evenings(user):
+def visible_evenings(user: User) -> QuerySet[Evening]:
     """Every evening this user may see: his private ones and his clubs'."""
     if user.is_staff:
         return Evening.objects.all()

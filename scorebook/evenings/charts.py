@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scorebook.core.formatting import signed_points
+from scorebook.rules.scoring import EveningResult
 
 # Okabe & Ito's colour-blind safe palette, adapted to the dark background: the
 # dark blue (too dark on #14171c) and black give way to a light grey, and the
@@ -225,6 +226,22 @@ def short_name(name: str, limit: int = MAX_NAME) -> str:
     return name if len(name) <= limit else name[: limit - 1].rstrip() + "\u2026"
 
 
+@dataclass(frozen=True)
+class _Scale:
+    """Where a deal and a total fall in the plot's box (viewBox units)."""
+
+    plot: Box
+    span: int  # deals across the plot (at least 1)
+    bottom_value: int
+    top_value: int
+
+    def x(self, deal: int) -> float:
+        return self.plot.left + self.plot.width * deal / self.span
+
+    def y(self, value: float) -> float:
+        return self.plot.bottom - self.plot.height * (value - self.bottom_value) / (self.top_value - self.bottom_value)
+
+
 def build(
     players: Sequence[str],
     running: Sequence[Mapping[str, int]],
@@ -240,42 +257,59 @@ def build(
     values = {p: tuple(int(t.get(p, 0)) for t in totals) for p in players}
     everything = [v for vs in values.values() for v in vs] or [0]
     bottom_value, top_value, step = y_range(min(everything), max(everything))
-
     finals = {p: signed_points(values[p][-1]) for p in players}
-    # the labels take at most 40% of the width: names are shortened until the longest fits,
-    # never the totals (a clipped total would read as another number)
-    room = int((width * 0.4 - 12) // CHAR_WIDTH)
-    limit = MAX_NAME
-    while limit > 3 and max((min(len(p), limit) + 1 + len(finals[p]) for p in players), default=0) > room:
-        limit -= 1
-    names = {p: short_name(p, limit) for p in players}
+    names = _label_names(players, finals, width)
     longest_label = max((len(names[p]) + 1 + len(finals[p]) for p in players), default=4)
     longest_tick = max(len(signed_points(bottom_value)), len(signed_points(top_value)))
     left = 8 + longest_tick * CHAR_WIDTH
     right = width - min(12 + longest_label * CHAR_WIDTH, width * 0.4)
     plot = Box(left=left, top=FONT_SIZE, right=right, bottom=height - FONT_SIZE - 12)
-
-    span = max(deals, 1)
-
-    def x_of(deal: int) -> float:
-        return plot.left + plot.width * deal / span
-
-    def y_of(value: float) -> float:
-        return plot.bottom - plot.height * (value - bottom_value) / (top_value - bottom_value)
-
+    scale = _Scale(plot, max(deals, 1), bottom_value, top_value)
     y_ticks = tuple(
-        Tick(v, _n(y_of(v)), signed_points(v), _n(y_of(v) + 0.35 * FONT_SIZE))
+        Tick(v, _n(scale.y(v)), signed_points(v), _n(scale.y(v) + 0.35 * FONT_SIZE))
         for v in range(bottom_value, top_value + 1, step)
     )
     max_x_ticks = max(2, int(plot.width // (CHAR_WIDTH * 3 + 10)))
     every = x_step(deals, max_x_ticks)
     x_baseline = _n(plot.bottom + FONT_SIZE + 6)
-    x_ticks = tuple(Tick(d, _n(x_of(d)), str(d), x_baseline) for d in range(0, deals + 1, every))
+    x_ticks = tuple(Tick(d, _n(scale.x(d)), str(d), x_baseline) for d in range(0, deals + 1, every))
+    return Chart(
+        width=width,
+        height=height,
+        plot=Box(_n(plot.left), _n(plot.top), _n(plot.right), _n(plot.bottom)),
+        series=_series(players, values, names, finals, scale, deals),
+        y_ticks=y_ticks,
+        x_ticks=x_ticks,
+        zero_y=_n(scale.y(0)),
+        deals=deals,
+        ident=ident,
+    )
 
-    end_x = x_of(deals)
-    ends = [y_of(values[p][-1]) for p in players]
+
+def _label_names(players: list[str], finals: dict[str, str], width: int) -> dict[str, str]:
+    """The names of the labels: they take at most 40% of the width, names shortened until the
+    longest fits, never the totals (a clipped total would read as another number)."""
+    room = int((width * 0.4 - 12) // CHAR_WIDTH)
+    limit = MAX_NAME
+    while limit > 3 and max((min(len(p), limit) + 1 + len(finals[p]) for p in players), default=0) > room:
+        limit -= 1
+    return {p: short_name(p, limit) for p in players}
+
+
+def _series(
+    players: list[str],
+    values: dict[str, tuple[int, ...]],
+    names: dict[str, str],
+    finals: dict[str, str],
+    scale: _Scale,
+    deals: int,
+) -> tuple[Series, ...]:
+    """Each player's line, its colour and dash, and its label at its end (spread so that no two
+    labels overlap, clear of the deal numbers)."""
+    end_x = scale.x(deals)
+    ends = [scale.y(values[p][-1]) for p in players]
     half = FONT_SIZE / 2
-    centres = spread(ends, LABEL_GAP, half, plot.bottom + 2)  # clear of the deal numbers
+    centres = spread(ends, LABEL_GAP, half, scale.plot.bottom + 2)  # clear of the deal numbers
     series = []
     for i, player in enumerate(players):
         label = Label(
@@ -288,7 +322,7 @@ def build(
             end_x=_n(end_x),
             end_y=_n(ends[i]),
         )
-        points = tuple((_n(x_of(d)), _n(y_of(v))) for d, v in enumerate(values[player]))
+        points = tuple((_n(scale.x(d)), _n(scale.y(v))) for d, v in enumerate(values[player]))
         series.append(
             Series(
                 index=i,
@@ -300,20 +334,10 @@ def build(
                 label=label,
             )
         )
-    return Chart(
-        width=width,
-        height=height,
-        plot=Box(_n(plot.left), _n(plot.top), _n(plot.right), _n(plot.bottom)),
-        series=tuple(series),
-        y_ticks=y_ticks,
-        x_ticks=x_ticks,
-        zero_y=_n(y_of(0)),
-        deals=deals,
-        ident=ident,
-    )
+    return tuple(series)
 
 
-def chart_context(result, width: int = 360, height: int = 280, *, ident: str = "chart") -> Chart:
+def chart_context(result: EveningResult, width: int = 360, height: int = 280, *, ident: str = "chart") -> Chart:
     """The ``chart`` context variable for ``evenings/chart.html#chart`` from an EveningResult."""
     return build(result.players, result.running(), width, height, ident=ident)
 

@@ -8,10 +8,13 @@ before anything is written, then scored and stored as every write stores them (`
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date as date_cls
 from decimal import Decimal
+from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -20,7 +23,7 @@ from scorebook.clubs.services import lock_club
 from scorebook.core import cleaning
 from scorebook.rules import evening_file, registry
 from scorebook.rules.evening_file import FileError
-from scorebook.rules.model import ContractRules, to_dict
+from scorebook.rules.model import ContractRules, Ruleset, to_dict
 from scorebook.rules.scoring import score
 
 from . import display, services
@@ -28,7 +31,7 @@ from .models import Deal, Evening, Seat
 from .stored import engine_evening
 
 
-def player_named(name: str, user, club=None) -> Player:
+def player_named(name: str, user: User | AnonymousUser | None, club: Club | None = None) -> Player:
     """The roster player of that name (the club's, or the user's private book), created if new. A
     name a reader would take for a roster name (other capitals, a look-alike: ``aIice`` for
     ``Alice``) is that player: the roster never gets a second one that reads the same."""
@@ -43,7 +46,7 @@ def player_named(name: str, user, club=None) -> Player:
     return existing or Player.objects.create(name=name, club=club, created_by=services.author(user))
 
 
-def players_named(names: list[str], user, club=None) -> list[Player]:
+def players_named(names: list[str], user: User | AnonymousUser | None, club: Club | None = None) -> list[Player]:
     """``player_named`` for many names at once (a club night's participants): the roster read once,
     the new names added in one insert. Inside the caller's transaction, the club locked."""
     if club is not None:
@@ -51,7 +54,7 @@ def players_named(names: list[str], user, club=None) -> list[Player]:
     else:
         players = Player.objects.filter(club__isnull=True, created_by=services.author(user))
     roster = list(players.order_by("pk"))
-    by_name = {}
+    by_name: dict[str, Player] = {}
     for player in roster:
         by_name.setdefault(player.name.casefold(), player)
     known = cleaning.Names(p.name for p in roster)
@@ -59,10 +62,10 @@ def players_named(names: list[str], user, club=None) -> list[Player]:
     new: dict[str, Player] = {}
     for name in names:
         like = known.like(name)
-        player = by_name.get(name.casefold()) or (by_name.get(like.casefold()) if like is not None else None)
-        if player is None:
-            player = new.setdefault(name, Player(name=name, club=club, created_by=services.author(user)))
-        found[name] = player
+        known_player = by_name.get(name.casefold()) or (by_name.get(like.casefold()) if like is not None else None)
+        found[name] = known_player or new.setdefault(
+            name, Player(name=name, club=club, created_by=services.author(user))
+        )
     Player.objects.bulk_create(new.values())
     return [found[name] for name in names]
 
@@ -79,12 +82,12 @@ def prepare_evenings(
     tables: list[list[Player]],
     *,
     ruleset: str,
-    rules: dict,
+    rules: dict[str, Any],
     stake: Decimal | None,
     currency: str,
     date: date_cls,
-    user,
-    club,
+    user: User | AnonymousUser | None,
+    club: Club | None,
     managed: bool = False,
     deal_limit: int | None = None,
 ) -> list[NewEvening]:
@@ -134,10 +137,10 @@ def create_evening(
     stake: Decimal | None,
     currency: str,
     date: date_cls,
-    user,
-    rules: dict | None = None,
-    club=None,
-    deals: list[dict] = (),
+    user: User | AnonymousUser | None,
+    rules: dict[str, Any] | None = None,
+    club: Club | None = None,
+    deals: Sequence[dict[str, Any]] = (),
     closed: bool = False,
     rules_from: str = Evening.RulesFrom.STARTED,
 ) -> Evening:
@@ -184,7 +187,7 @@ def create_evening(
 HISTORY = 30  # the past evenings whose contracts choose a new evening's quick buttons
 
 
-def quick_contracts(evening: Evening, rules) -> list[str]:
+def quick_contracts(evening: Evening, rules: Ruleset) -> list[str]:
     """The quick contract buttons of a new evening, in order: the preset's commonest, where the
     contracts the table played most in its last evenings of the variant (the club's, or the owner's
     private ones) take the place of unplayed ones. Empty for classic games. One query."""
@@ -192,13 +195,13 @@ def quick_contracts(evening: Evening, rules) -> list[str]:
         return []
     past = Evening.objects.filter(ruleset=evening.ruleset).exclude(pk=evening.pk)
     past = past.filter(club=evening.club) if evening.club_id else past.filter(club=None, owner=evening.owner)
-    played: Counter = Counter()
+    played: Counter[str] = Counter()
     for summary in past.order_by("-date", "-created_at").values_list("summary", flat=True)[:HISTORY]:
         played.update((summary or {}).get("contracts") or {})
     return [button.key for button in display.contract_choices(rules, played).quick]
 
 
-def _arrives_closed(user) -> dict:
+def _arrives_closed(user: User | AnonymousUser | None) -> dict[str, Any]:
     return {
         "status": Evening.Status.CLOSED,
         "closed_at": timezone.now(),
@@ -207,7 +210,14 @@ def _arrives_closed(user) -> dict:
     }
 
 
-def import_evening(text: str | bytes, user, club=None, *, closed: bool = False, house_rules: bool = True) -> Evening:
+def import_evening(
+    text: str | bytes,
+    user: User | AnonymousUser | None,
+    club: Club | None = None,
+    *,
+    closed: bool = False,
+    house_rules: bool = True,
+) -> Evening:
     """Create an evening from an evening file; raises FileError or DealError (nothing saved).
     ``closed``: it arrives closed, reopened by an admin only (``create_evening``). Into a club, with
     ``house_rules`` its deals are scored with the club's house rules for its variant, in place of the
@@ -243,7 +253,7 @@ def import_evening(text: str | bytes, user, club=None, *, closed: bool = False, 
         raise FileError(0, f"the evening could not be saved: {exc}") from None
 
 
-def _matches_the_schema(data) -> None:
+def _matches_the_schema(data: dict[str, Any]) -> None:
     """A file the engine read matches the published schema too (docs/evening-file.schema.json): the site
     never stores an evening that a club's own tools, checking files against that schema, would refuse.
     The engine words every refusal first; this one only speaks if the two ever disagree."""
@@ -260,7 +270,7 @@ def export_text(evening: Evening) -> str:
     return evening_file.dumps(engine_evening(evening))
 
 
-def _kitty_fee(club):
+def _kitty_fee(club: Club | None) -> Decimal | None:
     """The fee each player who takes part owes the club's kitty for an evening, as the club's house
     rule says now (read under the club's lock: a change just made applies); none without a club."""
     if club is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -15,14 +15,18 @@ from django.utils.translation import gettext as _
 
 from scorebook.core.formatting import lang, party_label
 from scorebook.rules import registry
+from scorebook.rules.contract_scorer import ContractScorer
 from scorebook.rules.deals import Adjustment, Claim, ClassicDeal, ContractDeal, Pass, RobreStart
-from scorebook.rules.model import Contract, ContractRules, Kind
+from scorebook.rules.model import ClassicRules, Contract, ContractRules, Kind, Ruleset
+from scorebook.rules.outcome import RobreState
 from scorebook.rules.scoring import DealResult, Scorer, Standing
+
+from .models import Deal
 
 BIG_SOLO_FROM = 9  # solo contracts needing this many tricks are shown with the abondances
 
 
-def team_name(team) -> str:
+def team_name(team: Iterable[str]) -> str:
     return " & ".join(p for p in team if p)
 
 
@@ -87,7 +91,9 @@ class ContractChoices:
     more: list[ContractGroup]
 
 
-def contract_choices(rules: ContractRules, played: Counter | None = None, quick: list[str] = ()) -> ContractChoices:
+def contract_choices(
+    rules: ContractRules, played: Counter[str] | None = None, quick: Sequence[str] = ()
+) -> ContractChoices:
     """The preset's order of commonness first; a contract this table played (``played``) takes
     the place of the least common unplayed one, so that what the table plays stays one tap away.
     ``quick``: the quick buttons fixed when the evening started (their order stays all evening)."""
@@ -126,7 +132,7 @@ def _choices(rules: ContractRules, quick: list[str]) -> ContractChoices:
     return ContractChoices(buttons, list(more.values()))
 
 
-def short_names(players) -> dict[str, str]:
+def short_names(players: Iterable[str]) -> dict[str, str]:
     """A name per player that fits his chip and tells him apart at the table: the whole name
     when short enough (8 letters up to five players, 5 beyond), else the shortest unique
     prefix (three letters at least); a long one of a compound name as its initials and the
@@ -180,7 +186,7 @@ def rotation(state: Scorer) -> dict:
         "pass_multiplier": 1,
         "multiplier": nxt.multiplier,
     }
-    if nxt.robre is not None:  # classic: the players of the robre deal in turn
+    if nxt.robre is not None or not isinstance(state, ContractScorer):  # classic: the robre's players deal in turn
         data["turns"] = [{"dealer": p, "out": list(nxt.sitting_out)} for p in order if p in nxt.playing]
         return data
     data["turns"] = [{"dealer": name, "out": list(state.next_deal_dealt_by(name).sitting_out)} for name in order]
@@ -190,7 +196,7 @@ def rotation(state: Scorer) -> dict:
     return data
 
 
-def saved_words(result: DealResult, rules) -> str:
+def saved_words(result: DealResult, rules: Ruleset) -> str:
     """What a saved deal did, in a few words for the notice at the thumb: who gained most and how
     much ("Anne & Carl +4"), else the deal's line (an all pass, a robre's deal not yet counted)."""
     best = max(result.deltas.values(), default=0)
@@ -205,7 +211,7 @@ def saved_words(result: DealResult, rules) -> str:
     return f"{names} +{best}"
 
 
-def describe(result: DealResult, rules) -> str:
+def describe(result: DealResult, rules: Ruleset) -> str:
     """One line for a deal, in the variant's own words, from the engine's parsed deal (seat order)."""
     deal = result.deal
     if isinstance(deal, Adjustment):
@@ -213,20 +219,16 @@ def describe(result: DealResult, rules) -> str:
     if isinstance(deal, RobreStart):
         if deal.dummy_partner is not None:
             return _("New robre: %(name)s plays with the dummy") % {"name": deal.dummy_partner}
+        if deal.teams is None:
+            raise ValueError("a new robre names its teams or the dummy's partner")
         a, b = deal.teams
         return _("New robre: %(a)s against %(b)s") % {"a": team_name(a), "b": team_name(b)}
-    if isinstance(deal, Claim):
-        return _("%(team)s show their honours at 8") % {"team": team_name(result.robre.teams[deal.team])}
-    if isinstance(deal, ClassicDeal):
-        teams = result.robre.teams
-        t0, t1 = deal.tricks
-        facts = [f"{team_name(teams[0])} {t0} – {t1} {team_name(teams[1])}"]
-        for side in (0, 1):
-            if rules.honour_score(deal.honours[side]):
-                facts.append(_("%(n)s honours %(team)s") % {"n": deal.honours[side], "team": team_name(teams[side])})
-        return " · ".join(facts)  # separate facts side by side, each a whole message
+    if isinstance(deal, Claim | ClassicDeal):
+        return _classic_line(deal, result.robre, rules)
     if isinstance(deal, Pass):
         return _("All pass")
+    if not isinstance(rules, ContractRules):
+        raise ValueError("a contract deal is scored under a contract game's rules")
     parts = [rules.contracts[deal.contract].names.get(lang())]
     if isinstance(deal.tricks, Mapping):
         parts.append(", ".join(f"{name} {n}" for name, n in deal.tricks.items()))
@@ -237,6 +239,21 @@ def describe(result: DealResult, rules) -> str:
     if deal.exposed_fault:
         parts.append(_("fault: %(name)s") % {"name": deal.exposed_fault})
     return " · ".join(parts)
+
+
+def _classic_line(deal: Claim | ClassicDeal, robre: RobreState | None, rules: Ruleset) -> str:
+    """A classic deal's line (a claim, the tricks and honours), with the teams of its robre."""
+    if robre is None or not isinstance(rules, ClassicRules):
+        raise ValueError("a classic deal is scored in its robre, under classic rules")
+    if isinstance(deal, Claim):
+        return _("%(team)s show their honours at 8") % {"team": team_name(robre.teams[deal.team])}
+    teams = robre.teams
+    t0, t1 = deal.tricks
+    facts = [f"{team_name(teams[0])} {t0} – {t1} {team_name(teams[1])}"]
+    for side in (0, 1):
+        if rules.honour_score(deal.honours[side]):
+            facts.append(_("%(n)s honours %(team)s") % {"n": deal.honours[side], "team": team_name(teams[side])})
+    return " · ".join(facts)  # separate facts side by side, each a whole message
 
 
 @dataclass
@@ -288,13 +305,19 @@ def _classic_state(deal_result: DealResult, manches_before: int) -> str:
         manche = robre.manches[-1]
         winner = team_name(robre.teams[manche.winner])
         facts = [_("manche to %(team)s (%(value)s)") % {"team": winner, "value": manche.value}]
-        if robre.finished:
+        if robre.finished and robre.result is not None:
             facts.append(_("robre %(a)s – %(b)s") % {"a": robre.result[0], "b": robre.result[1]})
         return " · ".join(facts)
     return _("manche %(a)s – %(b)s") % {"a": robre.points[0], "b": robre.points[1]}
 
 
-def rows_of(lines: Sequence[DealResult], players, rules, deals=(), before: DealResult | None = None) -> list[DealRow]:
+def rows_of(
+    lines: Sequence[DealResult],
+    players: Sequence[str],
+    rules: Ruleset,
+    deals: Sequence[Deal] = (),
+    before: DealResult | None = None,
+) -> list[DealRow]:
     """The rows of ``lines`` (deals' results in order), oldest first; ``deals``: their stored deals
     (ids and versions for the rows' actions); ``before``: the line before them, if any."""
     manches: dict[int, int] = {}  # robre number -> manches won so far

@@ -3,12 +3,21 @@ the engine (through services) decides whether the deal is possible."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 import itertools
 import uuid
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
+from typing import Any
 
 from django import forms
+from django.contrib.auth.models import User
 from django.db.models import Q
+from django.forms import BoundField
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
@@ -19,13 +28,14 @@ from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core import cleaning
 from scorebook.core.collation import by_name
 from scorebook.core.engine_messages import localized
-from scorebook.core.fields import AmountField, CurrencyField, StakeField, check_stake, confirm_field
+from scorebook.core.fields import AmountField, CurrencyField, StakeField, StakeForm, check_stake, confirm_field
 from scorebook.core.formatting import lang
-from scorebook.core.forms import Taps
+from scorebook.core.forms import Taps, choice_field, field_of
 from scorebook.core.money import AMOUNT_LIMIT
 from scorebook.rules import registry
-from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules
-from scorebook.rules.scoring import BETE
+from scorebook.rules.evening_file import FileError
+from scorebook.rules.model import MAX_TRICKS, ClassicRules, ContractRules, Ruleset
+from scorebook.rules.scoring import BETE, DealError
 
 from . import display
 from .models import Evening, usual_variant
@@ -43,21 +53,22 @@ class RecordForm(forms.Form):
     request_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
     error_field: str | None = None  # where an engine error goes when it names no field of the form
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("request_key", new_request_key())
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if any(name in self.fields and self[name].is_hidden for name in self.errors):  # never typed: forged
             self.add_error(self.error_field, _("This page is out of date: reload it and try again."))
         return cleaned
 
-    def deal_data(self) -> dict:
+    def deal_data(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def add_engine_error(self, error, number: int | None = None) -> None:
+    def add_engine_error(self, error: DealError | FileError, number: int | None = None) -> None:
         """Show an engine error (DealError / FileError) next to the field it names.
 
         When the error is about another deal than the one in this form (an edit that
@@ -85,16 +96,16 @@ class DealForm(RecordForm):
     deal_number = cleaning.IntegerField(widget=forms.HiddenInput, required=False, min_value=1, max_value=10**6)
     dealer = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
 
-    def __init__(self, *args, rules, players, **kwargs):
+    def __init__(self, *args: Any, rules: Ruleset, players: Iterable[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.rules = rules
         self.players = list(players)
 
 
-def _table_fields(contracts, players) -> dict[str, forms.Field]:
+def _table_fields(contracts: list[tuple[str, str]], players: list[str]) -> dict[str, forms.Field]:
     """The fields of the contract form that depend on the contracts and the table."""
     people = [(p, p) for p in players]
-    fields = {
+    fields: dict[str, forms.Field] = {
         "contract": forms.ChoiceField(label=_("Contract"), choices=[("pass", _("All pass")), *contracts]),
         "declarers": forms.MultipleChoiceField(
             label=_("Declarers"), required=False, widget=forms.CheckboxSelectMultiple, choices=people
@@ -119,15 +130,16 @@ class ContractDealForm(DealForm):
 
     tricks = cleaning.IntegerField(label=_("Tricks"), required=False, min_value=0, max_value=MAX_TRICKS)
     trump_changed = forms.BooleanField(label=_("Trump changed (needs 9)"), required=False)
+    rules: ContractRules  # (``deal_form_class`` gives it a contract game's rules)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        rules: ContractRules = self.rules
+        rules = self.rules
         code = lang()
         contracts = [(key, c.names.get(code)) for key, c in rules.contracts.items()]
         self.fields.update(_table_fields(contracts, self.players))
 
-    def per_declarer_fields(self):
+    def per_declarer_fields(self) -> list[tuple[str, BoundField]]:
         return [(name, self[f"tricks_{seat}"]) for seat, name in enumerate(self.players)]
 
     @classmethod
@@ -148,8 +160,9 @@ class ContractDealForm(DealForm):
         initial["playing"] = data.get("playing", [])
         return initial
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         key = cleaned.get("contract")
         if not key or key == "pass":
             return cleaned
@@ -169,8 +182,9 @@ class ContractDealForm(DealForm):
             self.add_error("playing", _("Four players play a deal."))
         return cleaned
 
-    def deal_data(self) -> dict:
+    def deal_data(self) -> dict[str, Any]:
         c = self.cleaned_data
+        data: dict[str, Any]
         playing = [p for p in self.players if p in (c.get("playing") or [])]
         if c["contract"] == "pass":
             data = {"contract": "pass"}
@@ -201,16 +215,18 @@ class ClassicDealForm(DealForm):
         choices=[("", ""), ("0", "0"), ("1", "1")], coerce=int, empty_value=None, required=False
     )
 
-    def __init__(self, *args, teams=None, **kwargs):
+    rules: ClassicRules  # (``deal_form_class`` gives it a classic game's rules)
+
+    def __init__(self, *args: Any, teams: Sequence[Sequence[str]] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        rules: ClassicRules = self.rules
+        rules = self.rules
         self.teams = teams or (("", ""), ("", ""))
         held = [h for h in sorted(rules.honours_points) if rules.honours_points[h] > 0]
-        choices = [(HONOURS_NONE, _("none"))]
+        choices: list[tuple[str, StrOrPromise]] = [(HONOURS_NONE, _("none"))]
         for side in (0, 1):
             for h in held:
                 choices.append((f"{side}-{h}", f"{h} · {display.team_name(self.teams[side])}"))
-        self.fields["honours"].choices = choices
+        choice_field(self, "honours").choices = choices
         self.fields["honours"].initial = HONOURS_NONE
         if not self.is_bound:
             self.initial.setdefault("tricks", 7)
@@ -226,13 +242,14 @@ class ClassicDealForm(DealForm):
                 choice = f"{side}-{honours[side]}"
         return {"tricks": data["tricks"][0], "honours": choice}
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if cleaned.get("claim") is None and cleaned.get("tricks") is None:
             self.add_error("tricks", _("Give the tricks of the first team."))
         return cleaned
 
-    def deal_data(self) -> dict:
+    def deal_data(self) -> dict[str, Any]:
         c = self.cleaned_data
         if c.get("claim") is not None:
             return {"claim": c["claim"]}
@@ -244,14 +261,14 @@ class ClassicDealForm(DealForm):
         return {"tricks": [c["tricks"], MAX_TRICKS - c["tricks"]], "honours": honours}
 
 
-def deal_form_class(rules):
+def deal_form_class(rules: Ruleset) -> type[ContractDealForm] | type[ClassicDealForm]:
     return ClassicDealForm if isinstance(rules, ClassicRules) else ContractDealForm
 
 
 class AdjustmentForm(RecordForm):
     note = forms.CharField(label=_("Reason"), max_length=200, required=False)
 
-    def __init__(self, *args, players, **kwargs):
+    def __init__(self, *args: Any, players: Iterable[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players = list(players)
         for seat, name in enumerate(self.players):
@@ -263,25 +280,26 @@ class AdjustmentForm(RecordForm):
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
 
-    def clean_note(self):
+    def clean_note(self) -> str:
         return cleaning.clean_text(self.cleaned_data.get("note") or "")
 
-    def point_fields(self):
+    def point_fields(self) -> list[BoundField]:
         return [self[f"points_{seat}"] for seat in range(len(self.players))]
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if not any(cleaned.get(f"points_{seat}") for seat in range(len(self.players))):
             raise forms.ValidationError(_("Give points to at least one player."))
         return cleaned
 
-    def deal_data(self) -> dict:
+    def deal_data(self) -> dict[str, Any]:
         points = {
             name: self.cleaned_data[f"points_{seat}"]
             for seat, name in enumerate(self.players)
             if self.cleaned_data.get(f"points_{seat}")
         }
-        data = {"adjustment": points}
+        data: dict[str, Any] = {"adjustment": points}
         if self.cleaned_data.get("note"):
             data["note"] = self.cleaned_data["note"]
         return data
@@ -293,18 +311,18 @@ class RobreForm(RecordForm):
     choice = forms.ChoiceField(label=_("Partnerships"))
     error_field = "choice"
 
-    def __init__(self, *args, players, dummy: bool, **kwargs):
+    def __init__(self, *args: Any, players: Sequence[str], dummy: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.dummy = dummy
         if dummy:
             self.fields["choice"].label = _("Plays with the dummy")
-            self.fields["choice"].choices = [(p, p) for p in players]
+            choice_field(self, "choice").choices = [(p, p) for p in players]
         else:
-            self.fields["choice"].choices = [
+            choice_field(self, "choice").choices = [
                 (_teams_key(t), f"{display.team_name(t[0])} — {display.team_name(t[1])}") for t in partnerships(players)
             ]
 
-    def deal_data(self) -> dict:
+    def deal_data(self) -> dict[str, Any]:
         value = self.cleaned_data["choice"]
         if self.dummy:
             return {"robre": {"dummy_partner": value}}
@@ -312,11 +330,11 @@ class RobreForm(RecordForm):
         return {"robre": {"teams": [[a, b], [c, d]]}}
 
 
-def _teams_key(teams) -> str:
+def _teams_key(teams: tuple[tuple[str, str], tuple[str, ...]]) -> str:
     return "\x1f".join(teams[0] + teams[1])
 
 
-def partnerships(players: list[str]):
+def partnerships(players: Sequence[str]) -> list[tuple[tuple[str, str], tuple[str, ...]]]:
     """Every way to pick four players and pair them off (3 per four)."""
     out = []
     for four in itertools.combinations(players, 4):
@@ -327,8 +345,8 @@ def partnerships(players: list[str]):
     return out
 
 
-class NewEveningForm(forms.Form):
-    club = forms.ModelChoiceField(
+class NewEveningForm(StakeForm):
+    club: forms.ModelChoiceField[Club] = forms.ModelChoiceField(
         label=_("Table book"), queryset=None, required=False, empty_label=_("My private table book")
     )
     ruleset = forms.ChoiceField(label=_("Variant"), widget=Taps(css="variants"))
@@ -338,16 +356,16 @@ class NewEveningForm(forms.Form):
     stake = StakeField()
     confirm_stake = confirm_field()
     currency = CurrencyField()
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    date = cleaning.DateField(label=_("Date"))
 
-    def __init__(self, *args, user, **kwargs):
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
         # the clubs where this user records deals
-        self.fields["club"].queryset = Club.objects.filter(
+        field_of(self, "club", forms.ModelChoiceField).queryset = Club.objects.filter(
             memberships__user=user, memberships__role__in=SCORING_ROLES
         ).order_by("name")
-        self.fields["ruleset"].choices = registry.choices(lang())
+        choice_field(self, "ruleset").choices = registry.choices(lang())
         self.fields["ruleset"].initial = "kleurenwiezen"
         self.fields["date"].initial = timezone.localdate
         if not self.is_bound:
@@ -362,14 +380,15 @@ class NewEveningForm(forms.Form):
                     attrs={"list": "known-players", "autocomplete": "off", "autocapitalize": "words"}
                 ),
             )
-        self.fields["first_dealer"].choices = [(i, _("Seat %(n)s") % {"n": i + 1}) for i in range(MAX_PLAYERS)]
+        choice_field(self, "first_dealer").choices = [(i, _("Seat %(n)s") % {"n": i + 1}) for i in range(MAX_PLAYERS)]
 
     def _club_habits(self) -> None:
         """An evening of a club (``initial["club"]``, from the club's page) starts as the club's
         evenings usually do: its usual variant (unless one was asked for), with the stake and
         currency of its latest evening of that variant."""
         pk = cleaning.whole_number(str(self.initial.get("club") or ""), low=1)
-        club = self.fields["club"].queryset.filter(pk=pk).first() if pk is not None else None
+        clubs = field_of(self, "club", forms.ModelChoiceField).queryset
+        club = clubs.filter(pk=pk).first() if pk is not None and clubs is not None else None
         ruleset = usual_variant(club) if club is not None else None
         if ruleset is None:
             return
@@ -385,18 +404,20 @@ class NewEveningForm(forms.Form):
             self.initial.setdefault("stake", "" if stake is None else f"{stake.normalize():f}")
             self.initial.setdefault("currency", latest["currency"])
 
-    def player_fields(self):
+    def player_fields(self) -> list[BoundField]:
         return [self[f"player_{seat}"] for seat in range(MAX_PLAYERS)]
 
     def known_players(self) -> list[str]:
         """Names to pick from: the rosters of the user's clubs and his private book."""
         players = Player.objects.filter(
-            Q(club__in=self.fields["club"].queryset) | Q(club__isnull=True, created_by=self.user)
+            Q(club__in=field_of(self, "club", forms.ModelChoiceField).queryset)
+            | Q(club__isnull=True, created_by=self.user)
         )
         return by_name(set(players.values_list("name", flat=True)))[:300]
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         check_stake(self)
         names = [(cleaned.get(f"player_{seat}") or "").strip() for seat in range(MAX_PLAYERS)]
         seats = [seat for seat, name in enumerate(names) if name]
@@ -437,24 +458,25 @@ class PaymentForm(forms.Form):
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
     key = forms.RegexField(r"^[0-9A-Za-z_-]*\Z", widget=forms.HiddenInput, max_length=64, required=False)
 
-    def __init__(self, *args, parties: list[tuple[object, str]], **kwargs):
+    def __init__(self, *args: Any, parties: Sequence[tuple[object, str]], **kwargs: Any) -> None:
         initial = kwargs.setdefault("initial", {})
         initial.setdefault("key", new_request_key())
         if len(parties) > 1:  # two different people from the start
             initial.setdefault("payer", parties[0][0])
             initial.setdefault("payee", parties[1][0])
         super().__init__(*args, **kwargs)
-        self.fields["payer"].choices = parties
-        self.fields["payee"].choices = parties
+        choice_field(self, "payer").choices = parties
+        choice_field(self, "payee").choices = parties
 
-    def clean_note(self):
+    def clean_note(self) -> str:
         return cleaning.clean_text(self.cleaned_data.get("note") or "")
 
-    def clean_amount(self):
+    def clean_amount(self) -> Decimal | None:
         return bounded_amount(self.cleaned_data.get("amount"))
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if data.get("payer") and data.get("payer") == data.get("payee"):
             self.add_error("payee", _("Someone else than who paid."))
         return data
@@ -482,5 +504,5 @@ class CancelForm(forms.Form):
 
     reason = forms.CharField(label=_("Why (kept in the history)"), max_length=200)
 
-    def clean_reason(self):
+    def clean_reason(self) -> str:
         return cleaning.clean_text(self.cleaned_data.get("reason") or "")

@@ -12,12 +12,14 @@ unknown links is refused for a while.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from functools import wraps
+from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from .models import Evening, LinkAttempt, ScoringLink, link_token_hash, new_link_token
@@ -90,14 +92,14 @@ def count_unknown(address: str) -> None:
     LinkAttempt.objects.create(address=address[:45])
 
 
-def remember(request, link: ScoringLink) -> None:
+def remember(request: HttpRequest, link: ScoringLink) -> None:
     """The session may score the link's evening from now on (until the link is revoked)."""
     granted = dict(request.session.get(SESSION_KEY) or {})
     granted[str(link.evening_id)] = link.pk
     request.session[SESSION_KEY] = granted
 
 
-def holds_link(request, evening_pk: int) -> bool:
+def holds_link(request: HttpRequest, evening_pk: int) -> bool:
     """This session holds an active link of that evening (one query, only for link holders)."""
     link_pk = (request.session.get(SESSION_KEY) or {}).get(str(evening_pk))
     if not link_pk:
@@ -105,7 +107,7 @@ def holds_link(request, evening_pk: int) -> bool:
     return ScoringLink.objects.active().filter(pk=link_pk, evening_id=evening_pk).exists()
 
 
-def held_once(request, evening_pk: int) -> bool:
+def held_once(request: HttpRequest, evening_pk: int) -> bool:
     """This session held a link of that evening (revoked since, or its card replaced)."""
     return bool((request.session.get(SESSION_KEY) or {}).get(str(evening_pk)))
 
@@ -113,7 +115,7 @@ def held_once(request, evening_pk: int) -> bool:
 LOGGED_OUT = 401  # to htmx and to a phone sending its waiting deals: log in, the page stays
 
 
-def login_or_link(view):
+def login_or_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """``login_required`` that also lets in a session holding a scoring link (the view then asks
     ``evening_for_user``, which checks that the link is this evening's and still active). A request
     of the page's own script (htmx, or the waiting deals sent: ``HX-Request``) is answered 401 with
@@ -121,7 +123,7 @@ def login_or_link(view):
     keeps the deal and says to log in."""
 
     @wraps(view)
-    def wrapped(request, *args, **kwargs):
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.user.is_authenticated or request.session.get(SESSION_KEY):
             return view(request, *args, **kwargs)
         if request.headers.get("HX-Request") == "true":

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
 from .models import Evening
@@ -25,7 +26,7 @@ class Line:
 @dataclass(frozen=True)
 class Grouping:
     lead: Q
-    lines: Callable[[list[Evening], object], dict[int, Line]]
+    lines: Callable[[Iterable[Evening], User | AnonymousUser], dict[int, Line]]
 
 
 _groupings: list[Grouping] = []
@@ -44,7 +45,7 @@ def listed(evenings: QuerySet[Evening]) -> QuerySet[Evening]:
     return evenings.filter(lead)
 
 
-def lines(evenings: Iterable[Evening], user) -> dict[int, Line]:
+def lines(evenings: Iterable[Evening], user: User | AnonymousUser) -> dict[int, Line]:
     """The line each group's evening of ``evenings`` shows instead of its own."""
     managed = [e for e in evenings if e.managed]
     found: dict[int, Line] = {}

@@ -1,7 +1,10 @@
 """Evenings at the table. Deals are the source of truth; totals are derived by the engine."""
 
+from __future__ import annotations
+
 import hashlib
 import secrets
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
@@ -10,6 +13,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from scorebook.rules import registry
+
+if TYPE_CHECKING:
+    from scorebook.clubs.models import Club
 
 
 class Evening(models.Model):
@@ -95,10 +101,10 @@ class Evening(models.Model):
             models.Index(fields=["club"], condition=models.Q(kitty_fee__isnull=False), name="evening_kitty_fee"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.variant_name} {self.date}"
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("evening", args=[self.pk])
 
     @property
@@ -117,7 +123,7 @@ class Evening(models.Model):
         return not self.is_open and not self.managed and (admin or not self.admin_reopens)
 
 
-def usual_variant(club) -> str | None:
+def usual_variant(club: Club) -> str | None:
     """The variant a club plays most: the one played on the most days (the tables of one night,
     a club night's included, count once), the most recently played on a tie; None before any."""
     played = (
@@ -169,7 +175,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["evening", "player"], name="seat_player_unique"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.position}: {self.name}"
 
 
@@ -201,7 +207,7 @@ class Deal(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"deal {self.number}"
 
 
@@ -230,12 +236,12 @@ class DealRevision(models.Model):
     class Meta:
         ordering = ["-at", "-pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"deal {self.number} {self.action}"
 
 
-class PaymentQuerySet(models.QuerySet):
-    def active(self):
+class PaymentQuerySet(models.QuerySet["Payment"]):
+    def active(self) -> PaymentQuerySet:
         """The payments that count: every one not cancelled (a cancellation is a record of its own)."""
         return self.filter(cancellation__isnull=True)
 
@@ -313,7 +319,7 @@ class Payment(models.Model):
             models.Index(fields=["club"], condition=models.Q(evening__isnull=True), name="payment_off_evening"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.payer} paid {self.payee} {self.amount}"
 
     @property
@@ -336,7 +342,7 @@ class PaymentCancellation(models.Model):
     class Meta:
         ordering = ["at", "pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"payment {self.payment_id} cancelled"
 
 
@@ -348,8 +354,8 @@ def link_token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class ScoringLinkQuerySet(models.QuerySet):
-    def active(self):
+class ScoringLinkQuerySet(models.QuerySet["ScoringLink"]):
+    def active(self) -> ScoringLinkQuerySet:
         return self.filter(revoked_at__isnull=True)
 
 
@@ -370,7 +376,7 @@ class ScoringLink(models.Model):
     class Meta:
         ordering = ["pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"scoring link {self.pk} of evening {self.evening_id}"
 
 
@@ -383,5 +389,5 @@ class LinkAttempt(models.Model):
     class Meta:
         indexes = [models.Index(fields=["address", "at"], name="link_attempt_address")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.address} at {self.at}"

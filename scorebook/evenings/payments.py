@@ -11,8 +11,10 @@ and the seats' figures of what is still open for each player are written in the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -48,10 +50,7 @@ class ReasonNeeded(Exception):
 
 def settlement_due(evening: Evening) -> list[settlement.Transfer]:
     """The evening's settlement as its summary keeps it (the engine's fewest transfers)."""
-    return [
-        settlement.Transfer(t["from"], t["to"], Decimal(t["amount"]))
-        for t in (evening.summary or {}).get("transfers") or ()
-    ]
+    return settlement.transfers_of((evening.summary or {}).get("transfers"))
 
 
 def payments_made(evening: Evening) -> list[Payment]:
@@ -124,7 +123,7 @@ def record_payment(
     payer: str,
     payee: str,
     amount: Decimal,
-    user,
+    user: User | AnonymousUser | None,
     *,
     closed_too: bool = False,
     free: bool = False,
@@ -186,7 +185,9 @@ class NotYours(Exception):
     """A scorer cancels only the payments they entered; an admin any."""
 
 
-def cancel_payment(payment_id: int, user, *, admin: bool, reason: str) -> PaymentCancellation:
+def cancel_payment(
+    payment_id: int, user: User | AnonymousUser | None, *, admin: bool, reason: str
+) -> PaymentCancellation:
     """Cancel a payment, whatever it was for (an evening, on account, a night, the kitty): a record of
     who, when and why; the payment stays, shown as cancelled, and counts no more. A reason is needed
     (``ReasonNeeded``). Decided under the lock of its evening (or its club): ``AlreadyCancelled`` when
@@ -198,9 +199,9 @@ def cancel_payment(payment_id: int, user, *, admin: bool, reason: str) -> Paymen
     with transaction.atomic():
         payment = Payment.objects.get(pk=payment_id)
         locked = None
-        if payment.evening_id is not None:
+        if payment.evening is not None:
             locked = _locked(payment.evening, closed_too=True)
-        else:
+        elif payment.club_id is not None:
             Club.objects.select_for_update().filter(pk=payment.club_id).first()
         payment = Payment.objects.select_related("cancellation").get(pk=payment_id)
         if payment.cancelled:
@@ -214,7 +215,7 @@ def cancel_payment(payment_id: int, user, *, admin: bool, reason: str) -> Paymen
     return cancellation
 
 
-def sentences(records) -> list[str]:
+def sentences(records: Iterable[Payment]) -> list[str]:
     """Each payment of ``records`` as a sentence (who paid whom how much, when, and whether it was
     cancelled): what a page that refuses to delete what they were made for names."""
     out = []

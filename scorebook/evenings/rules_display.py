@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from scorebook.clubs.models.rules import changed_figures
 from scorebook.core.formatting import lang, signed_points
 from scorebook.rules import registry
-from scorebook.rules.model import ContractRules, Ruleset, payout_cells, to_dict
+from scorebook.rules.model import ContractRules, Payout, Ruleset, payout_cells, to_dict
 
 SHOWN_DIFFERENCES = 4  # the short list; the rules page shows every figure
 
@@ -66,7 +66,6 @@ def differences(key: str, rules: Ruleset) -> list[str]:
     diff = registry.diff(key, rules)
     preset = to_dict(registry.get(key))
     played = to_dict(rules)
-    code = lang()
     out = []
     if "all_pass_multiplier" in diff:
         n = played["all_pass_multiplier"]
@@ -84,7 +83,23 @@ def differences(key: str, rules: Ruleset) -> list[str]:
     if "bete" in diff:
         n = changed_figures(preset.get("bete"), played.get("bete"))
         out.append(ngettext("The bête: %(n)s setting changed", "The bête: %(n)s settings changed", n) % {"n": n})
-    for contract_key in diff.get("contracts") or {}:
+    out += _contract_lines(key, rules, diff.get("contracts") or {}, preset, played)
+    out += _classic_lines(diff, preset, played)
+    if "players" in diff:
+        low, high = played["players"]["min"], played["players"]["max"]
+        out.append(
+            ngettext("Played by %(n)s player", "Played by %(n)s players", low) % {"n": low}
+            if low == high
+            else _("Played by %(low)s to %(high)s players") % {"low": low, "high": high}
+        )
+    return out
+
+
+def _contract_lines(key: str, rules: Ruleset, changed: dict, preset: dict, played: dict) -> list[str]:
+    """A line for each contract the house rules change: its needs when they moved, else how many
+    of its figures changed."""
+    code, out = lang(), []
+    for contract_key in changed:
         contract = rules.contracts[contract_key]  # type: ignore[union-attr]
         n = changed_figures(preset["contracts"].get(contract_key), played["contracts"][contract_key])
         name = contract.names.get(code)
@@ -103,8 +118,14 @@ def differences(key: str, rules: Ruleset) -> list[str]:
                 ngettext("%(contract)s: %(n)s figure changed", "%(contract)s: %(n)s figures changed", n)
                 % {"contract": name, "n": n}
             )
-    labels = _classic_labels()
-    for name, label in labels.items():
+    return out
+
+
+def _classic_lines(diff: dict, preset: dict, played: dict) -> list[str]:
+    """A line for each classic figure the house rules change: its value beside the preset's, or how
+    many of its figures changed."""
+    out = []
+    for name, label in _classic_labels().items():
         if name in diff:
             n = changed_figures(preset.get(name), played.get(name))
             if isinstance(played.get(name), int) and isinstance(preset.get(name), int):
@@ -117,13 +138,6 @@ def differences(key: str, rules: Ruleset) -> list[str]:
                     ngettext("%(what)s: %(n)s figure changed", "%(what)s: %(n)s figures changed", n)
                     % {"what": label, "n": n}
                 )
-    if "players" in diff:
-        low, high = played["players"]["min"], played["players"]["max"]
-        out.append(
-            ngettext("Played by %(n)s player", "Played by %(n)s players", low) % {"n": low}
-            if low == high
-            else _("Played by %(low)s to %(high)s players") % {"low": low, "high": high}
-        )
     return out
 
 
@@ -158,7 +172,7 @@ class ContractGrid:
     rows: list[GridRow]
 
 
-def _cells(payout, base) -> list[Cell]:
+def _cells(payout: Payout, base: Payout | None) -> list[Cell]:
     return [
         Cell(signed_points(payout.declarer), base is None or base.declarer != payout.declarer),
         Cell(signed_points(payout.opponent), base is None or base.opponent != payout.opponent),
@@ -205,7 +219,7 @@ def classic_figures(key: str, rules: Ruleset) -> list[dict[str, Any]]:
     played, preset = to_dict(rules), to_dict(registry.get(key))
     out = []
     for name, label in _classic_labels().items():
-        value = played.get(name)
+        value: Any = played.get(name)
         if name == "honours":
             text = ", ".join(f"{k}: {v}" for k, v in value["points"].items())
         elif name == "claim":

@@ -1,31 +1,30 @@
-"""How Scorebook scores a variant, in words: its page of ``docs/rules/`` (read from the checkout, as the
-templates are), shown on the rules page of each of its evenings, so that players read at the table
-the same text the repository publishes.
+"""How Scorebook scores a variant, in words: its page of ``docs/rules/`` in the reader's language
+(``docs/fr/rules/``, ``docs/nl/rules/``; English where it has no translation), shown on the rules page
+of each of its evenings, so that players read at the table the same text the repository publishes.
 
-The page's Markdown is rendered by markdown-it-py (CommonMark and its tables; raw HTML is not
-rendered, so the page's own comments and anchors stay out). What the rules page already shows as the
-evening played it (the figures and the grid, with the house rules marked) is left out, and so is the
-page's title; links to other pages of ``docs/`` become plain text (the site does not serve them), links
-to the web stay links. The text is English: the template says so and marks it ``lang="en"``.
+The page is rendered as the site's help renders it (``core.doc_pages``): links to the other pages of
+the rules and the guides lead to their help pages. What the rules page already shows as the evening
+played it (the figures and the grid, with the house rules marked) is left out, and so is the page's
+title. A translation has the outline of its English page (``tests/test_doc_translations.py``): its
+sections are known by their place, the English page's titles name them.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
-from django.utils.safestring import SafeString, mark_safe
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+from django.urls import reverse
+from django.utils.safestring import SafeString
+
+from scorebook.core import doc_pages
 
 # the sections of a variant's page that the rules page shows as played, from the evening's own copy
 SHOWN_AS_PLAYED = ("The figures as shipped", "The grid")
 OPEN = "How Scorebook scores it"  # shown at once, with what comes before it; the other sections one tap away
 SECTION = re.compile(r"^## (.+)$", re.M)
-COMMENT = re.compile(r"<!--.*?-->\n?", re.S)
-WEB = re.compile(r"https?://")
 
 
 @dataclass(frozen=True)
@@ -35,50 +34,38 @@ class Section:
     open: bool = False  # shown at once (else behind its title)
 
 
-def _markdown() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    md.core.ruler.push("site_links", _site_links)
-    return md
-
-
-def _site_links(state) -> None:
-    """Links to pages of docs/ (which the site does not serve) as their text; links to the web as links.
-    Headings one level down: the page's own sections are h2."""
-    for token in state.tokens:
-        if token.type in ("heading_open", "heading_close"):
-            token.tag = f"h{min(int(token.tag[1]) + 1, 6)}"
-        if token.type != "inline" or not token.children:
-            continue
-        kept: list[Token] = []
-        dropped = 0
-        for child in token.children:
-            if child.type == "link_open" and not WEB.match(str(child.attrGet("href") or "")):
-                dropped += 1
-                continue
-            if child.type == "link_close" and dropped:
-                dropped -= 1
-                continue
-            kept.append(child)
-        token.children = kept
+@dataclass(frozen=True)
+class Explanation:
+    sections: list[Section] = field(default_factory=list)
+    lang: str = "en"  # the language of the text
 
 
 def page_of(key: str) -> Path:
+    """The variant's English page."""
     return Path(settings.DOCS_DIR) / "rules" / f"{key}.md"
 
 
-def sections(key: str) -> list[Section]:
+def _help_url(section: str, name: str) -> str | None:
+    return reverse("help_page", args=[section, name]) if doc_pages.source(section, name, "en") else None
+
+
+def explanation(key: str, lang: str) -> Explanation:
     """The variant's page as sections (the text before the first heading first), without its title
-    and the sections the rules page shows as played; [] when the page is not there."""
-    path = page_of(key)
-    if not path.is_file():
-        return []
-    text = COMMENT.sub("", path.read_text(encoding="utf-8"))
-    text = re.sub(r"\A# .*\n", "", text)  # the title: the rules page has its own
+    and the sections the rules page shows as played; no section when the page is not there."""
+    found = doc_pages.source("rules", key, lang)
+    if found is None:
+        return Explanation()
+    path, text_lang = found
+    text = doc_pages.prepare(path.read_text(encoding="utf-8"))
+    text = re.sub(r"\A\s*# .*\n", "", text)  # the title: the rules page has its own
     parts = SECTION.split(text)
-    md = _markdown()
-    # our own pages, rendered without raw HTML: safe to insert
-    out = [Section("", mark_safe(md.render(parts[0])), open=True)] if parts[0].strip() else []
-    for title, body in zip(parts[1::2], parts[2::2], strict=True):
-        if title.strip() not in SHOWN_AS_PLAYED:
-            out.append(Section(title.strip(), mark_safe(md.render(body)), open=title.strip() == OPEN))
-    return out
+    english = SECTION.findall(page_of(key).read_text(encoding="utf-8"))
+    out = []
+    if parts[0].strip():
+        out.append(Section("", doc_pages.render(parts[0], path=path, resolve=_help_url, shift=1), open=True))
+    for i, (title, body) in enumerate(zip(parts[1::2], parts[2::2], strict=True)):
+        known = english[i].strip() if i < len(english) else ""
+        if known not in SHOWN_AS_PLAYED:
+            html = doc_pages.render(body, path=path, resolve=_help_url, shift=1)
+            out.append(Section(title.strip(), html, open=known == OPEN))
+    return Explanation(out, text_lang)

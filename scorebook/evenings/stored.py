@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
@@ -60,7 +61,7 @@ def file_dict(
     return out
 
 
-def _stake_text(stake) -> str:
+def _stake_text(stake: Decimal) -> str:
     text = format(stake, "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
 
@@ -181,12 +182,13 @@ def read_sheet(evening: Evening, last: int | None = None) -> Sheet:
     table = table_of(evening)
     state = state_of(evening, table)
     if state is not None:
-        rows = Deal.objects.filter(evening=evening).only(*LINE_FIELDS).order_by("-number")
-        rows = list(rows if last is None else rows[: last + 1])[::-1]
-        results = [result_of(row, table) for row in rows]
+        newest = Deal.objects.filter(evening=evening).only(*LINE_FIELDS).order_by("-number")
+        rows = list(newest if last is None else newest[: last + 1])[::-1]
+        found = [result_of(row, table) for row in rows]
+        results = [r for r in found if r is not None]
         numbers = [row.number for row in rows]
         count = state.number
-        if None not in results and numbers == list(range(count - len(rows) + 1, count + 1)):
+        if len(results) == len(found) and numbers == list(range(count - len(rows) + 1, count + 1)):
             shown = rows if last is None else rows[-last:] if last else []
             before = None if len(shown) == len(rows) else results[0]
             contracts = Counter((evening.summary or {}).get("contracts") or {})

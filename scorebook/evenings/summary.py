@@ -13,15 +13,26 @@ changed (``write_seat_figures``). Nothing here reads the deals or scores them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from scorebook.rules import settlement
 from scorebook.rules.deals import ContractDeal
 from scorebook.rules.scoring import DealResult, Standing
 
 from .models import Evening, Seat
+
+
+class Paid(Protocol):
+    """A payment as the netting reads it (a ``Payment``, or a payment of a backup being read)."""
+
+    @property
+    def payer(self) -> str: ...
+    @property
+    def payee(self) -> str: ...
+    @property
+    def amount(self) -> Decimal: ...
 
 
 def summarize(
@@ -31,7 +42,7 @@ def summarize(
     ``seats``: the evening's, when they are not written yet (a new evening prepared in memory)."""
     seats = list(evening.seats.all()) if seats is None else seats
     stats = {seat.name: _new_stats() for seat in seats}
-    deals, contracts = 0, {}
+    deals, contracts = 0, dict[str, int]()
     for result in results:
         deals += _count(stats, contracts, result, standing.players)
     return _summary(evening, standing, stats, deals, contracts, seats)
@@ -49,7 +60,9 @@ def with_deal(evening: Evening, summary: dict[str, Any], standing: Standing, res
 
 def advances(summary: dict[str, Any] | None, evening: Evening) -> bool:
     """The summary can take one more deal: it is the evening's, of its current version and shape."""
-    return bool(summary) and summary.get("version") == evening.version and "contracts" in summary
+    return (
+        summary is not None and bool(summary) and summary.get("version") == evening.version and "contracts" in summary
+    )
 
 
 def _new_stats() -> dict[str, Any]:
@@ -58,7 +71,9 @@ def _new_stats() -> dict[str, Any]:
     return {"played": 0, "sat_out": 0, "best": None, "worst": None, "declared": {}}
 
 
-def _count(stats: dict[str, dict], contracts: dict[str, int], deal: DealResult, players) -> int:
+def _count(
+    stats: dict[str, dict[str, Any]], contracts: dict[str, int], deal: DealResult, players: Iterable[str]
+) -> int:
     """Add one deal to the players' statistics and the contracts played: 1 for a deal at the table,
     0 for a line that is not (an adjustment, a robre's teams)."""
     if not deal.playing:
@@ -83,7 +98,12 @@ def _count(stats: dict[str, dict], contracts: dict[str, int], deal: DealResult, 
 
 
 def _summary(
-    evening: Evening, standing: Standing, stats, deals: int, contracts: dict[str, int], seats: list[Seat]
+    evening: Evening,
+    standing: Standing,
+    stats: dict[str, dict[str, Any]],
+    deals: int,
+    contracts: dict[str, int],
+    seats: list[Seat],
 ) -> dict[str, Any]:
     money = standing.money(evening.stake) if evening.stake is not None else {}
     transfers = settlement.min_transfers(money) if evening.stake is not None else []
@@ -104,7 +124,7 @@ def _summary(
             }
             for seat in seats
         ],
-        "transfers": [{"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in transfers],
+        "transfers": settlement.transfer_rows(transfers),
         "contracts": contracts,
     }
     return json.loads(json.dumps(summary))  # as the database gives it back
@@ -128,17 +148,16 @@ SEAT_FIGURES = [
 ]
 
 
-def open_transfers(transfers, names: list[str], payments) -> list[settlement.Transfer]:
-    """The transfers still open: a summary's ``transfers`` netted against ``payments`` (anything with
-    ``payer``, ``payee`` and ``amount``; docs/rules/money.md), ties settled in seat order (``names``)."""
-    due = [settlement.Transfer(t["from"], t["to"], Decimal(t["amount"])) for t in transfers or ()]
-    if not payments:
-        return due
+def open_transfers(
+    transfers: Iterable[Mapping[str, str]] | None, names: list[str], payments: Iterable[Paid]
+) -> list[settlement.Transfer]:
+    """The transfers still open (``settlement.still_open``): a summary's ``transfers`` netted against
+    ``payments`` (anything with ``payer``, ``payee`` and ``amount``), ties settled in seat order (``names``)."""
     paid = [settlement.Transfer(p.payer, p.payee, p.amount) for p in payments]
-    return settlement.remaining_transfers(settlement.balances_of(due, order=names), paid)
+    return settlement.still_open(settlement.transfers_of(transfers), names, paid)
 
 
-def figures(summary: dict | None, names: list[str], payments) -> list[dict[str, Any]]:
+def figures(summary: dict[str, Any] | None, names: list[str], payments: Iterable[Paid]) -> list[dict[str, Any]]:
     """Each seat's figures (``SEAT_FIGURES``; ``names``: the evening's seats in order) as the evening's
     ``summary`` says, with what is still open for each after ``payments``. The one place where the
     per-seat figures are derived: every write, a rebuild and bulk loaders use it."""
@@ -153,7 +172,7 @@ def figures(summary: dict | None, names: list[str], payments) -> list[dict[str, 
         points = int(entry.get("points") or 0)
         took_part = bool(entry.get("took_part", True))
         money = entry.get("money")
-        mine = [t for t in still_open if name in (t.payer, t.payee)]
+        unpaid, open_count = settlement.seat_open(still_open, name)
         out.append(
             {
                 "took_part": took_part,
@@ -165,14 +184,14 @@ def figures(summary: dict | None, names: list[str], payments) -> list[dict[str, 
                 "worst_deal": entry.get("worst"),
                 "money": Decimal(str(money)) if money not in (None, "") else None,
                 "declared": entry.get("declared") or {},
-                "unpaid": sum((t.amount if t.payee == name else -t.amount for t in mine), Decimal("0.00")),
-                "open_transfers": len(mine),
+                "unpaid": unpaid,
+                "open_transfers": open_count,
             }
         )
     return out
 
 
-def seat_figures(summary: dict | None, seats: list[Seat], payments) -> None:
+def seat_figures(summary: dict[str, Any] | None, seats: list[Seat], payments: Iterable[Paid]) -> None:
     """Set on ``seats`` (one evening's, in seat order) their ``figures`` (no query)."""
     for seat, values in zip(seats, figures(summary, [seat.name for seat in seats], payments), strict=True):
         for name, value in values.items():

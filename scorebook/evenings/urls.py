@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import chart, files, home, links, manage, payments, rules, scoring, settle, share
+from .views import chart, corrections, files, home, links, manage, payments, rules, scoring, settle, share
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -9,9 +9,9 @@ urlpatterns = [
     path("evenings/import/", files.evening_import, name="evening_import"),
     path("e/<id:pk>/", scoring.evening, name="evening"),
     path("e/<id:pk>/deals/", scoring.deal_record, name="deal_record"),
-    path("e/<id:pk>/deals/<id:number>/edit/", scoring.deal_edit, name="deal_edit"),
-    path("e/<id:pk>/deals/<id:number>/delete/", scoring.deal_delete, name="deal_delete"),
-    path("e/<id:pk>/undo/<id:revision>/", scoring.deal_restore, name="deal_restore"),
+    path("e/<id:pk>/deals/<id:number>/edit/", corrections.deal_edit, name="deal_edit"),
+    path("e/<id:pk>/deals/<id:number>/delete/", corrections.deal_delete, name="deal_delete"),
+    path("e/<id:pk>/undo/<id:revision>/", corrections.deal_restore, name="deal_restore"),
     path("e/<id:pk>/adjust/", scoring.adjustment, name="adjustment"),
     path("e/<id:pk>/robre/", scoring.robre_start, name="robre_start"),
     path("e/<id:pk>/chart/", chart.evening_chart, name="evening_chart"),

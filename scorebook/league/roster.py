@@ -6,6 +6,7 @@ It changes evenings (their seats and summaries), so it lives above them, here.
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import formats
 from django.utils.translation import gettext as _
 
@@ -22,7 +23,7 @@ def evening_label(evening: Evening) -> str:
     return f"{formats.date_format(evening.date, 'DATE_FORMAT')} · {evening.variant_name}"
 
 
-def shared_evenings(a: Player, b: Player):
+def shared_evenings(a: Player, b: Player) -> QuerySet[Evening]:
     """The evenings where both players sat: they cannot be the same person."""
     return Evening.objects.filter(seats__player=a).filter(seats__player=b).distinct().order_by("date", "pk")
 

@@ -45,6 +45,7 @@ from typing import Any
 
 from scorebook.clubs.models import Ranking, TieBreak  # the season's ranking and tie-break keys, declared once
 from scorebook.core.collation import sort_key
+from scorebook.ledger.winnings import add_money, money_of  # the season's money column is the ledger's
 
 Key = int | str  # a Player id, or "name:<seat name>" when the summary has none
 
@@ -62,7 +63,7 @@ class Rules:
     drop_worst: int = 0
     tie_break: str = TieBreak.EVENINGS_WON
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.ranking not in Ranking.values:
             raise ValueError(f"unknown ranking {self.ranking!r}")
         if self.tie_break not in TieBreak.values:
@@ -141,16 +142,6 @@ def in_order(evenings: Iterable[EveningSummary]) -> list[EveningSummary]:
     return sorted((e for e in evenings if e.counts), key=lambda e: e.date)
 
 
-def money_of(entry: Mapping[str, Any]) -> Decimal | None:
-    value = entry.get("money")
-    return Decimal(str(value)) if value not in (None, "") else None
-
-
-def add_money(purse: dict[str, Decimal], currency: str, amount: Decimal | None) -> None:
-    if amount is not None:
-        purse[currency] = purse.get(currency, Decimal("0.00")) + amount
-
-
 # --- standings -----------------------------------------------------------------------------
 
 
@@ -214,9 +205,9 @@ class Row:
         """ "▲2", "▼1", "=", "new" (translated by the page), "" for the players listed apart."""
         if self.rank is None:
             return ""
-        if self.is_new:
-            return "new"
         move = self.movement
+        if move is None:  # is_new: no rank before
+            return "new"
         return "=" if move == 0 else f"▲{move}" if move > 0 else f"▼{-move}"
 
 
@@ -327,7 +318,7 @@ def standings(rules: Rules, evenings: Iterable[EveningSummary], names: Mapping[K
     if before:
         _add(rules, rows, before, names)
         ranked, _apart = _rank(rules, rows)
-        previous = {r.key: r.rank for r in ranked}
+        previous = {r.key: r.rank for r in ranked if r.rank is not None}  # every ranked row has one
     _add(rules, rows, last, names)
     ranked, apart = _rank(rules, rows)
     for row in ranked:
@@ -464,24 +455,3 @@ __all__ = [
     "standings",
     "took_part",
 ]
-
-
-def prize_shares(ranked: list[Row], prizes: list[Decimal]) -> list[tuple[Key, int, Decimal]]:
-    """The prizes of the final standings: (player, place, amount) for each ranked player a prize
-    reaches, 1st first. Players who share a place share the prizes of the places they fill, equally
-    to the cent (the first of them in the table gets a cent left over first): two tied 1st with
-    prizes 20 and 10 get 15 each."""
-    out: list[tuple[Key, int, Decimal]] = []
-    at = 0
-    while at < len(ranked) and at < len(prizes):
-        rank = ranked[at].rank
-        group = [r for r in ranked[at:] if r.rank == rank]
-        pot = sum(prizes[at : at + len(group)], Decimal(0))
-        cents = int(pot * 100)
-        each, left = divmod(cents, len(group))
-        for i, row in enumerate(group):
-            amount = Decimal(each + (1 if i < left else 0)) / 100
-            if amount > 0:
-                out.append((row.key, at + 1, amount.quantize(Decimal("0.01"))))
-        at += len(group)
-    return out

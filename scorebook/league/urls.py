@@ -1,10 +1,22 @@
 from django.urls import path
 
-from .views import club, downloads, kitty, ledger, player, prizes, roster, seasons, settle_up
+from .views import (
+    club,
+    club_evenings,
+    downloads,
+    kitty,
+    ledger,
+    player,
+    prizes,
+    roster,
+    season_edit,
+    seasons,
+    settle_up,
+)
 
 urlpatterns = [
     path("c/<slug:slug>/", club.club, name="club"),
-    path("c/<slug:slug>/evenings/", seasons.club_evenings, name="club_evenings"),
+    path("c/<slug:slug>/evenings/", club_evenings.club_evenings, name="club_evenings"),
     # the roster
     path("c/<slug:slug>/players/", roster.player_list, name="club_players"),
     path("c/<slug:slug>/players/paste/", roster.player_paste, name="club_players_paste"),
@@ -15,11 +27,11 @@ urlpatterns = [
     path("c/<slug:slug>/players/<id:player>/unclaim/", roster.player_claim_withdraw, name="club_player_unclaim"),
     path("c/<slug:slug>/claims/<id:claim>/", roster.claim_answer, name="club_claim_answer"),
     # seasons and standings
-    path("c/<slug:slug>/seasons/new/", seasons.season_new, name="season_new"),
+    path("c/<slug:slug>/seasons/new/", season_edit.season_new, name="season_new"),
     path("c/<slug:slug>/seasons/<id:pk>/", seasons.season, name="season"),
-    path("c/<slug:slug>/seasons/<id:pk>/edit/", seasons.season_edit, name="season_edit"),
-    path("c/<slug:slug>/seasons/<id:pk>/delete/", seasons.season_delete, name="season_delete"),
-    path("c/<slug:slug>/seasons/<id:pk>/archive/", seasons.season_archive, name="season_archive"),
+    path("c/<slug:slug>/seasons/<id:pk>/edit/", season_edit.season_edit, name="season_edit"),
+    path("c/<slug:slug>/seasons/<id:pk>/delete/", season_edit.season_delete, name="season_delete"),
+    path("c/<slug:slug>/seasons/<id:pk>/archive/", season_edit.season_archive, name="season_archive"),
     path("c/<slug:slug>/seasons/<id:pk>/standings.csv", seasons.season_csv, name="season_csv"),
     path("c/<slug:slug>/seasons/<id:pk>/print/", seasons.season_print, name="season_print"),
     # money left unpaid

@@ -4,6 +4,9 @@ to its field."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+from typing import Any
+
 from django import forms
 from django.utils import timezone
 from django.utils.formats import number_format
@@ -11,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scorebook.core import cleaning
 from scorebook.core.fields import AmountField, MoneyField
-from scorebook.core.forms import Taps
+from scorebook.core.forms import Taps, choice_field
 from scorebook.core.money import FEE_LIMIT
 from scorebook.evenings.forms import bounded_amount, new_request_key
 
@@ -21,11 +24,11 @@ KEY = r"^[0-9A-Za-z_-]*\Z"
 class FeeField(MoneyField):
     """A fee per player: empty (none), or 0.01 to ``FEE_LIMIT``."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs, required=False, max_digits=8, decimal_places=2)
 
-    def validate(self, value):
-        super().validate(value)
+    def validate(self, value: Decimal | None) -> None:
+        super().validate(value)  # type: ignore[arg-type]  # None when left empty (not required): Django takes it
         if value is not None and not 0 < value <= FEE_LIMIT:
             raise forms.ValidationError(
                 _("A fee is more than 0 and at most %(limit)s (empty: no fee).")
@@ -46,17 +49,17 @@ class FeesForm(forms.Form):
 
 class ExpenseForm(forms.Form):
     amount = AmountField()
-    day = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    day = cleaning.DateField(label=_("Date"))
     note = forms.CharField(label=_("What for"), max_length=200)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {}).setdefault("day", timezone.localdate())
         super().__init__(*args, **kwargs)
 
-    def clean_amount(self):
+    def clean_amount(self) -> Decimal | None:
         return bounded_amount(self.cleaned_data.get("amount"))
 
-    def clean_note(self):
+    def clean_note(self) -> str:
         note = cleaning.clean_text(self.cleaned_data.get("note") or "")
         if not note:
             raise forms.ValidationError(_("Say what it was for."))
@@ -77,15 +80,15 @@ class KittyPaymentForm(forms.Form):
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
     key = forms.RegexField(KEY, widget=forms.HiddenInput, max_length=64, required=False)
 
-    def __init__(self, *args, players: list[tuple[int, str]], **kwargs):
+    def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:
         kwargs.setdefault("initial", {}).setdefault("key", new_request_key())
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = players
+        choice_field(self, "player").choices = players
 
-    def clean_amount(self):
+    def clean_amount(self) -> Decimal | None:
         return bounded_amount(self.cleaned_data.get("amount"))
 
-    def clean_note(self):
+    def clean_note(self) -> str:
         return cleaning.clean_text(self.cleaned_data.get("note") or "")
 
 
@@ -94,7 +97,7 @@ class WithdrawForm(forms.Form):
 
     reason = forms.CharField(label=_("Why (kept in the history)"), max_length=200)
 
-    def clean_reason(self):
+    def clean_reason(self) -> str:
         reason = cleaning.clean_text(self.cleaned_data.get("reason") or "")
         if not reason:
             raise forms.ValidationError(_("Say why."))

@@ -4,6 +4,10 @@ ledger adds them up for the players who took part. Payments into and out of the 
 (``Payment.KITTY``). A record here is never deleted: it is withdrawn, with who, when and why, and then
 counts no more."""
 
+from __future__ import annotations
+
+from typing import TypeVar
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -11,9 +15,11 @@ from django.utils.translation import gettext_lazy as _
 
 from scorebook.core.formatting import money_text
 
+_Record = TypeVar("_Record", bound="KittyRecord")
 
-class KittyRecordQuerySet(models.QuerySet):
-    def active(self):
+
+class KittyRecordQuerySet(models.QuerySet[_Record]):
+    def active(self) -> KittyRecordQuerySet[_Record]:
         """The records that count: every one not withdrawn."""
         return self.filter(withdrawn_at__isnull=True)
 
@@ -62,7 +68,7 @@ class Expense(KittyRecord):
     class Meta(KittyRecord.Meta):
         constraints = [models.CheckConstraint(condition=models.Q(amount__gt=0), name="expense_amount_positive")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"expense {self.amount} {self.currency}: {self.note}"
 
 
@@ -80,5 +86,5 @@ class Prize(KittyRecord):
     class Meta(KittyRecord.Meta):
         constraints = [models.CheckConstraint(condition=models.Q(amount__gt=0), name="prize_amount_positive")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"prize {self.place} of {self.season_name}: {self.amount} {self.currency}"

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date as date_cls
 from decimal import Decimal
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,6 +24,9 @@ from .models import Expense, KittyRecord, Prize
 
 KITTY = Payment.KITTY
 
+# who records it: an account, else (a table's phone, through a link) nobody
+Author = User | AnonymousUser | None
+
 
 __all__ = ["FEE_LIMIT", "KITTY", "NotDue", "OutOfBounds", "ReasonNeeded"]
 
@@ -36,7 +40,15 @@ def _players(club: Club, *ids: int) -> dict[int, Player]:
 
 
 def record_on_account(
-    club: Club, payer: Player, payee: Player, amount: Decimal, currency: str, user, *, note: str = "", request_key=""
+    club: Club,
+    payer: Player,
+    payee: Player,
+    amount: Decimal,
+    currency: str,
+    user: Author,
+    *,
+    note: str = "",
+    request_key: str = "",
 ) -> tuple[Payment, bool]:
     """A payment between two players of ``club`` for no evening (it counts in both balances and in the
     settle-up). ``NotDue`` unless two different players of the club; ``OutOfBounds`` beyond
@@ -66,7 +78,9 @@ def record_on_account(
     return payment, True
 
 
-def record_for_night(night: Night, payer: Player, payee: Player, amount: Decimal, user, *, request_key: str = ""):
+def record_for_night(
+    night: Night, payer: Player, payee: Player, amount: Decimal, user: Author, *, request_key: str = ""
+) -> tuple[Payment, bool]:
     """One of the night's transfers paid (docs/rules/club-nights.md: a night settles once, across its tables): a
     payment between the two players for the night, which its settlement nets. It must be one of the
     night's transfers as they are now (``NotDue``: the page was out of date). ``(payment, created)``."""
@@ -98,7 +112,15 @@ def record_for_night(night: Night, payer: Player, payee: Player, amount: Decimal
 
 
 def record_kitty_payment(
-    club: Club, player: Player, amount: Decimal, currency: str, user, *, into: bool, note: str = "", request_key=""
+    club: Club,
+    player: Player,
+    amount: Decimal,
+    currency: str,
+    user: Author,
+    *,
+    into: bool,
+    note: str = "",
+    request_key: str = "",
 ) -> tuple[Payment, bool]:
     """Money paid into the club's kitty by ``player`` (``into``: his fees, say), or out of it to him (a
     prize handed over, change given back). ``NotDue`` unless a player of the club. ``(payment, created)``."""
@@ -139,7 +161,7 @@ def set_fees(club: Club, evening_fee: Decimal | None, night_fee: Decimal | None)
     club.kitty_evening_fee, club.kitty_night_fee = evening_fee, night_fee
 
 
-def record_expense(club: Club, amount: Decimal, currency: str, day: date_cls, note: str, user) -> Expense:
+def record_expense(club: Club, amount: Decimal, currency: str, day: date_cls, note: str, user: Author) -> Expense:
     """What the kitty spent outside the club: it leaves the kitty's cash."""
     check_amount(amount)
     with transaction.atomic():
@@ -160,7 +182,7 @@ class AlreadyAwarded(Exception):
     """The season's prizes were awarded already (and not withdrawn since)."""
 
 
-def award_prizes(season: Season, awards: list[Award], currency: str, user) -> list[Prize]:
+def award_prizes(season: Season, awards: list[Award], currency: str, user: Author) -> list[Prize]:
     """The season's prizes, owed by the kitty to each player for his final place (from the standings
     the page showed). ``AlreadyAwarded`` when prizes of the season count already (another tap)."""
     for award in awards:
@@ -188,7 +210,7 @@ class AlreadyWithdrawn(Exception):
     """The record was withdrawn already."""
 
 
-def withdraw(record: KittyRecord, user, reason: str) -> None:
+def withdraw(record: KittyRecord, user: Author, reason: str) -> None:
     """Withdraw an expense or a prize recorded by mistake: it stays, marked with who, when and why,
     and counts no more. A reason is needed."""
     reason = (reason or "").strip()

@@ -5,7 +5,7 @@ every member of the club, and whoever holds the ranking's link (found by its tok
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpRequest
 
 from scorebook.clubs.access import role_in
 from scorebook.clubs.models.club import SCORING_ROLES, Role
@@ -16,7 +16,7 @@ from .models import Night
 MAX_ID = 2**63 - 1
 
 
-def night_for_director(request, pk: int) -> Night:
+def night_for_director(request: HttpRequest, pk: int) -> Night:
     night = Night.objects.select_related("club").filter(pk=pk).first() if 0 < pk <= MAX_ID else None
     if night is None:
         raise Http404("No such night")
@@ -34,7 +34,7 @@ def ranking_lookup(token: str) -> dict | None:
     return {"ranking_hash": link_token_hash(token)} if 16 <= len(token) <= 100 else None
 
 
-def night_for_member(request, pk: int) -> Night:
+def night_for_member(request: HttpRequest, pk: int) -> Night:
     """The night, for a member of its club (any role; staff too); 404 for anyone else."""
     night = Night.objects.select_related("club").filter(pk=pk).first() if 0 < pk <= MAX_ID else None
     if night is None or (role_in(request.user, night.club) is None and not request.user.is_staff):

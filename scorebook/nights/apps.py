@@ -5,7 +5,7 @@ class NightsConfig(AppConfig):
     name = "scorebook.nights"
     verbose_name = "Club nights"
 
-    def ready(self):
+    def ready(self) -> None:
         from django.db.models import Q
 
         from scorebook.evenings import headings, listing

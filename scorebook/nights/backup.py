@@ -6,8 +6,12 @@ evening files) by their place in the backup's list. Checked against its schema
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth.models import User
+
+from scorebook.clubs.models import Club
 from scorebook.evenings.models import Evening
 
 from .models import Night, NightEvent, NightSession, NightTable, Participant
@@ -16,15 +20,15 @@ if TYPE_CHECKING:  # the schema (and pydantic) is loaded when a backup is read
     from .backup_schema import NightBackup
 
 
-def _user(user) -> str | None:
+def _user(user: User | None) -> str | None:
     return user.get_username() if user is not None else None
 
 
-def _at(moment) -> str | None:
+def _at(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
-def export_nights(club, evening_index: dict[int, int]) -> list[dict[str, Any]]:
+def export_nights(club: Club, evening_index: dict[int, int]) -> list[dict[str, Any]]:
     """``evening_index``: {evening pk: its place in the backup's list of evenings}. The nights in the
     order they were made."""
     out = []
@@ -86,50 +90,13 @@ def export_nights(club, evening_index: dict[int, int]) -> list[dict[str, Any]]:
 
 
 def import_nights(
-    club, nights: list[NightBackup], players: dict[int, Any], evenings: list, accounts: dict[str, Any]
+    club: Club, nights: list[NightBackup], players: dict[int, Any], evenings: list[Evening], accounts: dict[str, Any]
 ) -> None:
     """``players``: {backup player id: Player}; ``evenings``: the restored evenings in the backup's order;
     ``accounts``: {user name in the backup: User}. Runs inside the restore's transaction."""
     for n in nights:
-        if n.rules is not None:
-            rules = n.rules
-        else:  # format 1: its first table's
-            rules = evenings[n.tables[0].evening].rules if n.tables else {}
-        night = Night.objects.create(
-            club=club,
-            name=n.name,
-            date=n.date,
-            ruleset=n.ruleset,
-            rules=rules,
-            sessions=n.sessions,
-            deals_per_session=n.deals_per_session,
-            ranking=n.ranking,
-            place_points=n.place_points,
-            stake=n.stake,
-            currency=n.currency,
-            seed=n.seed,
-            plan=n.plan,
-            version=n.version,
-            created_by=accounts.get(n.created_by),
-            ranking_hash=n.ranking_link.digest if n.ranking_link else None,
-            ranking_link_at=n.ranking_link.made_at if n.ranking_link else None,
-        )
-        if n.created_at is not None:
-            Night.objects.filter(pk=night.pk).update(created_at=n.created_at)
-        made = {}
-        for p in n.participants:
-            player = players[p.player]
-            made[p.number] = Participant.objects.create(
-                night=night,
-                number=p.number,
-                player=player,
-                name=p.name or player.name,
-                first_session=p.first_session,
-                last_session=p.last_session,
-            )
-        for p in n.participants:
-            if p.replaces is not None:
-                Participant.objects.filter(pk=made[p.number].pk).update(replaces=made[p.replaces])
+        night = _import_night(club, n, evenings, accounts)
+        _import_participants(night, n, players)
         if n.session_states is not None:
             states = {s.number: (s.status, s.closed_at) for s in n.session_states}
         else:  # format 1: from the tables
@@ -155,3 +122,51 @@ def import_nights(
         # its tables are run from the night again (docs/rules/club-nights.md)
         tables = [evenings[t.evening].pk for t in n.tables]
         Evening.objects.filter(pk__in=tables).update(managed=True, deal_limit=n.deals_per_session)
+
+
+def _import_night(club: Club, n: NightBackup, evenings: list[Evening], accounts: dict[str, Any]) -> Night:
+    """The night's own row: its settings, rules (format 1: its first table's), plan, author and links."""
+    if n.rules is not None:
+        rules = n.rules
+    else:  # format 1: its first table's
+        rules = evenings[n.tables[0].evening].rules if n.tables else {}
+    night = Night.objects.create(
+        club=club,
+        name=n.name,
+        date=n.date,
+        ruleset=n.ruleset,
+        rules=rules,
+        sessions=n.sessions,
+        deals_per_session=n.deals_per_session,
+        ranking=n.ranking,
+        place_points=n.place_points,
+        stake=n.stake,
+        currency=n.currency,
+        seed=n.seed,
+        plan=n.plan,
+        version=n.version,
+        created_by=accounts.get(n.created_by),
+        ranking_hash=n.ranking_link.digest if n.ranking_link else None,
+        ranking_link_at=n.ranking_link.made_at if n.ranking_link else None,
+    )
+    if n.created_at is not None:
+        Night.objects.filter(pk=night.pk).update(created_at=n.created_at)
+    return night
+
+
+def _import_participants(night: Night, n: NightBackup, players: dict[int, Any]) -> None:
+    """The night's participants (with the name they had at the night), then who replaced whom."""
+    made = {}
+    for p in n.participants:
+        player = players[p.player]
+        made[p.number] = Participant.objects.create(
+            night=night,
+            number=p.number,
+            player=player,
+            name=p.name or player.name,
+            first_session=p.first_session,
+            last_session=p.last_session,
+        )
+    for p in n.participants:
+        if p.replaces is not None:
+            Participant.objects.filter(pk=made[p.number].pk).update(replaces=made[p.replaces])

@@ -211,7 +211,7 @@ class _Field:
         return True
 
     def mul(self, a: int, b: int) -> int:
-        if self.k == 1:
+        if self.modulus is None:  # k == 1: the integers mod p
             return a * b % self.p
         return self._number(self._reduce(self._polymul(self._digits(a), self._digits(b)), self.modulus))
 

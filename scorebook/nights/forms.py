@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorebook.clubs.models import Club
 from scorebook.clubs.services import check_names
 from scorebook.core import cleaning
 from scorebook.core.collation import by_name
-from scorebook.core.fields import CurrencyField, StakeField, check_stake, confirm_field
+from scorebook.core.fields import CurrencyField, StakeField, StakeForm, check_stake, confirm_field
 from scorebook.core.formatting import lang
-from scorebook.core.forms import Checks
+from scorebook.core.forms import Checks, choice_field
 from scorebook.rules import registry
 
 from . import seating
-from .models import Night
+from .models import Night, Participant
 
 FEWEST_SESSIONS, MOST_SESSIONS = 3, 5  # an evening of 3 to 5 sessions of about 8 deals
 
@@ -26,9 +30,9 @@ def default_sessions(players: int) -> int:
     return min(MOST_SESSIONS, max(FEWEST_SESSIONS, seating.repeat_free_sessions(players)))
 
 
-class NightForm(forms.Form):
+class NightForm(StakeForm):
     name = cleaning.NameField(label=_("Name of the night"), max_length=80)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    date = cleaning.DateField(label=_("Date"))
     ruleset = forms.ChoiceField(label=_("Variant"))
     sessions = cleaning.IntegerField(
         label=_("Sessions"),
@@ -70,27 +74,29 @@ class NightForm(forms.Form):
         required=False,
     )
 
-    def __init__(self, *args, club, **kwargs):
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
         self.fields["date"].initial = timezone.localdate
-        self.fields["ruleset"].choices = [
+        choice_field(self, "ruleset").choices = [
             (key, name) for key, name in registry.choices(lang()) if registry.get(key).max_players >= 5
         ]
         self.fields["ruleset"].initial = "kleurenwiezen"
-        self.fields["roster"].choices = [(n, n) for n in by_name(club.players.values_list("name", flat=True))]
+        choice_field(self, "roster").choices = [(n, n) for n in by_name(club.players.values_list("name", flat=True))]
 
-    def clean_place_points(self):
+    def clean_place_points(self) -> list[int | float]:
         raw = self.cleaned_data.get("place_points") or ""
-        points = [cleaning.decimal_number(x) for x in raw.split(",") if x.strip()]
-        if None in points:  # NaN, ², words...
+        read = [cleaning.decimal_number(x) for x in raw.split(",") if x.strip()]
+        points = [p for p in read if p is not None]
+        if len(points) != len(read):  # NaN, ², words...
             raise forms.ValidationError(_("Numbers separated by commas, such as 4, 3, 2, 1."))
         if len(points) > 5 or any(abs(p) > 1000 for p in points):
             raise forms.ValidationError(_("At most five numbers, one per place at a table."))
         return [int(p) if p == p.to_integral_value() else float(p) for p in points]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         names = list(data.get("roster") or [])
         # each guest checked against the roster as the roster paste checks it: a roster player's name
         # (or a look-alike) is that player; one differing only by accents or capitals is added only
@@ -152,7 +158,7 @@ class EditForm(forms.Form):
     """A night's name, date and deals per session, changed after it was made."""
 
     name = cleaning.NameField(label=_("Name of the night"), max_length=80)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    date = cleaning.DateField(label=_("Date"))
     deals_per_session = cleaning.IntegerField(
         label=_("Deals per session"),
         min_value=1,
@@ -165,7 +171,7 @@ class EditForm(forms.Form):
 class ReopenForm(forms.Form):
     reason = forms.CharField(label=_("Why reopen it"), max_length=200)
 
-    def clean_reason(self):
+    def clean_reason(self) -> str:
         return cleaning.clean_text(self.cleaned_data["reason"])
 
 
@@ -173,16 +179,16 @@ class SubstituteForm(forms.Form):
     leaving = forms.TypedChoiceField(label=_("Who leaves"), coerce=int)
     name = cleaning.NameField(label=_("Substitute"), max_length=40)
 
-    def __init__(self, *args, participants, **kwargs):
+    def __init__(self, *args: Any, participants: Iterable[Participant], **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "id_substitute_%s")  # the late arrival's form on the same page has a name too
         super().__init__(*args, **kwargs)
-        self.fields["leaving"].choices = [(p.number, f"{p.number}. {p.name}") for p in participants]
+        choice_field(self, "leaving").choices = [(p.number, f"{p.number}. {p.name}") for p in participants]
 
 
 class LateForm(forms.Form):
     name = cleaning.NameField(label=_("Late arrival"), max_length=40)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "id_late_%s")  # the substitute's form on the same page has a name too
         super().__init__(*args, **kwargs)
 
@@ -192,9 +198,9 @@ class CardsForm(forms.Form):
 
     session = forms.ChoiceField(label=_("Which cards"), required=False)
 
-    def __init__(self, *args, sessions: int, **kwargs):
+    def __init__(self, *args: Any, sessions: int, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "cards-%s")
         super().__init__(*args, **kwargs)
-        self.fields["session"].choices = [("", _("every session"))] + [
+        choice_field(self, "session").choices = [("", _("every session"))] + [
             (str(n), _("session %(n)s") % {"n": n}) for n in range(1, sessions + 1)
         ]

@@ -62,10 +62,10 @@ class Night(models.Model):
     class Meta:
         ordering = ["-date", "-pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.name} {self.date}"
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("night", args=[self.pk])
 
     @property
@@ -97,7 +97,7 @@ class Participant(models.Model):
             models.UniqueConstraint(fields=["night", "player"], name="participant_player_unique"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.number}. {self.name}"
 
 
@@ -115,7 +115,7 @@ class NightSession(models.Model):
         ordering = ["number"]
         constraints = [models.UniqueConstraint(fields=["night", "number"], name="night_session_unique")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"session {self.number}"
 
     @property
@@ -134,7 +134,7 @@ class NightTable(models.Model):
         ordering = ["session__number", "number"]
         constraints = [models.UniqueConstraint(fields=["session", "number"], name="night_table_unique")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"table {self.number}"
 
 
@@ -159,7 +159,7 @@ class NightEvent(models.Model):
     class Meta:
         ordering = ["-at", "-pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.kind} (session {self.session})"
 
 
@@ -174,5 +174,5 @@ class NightPayment(models.Model):
     class Meta:
         ordering = ["pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"payment {self.payment_id} for night {self.night_id}"

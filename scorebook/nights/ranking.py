@@ -13,8 +13,10 @@ told apart by the points.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from scorebook.core.collation import sort_key
 
@@ -48,7 +50,7 @@ class RankRow:
     lines: dict[int, SessionLine] = field(default_factory=dict)
 
     @property
-    def total(self):
+    def total(self) -> Decimal | int:
         return self.place_points if self.places else self.points
 
 
@@ -57,11 +59,16 @@ def _share(values: list[Decimal]) -> Decimal:
 
 
 def table_result(
-    session: int, table: int, summary: dict, is_open: bool, numbers: dict[int, tuple[int, str]], place_value
+    session: int,
+    table: int,
+    summary: dict[str, Any],
+    is_open: bool,
+    numbers: dict[int, tuple[int, str]],
+    place_value: Callable[[int], Decimal],
 ) -> TableResult:
     """One table's players by points, with their places (ties share the places' points)."""
     deals = int(summary.get("deals") or 0)
-    players = []
+    players: list[dict[str, Any]] = []
     for entry in summary.get("players") or []:
         if deals and not entry.get("took_part", True):
             continue  # sat out every deal of the table: no place and no place points there (docs/rules/money.md)

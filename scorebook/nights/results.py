@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, Sum
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scorebook.clubs.models import Membership
+from scorebook.clubs.models import Membership, Player
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.evenings.listing import Line
-from scorebook.evenings.models import Deal, Seat
+from scorebook.evenings.models import Deal, Evening, Seat
 
 from . import ranking
 from .models import Night, NightSession, NightTable, Participant
@@ -175,7 +177,7 @@ def results(night: Night) -> NightResults:
     return ranked(night, read(night))
 
 
-def version(**night) -> tuple[int, str] | None:
+def version(**night: Any) -> tuple[int, str] | None:
     """(pk, version) of the night found by ``night`` (``pk=`` or ``ranking_hash=``): what changes
     whenever its ranking may change, read in one aggregate query and no summary. The night's own
     version (its sessions, participants, plan), its tables, and the sum of their evenings' versions:
@@ -236,11 +238,11 @@ class Outcome:
 
     pk: int
     name: str
-    date: object
+    date: date
     ruleset: str
     currency: str
-    created_at: object
-    summary: dict
+    created_at: datetime
+    summary: dict[str, Any]
     evenings: list[tuple[int, int, int, str]]  # (session, table, evening id, status), in order
     numbers: dict[int, int]  # roster player id -> his number at the night
 
@@ -250,7 +252,7 @@ class Outcome:
         return min(e[2] for e in self.evenings)
 
 
-def outcomes(night_ids) -> dict[int, Outcome]:
+def outcomes(night_ids: Iterable[int]) -> dict[int, Outcome]:
     """The nights ``night_ids`` as one result each (three queries whatever their number)."""
     ids = set(night_ids)
     if not ids:
@@ -292,12 +294,13 @@ def outcomes(night_ids) -> dict[int, Outcome]:
         )
         place = {row.number: row.rank for row in ranked}
         for entry in outcome.summary["players"]:
-            number = outcome.numbers.get(entry.get("player"))
-            entry["night_place"] = place.get(number) if entry.get("player") in taking else None
+            seat_number = outcome.numbers.get(entry.get("player"))
+            taken = entry.get("player") in taking
+            entry["night_place"] = place.get(seat_number) if taken and seat_number is not None else None
     return found
 
 
-def nights_of(player) -> list[dict]:
+def nights_of(player: Player) -> list[dict[str, Any]]:
     """The club nights a roster player took part in, newest first (one query), with the number he
     had: the player page links each one to his night line on the night's ranking (the members' way in)."""
     rows = (
@@ -308,7 +311,7 @@ def nights_of(player) -> list[dict]:
     return [{"number": n, "name": name, "date": day, "pk": pk} for n, name, day, pk in rows]
 
 
-def table_heading(evening) -> str | None:
+def table_heading(evening: Evening) -> str | None:
     """The heading of a club night's table: "Lenteavond · Table 2 · session 1" (one query)."""
     found = (
         NightTable.objects.filter(evening_id=evening.pk)
@@ -321,7 +324,7 @@ def table_heading(evening) -> str | None:
     return _("%(night)s · Table %(t)s · session %(s)s") % {"night": name, "t": table, "s": session}
 
 
-def evening_lines(evenings, user) -> dict[int, Line]:
+def evening_lines(evenings: Iterable[Evening], user: User | AnonymousUser) -> dict[int, Line]:
     """The line a night shows in a list of evenings (``evenings.listing``), for the tables of
     ``evenings``: its name, its tables, open until its last session is closed; its page for who
     directs it, its ranking for the others (the members' own address, no link needed). Three queries
@@ -342,7 +345,7 @@ def evening_lines(evenings, user) -> dict[int, Line]:
     }
     if getattr(user, "is_staff", False):
         directed = {n.club_id for n in nights.values()}
-    elif getattr(user, "is_authenticated", False):
+    elif isinstance(user, User):  # (signed in)
         directed = set(
             Membership.objects.filter(
                 user=user, club__in={n.club_id for n in nights.values()}, role__in=SCORING_ROLES

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date as date_cls
 from decimal import Decimal
+from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -44,15 +46,15 @@ def _bump(night: Night) -> None:
 
 def create_night(
     *,
-    club,
-    user,
+    club: Club,
+    user: User | AnonymousUser | None,
     name: str,
     date: date_cls,
     ruleset: str,
     sessions: int,
     deals_per_session: int | None,
     ranking: str,
-    place_points: list,
+    place_points: list[int | float],
     stake: Decimal | None,
     currency: str,
     players: list[str],
@@ -70,23 +72,20 @@ def create_night(
     a few inserts, all at once: nobody ever sees part of it."""
     plan = seating.make_plan(len(players), sessions, seed=seed)
     rules = to_dict(registry.resolve(ruleset, club.overrides_for(ruleset)))
+    settings = {
+        "name": name,
+        "date": date,
+        "ruleset": ruleset,
+        "sessions": sessions,
+        "deals_per_session": deals_per_session,
+        "ranking": ranking,
+        "place_points": place_points,
+        "stake": stake,
+        "currency": currency,
+        "seed": seed,
+    }
     for _attempt in range(3):
-        with transaction.atomic():
-            lock_club(club.pk)  # one roster change at a time (a merge, a rename, a pasted list)
-            people = creation.players_named(players, user, club)
-        seats = dict(enumerate(people, start=1))
-        prepared = creation.prepare_evenings(
-            [[seats[n] for n in table] for session in plan.sessions for table in session],
-            ruleset=ruleset,
-            rules=rules,
-            stake=stake,
-            currency=currency,
-            date=date,
-            user=user,
-            club=club,
-            managed=True,  # the table is run from the night: closed, reopened, deleted only through it
-            deal_limit=deals_per_session,
-        )
+        people, prepared = _prepare_tables(club, user, players, plan, rules, settings)
         with transaction.atomic():
             lock_club(club.pk)
             names = dict(Player.objects.filter(pk__in=[p.pk for p in people], club=club).values_list("pk", "name"))
@@ -95,27 +94,55 @@ def create_night(
             return _write_night(
                 club=club,
                 user=user,
-                name=name,
-                date=date,
-                ruleset=ruleset,
                 rules=rules,
-                sessions=sessions,
-                deals_per_session=deals_per_session,
-                ranking=ranking,
-                place_points=place_points,
-                stake=stake,
-                currency=currency,
-                seed=seed,
                 plan=plan,
                 people=people,
                 prepared=prepared,
                 # the club's fee as it is now, once for the night (its tables owe none of their own)
                 kitty_fee=Club.objects.filter(pk=club.pk).values_list("kitty_night_fee", flat=True).first(),
+                **settings,
             )
     raise NightError(_("The club's roster changed while the night was prepared: try again."))
 
 
-def _write_night(*, plan, people, prepared, user, rules, **fields) -> Night:
+def _prepare_tables(
+    club: Club,
+    user: User | AnonymousUser | None,
+    players: list[str],
+    plan: seating.Plan,
+    rules: dict[str, Any],
+    settings: dict[str, Any],
+) -> tuple[list[Player], list[creation.NewEvening]]:
+    """Before the night's transaction: its participants found in the roster (the new ones added to
+    it, in a short transaction of their own), and every table's evening built and scored in memory."""
+    with transaction.atomic():
+        lock_club(club.pk)  # one roster change at a time (a merge, a rename, a pasted list)
+        people = creation.players_named(players, user, club)
+    seats = dict(enumerate(people, start=1))
+    prepared = creation.prepare_evenings(
+        [[seats[n] for n in table] for session in plan.sessions for table in session],
+        ruleset=settings["ruleset"],
+        rules=rules,
+        stake=settings["stake"],
+        currency=settings["currency"],
+        date=settings["date"],
+        user=user,
+        club=club,
+        managed=True,  # the table is run from the night: closed, reopened, deleted only through it
+        deal_limit=settings["deals_per_session"],
+    )
+    return people, prepared
+
+
+def _write_night(
+    *,
+    plan: seating.Plan,
+    people: list[Player],
+    prepared: list[creation.NewEvening],
+    user: User | AnonymousUser | None,
+    rules: dict[str, Any],
+    **fields: Any,
+) -> Night:
     """The prepared night written: its row, participants, sessions, tables' evenings and seats."""
     night = Night.objects.create(**fields, rules=rules, plan=plan.as_dict(), created_by=_user(user))
     Participant.objects.bulk_create(
@@ -191,7 +218,7 @@ def revoke_table_link(table: NightTable) -> int:
     return links.revoke(table.evening)
 
 
-def close_session(night: Night, number: int, user) -> None:
+def close_session(night: Night, number: int, user: User | AnonymousUser | None) -> None:
     """The session is over: every one of its tables is closed (no deal changes any more)."""
     with transaction.atomic():
         night = _locked(night)
@@ -206,7 +233,7 @@ def close_session(night: Night, number: int, user) -> None:
         _bump(night)
 
 
-def reopen_session(night: Night, number: int, reason: str, user) -> None:
+def reopen_session(night: Night, number: int, reason: str, user: User | AnonymousUser | None) -> None:
     """A closed session opened again (a deal to correct), the reason kept in the night's log."""
     with transaction.atomic():
         night = _locked(night)
@@ -223,7 +250,9 @@ def reopen_session(night: Night, number: int, reason: str, user) -> None:
         _bump(night)
 
 
-def edit_night(night: Night, *, name: str, date: date_cls, deals_per_session: int | None, user) -> None:
+def edit_night(
+    night: Night, *, name: str, date: date_cls, deals_per_session: int | None, user: User | AnonymousUser | None
+) -> None:
     """The night's name, date and deals per session changed (its tables' evenings take the date and
     the limit), in its log. A limit below the deals a table has recorded already is refused."""
     with transaction.atomic():
@@ -313,7 +342,7 @@ def next_unplayed(night: Night) -> int | None:
     return start if start <= night.sessions else None
 
 
-def substitute(night: Night, leaving: Participant, name: str, user) -> Participant:
+def substitute(night: Night, leaving: Participant, name: str, user: User | AnonymousUser | None) -> Participant:
     """``name`` takes ``leaving``'s place: at every table of the night whose evening has no deal
     yet, he sits where the plan put ``leaving``. A table already begun keeps its seat: its deals
     are the leaver's (the substitute finishes them there in his name)."""
@@ -362,7 +391,7 @@ def substitute(night: Night, leaving: Participant, name: str, user) -> Participa
     return sub
 
 
-def late_arrival(night: Night, name: str, user) -> Participant:
+def late_arrival(night: Night, name: str, user: User | AnonymousUser | None) -> Participant:
     """A player who comes late plays from the next session that has not begun: the plan of the
     sessions from there on is drawn again (the sessions begun are kept as they were played),
     starting from the plan drawn before so that as few tables as possible change.
@@ -380,21 +409,7 @@ def late_arrival(night: Night, name: str, user) -> Participant:
         version = night.version
         participants = list(night.participants.select_related("player"))
         number = max((p.number for p in participants), default=0) + 1
-        playing = [p.number for p in participants if p.last_session is None or p.last_session >= start] + [number]
-        sessions = [tuple(tuple(t) for t in s["tables"]) for s in night.plan["sessions"]]
-        try:
-            plan = seating.make_plan(
-                playing,
-                night.sessions,
-                seed=night.seed + number,
-                played=sessions[: start - 1],
-                previous=sessions[start - 1 :],
-            )
-        except seating.PlanError as error:
-            raise NightError(str(error)) from None
-        # a table that keeps its players keeps its number and seats: its card holds
-        redrawn = seating.aligned(sessions[start - 1 :], plan.sessions[start - 1 :])
-        plan = seating.Plan(plan.sessions[: start - 1] + redrawn)
+        plan = _plan_with(night, start, participants, number)
         with transaction.atomic():
             lock_club(night.club_id)  # one roster change at a time
             (player,) = creation.players_named([name], user, night.club)
@@ -426,6 +441,26 @@ def late_arrival(night: Night, name: str, user) -> Participant:
     raise NightError("The night changed while its plan was drawn again: try again.")
 
 
+def _plan_with(night: Night, start: int, participants: list[Participant], number: int) -> seating.Plan:
+    """The night's plan with participant ``number`` playing from session ``start`` on: the sessions
+    begun kept as they were played, the others drawn again from the plan drawn before; a table that
+    keeps its players keeps its number and seats (its card holds)."""
+    playing = [p.number for p in participants if p.last_session is None or p.last_session >= start] + [number]
+    sessions = [tuple(tuple(t) for t in s["tables"]) for s in night.plan["sessions"]]
+    try:
+        plan = seating.make_plan(
+            playing,
+            night.sessions,
+            seed=night.seed + number,
+            played=sessions[: start - 1],
+            previous=sessions[start - 1 :],
+        )
+    except seating.PlanError as error:
+        raise NightError(str(error)) from None
+    redrawn = seating.aligned(sessions[start - 1 :], plan.sessions[start - 1 :])
+    return seating.Plan(plan.sessions[: start - 1] + redrawn)
+
+
 @dataclass
 class _Reseating:
     """The sessions from ``start`` on, none begun, seated as a new plan says, prepared in memory:
@@ -440,7 +475,9 @@ class _Reseating:
     gone: list[int]
 
     @classmethod
-    def prepare(cls, night: Night, start: int, plan: seating.Plan, people: dict[int, Player], user) -> _Reseating:
+    def prepare(
+        cls, night: Night, start: int, plan: seating.Plan, people: dict[int, Player], user: User | AnonymousUser | None
+    ) -> _Reseating:
         sessions = {s.number: s for s in night.night_sessions.filter(number__gte=start)}
         existing = list(NightTable.objects.filter(session__in=sessions.values()).select_related("session"))
         seated: dict[int, list[int]] = {t.evening_id: [] for t in existing}
@@ -501,5 +538,5 @@ class _Reseating:
         evenings.delete_evenings([Evening(pk=pk) for pk in self.gone])
 
 
-def _user(user):
+def _user(user: User | AnonymousUser | None) -> User | None:
     return user if user is not None and user.is_authenticated else None

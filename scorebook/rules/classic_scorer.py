@@ -145,39 +145,10 @@ class ClassicScorer(Scorer):
         dealer = self.dealer_for(robre, deal.dealer)
         rules = self.rules
         points, aside, chelems = list(robre.points), list(robre.honours_aside), list(robre.chelems)
-        winner = None
         if isinstance(deal, Claim):
-            if rules.claim_at is None:
-                raise self.error(gettext_noop("a claim at 8 is not part of %(variant)s"), "claim", variant=rules.key)
-            if deal.team not in (0, 1):
-                raise self.error(gettext_noop("the claiming team is 0 or 1"), "claim")
-            if points[deal.team] != rules.claim_at:
-                raise self.error(
-                    gettext_noop("team %(team)s stands at %(points)s, not %(claim_at)s: it cannot claim"),
-                    "claim",
-                    team=deal.team,
-                    points=points[deal.team],
-                    claim_at=rules.claim_at,
-                )
-            points[deal.team] += rules.claim_points
-            winner = deal.team if points[deal.team] >= rules.manche_target else None
+            points, winner = self._claimed(deal, points)
         else:
-            tricks, honours = self.check_classic(deal)
-            if rules.chelem_points is not None and MAX_TRICKS in tricks:
-                chelems[tricks.index(MAX_TRICKS)] += rules.chelem_points  # outside the manche
-            else:
-                trick_points = [max(0, t - rules.book) for t in tricks]
-                honour_points = [
-                    0 if points[side] in rules.honours_barred_at else rules.honour_score(honours[side])
-                    for side in (0, 1)
-                ]
-                points = [points[s] + trick_points[s] for s in (0, 1)]
-                winner = _reached(points, rules.manche_target)
-                if not rules.honours_towards_manche:
-                    aside = [aside[s] + honour_points[s] for s in (0, 1)]
-                elif winner is None:  # tricks are scored before honours
-                    points = [points[s] + honour_points[s] for s in (0, 1)]
-                    winner = _reached(points, rules.manche_target)
+            points, aside, winner = self._scored(deal, points, aside, chelems)
         manches = robre.manches
         if winner is not None:
             manches += (Manche(winner, self.manche_value(winner, points, aside), (points[0], points[1])),)
@@ -212,6 +183,49 @@ class ClassicScorer(Scorer):
             ended_robre=robre.finished,
         )
         self.dealer_seat = (self.seat(dealer) + 1) % len(self.players)
+
+    def _claimed(self, deal: Claim, points: list[int]) -> tuple[list[int], int | None]:
+        """A side at the claim's score claims the manche by showing its honours: its points after the
+        claim, and the side that won the manche by it (None: not yet)."""
+        rules = self.rules
+        if rules.claim_at is None:
+            raise self.error(gettext_noop("a claim at 8 is not part of %(variant)s"), "claim", variant=rules.key)
+        if deal.team not in (0, 1):
+            raise self.error(gettext_noop("the claiming team is 0 or 1"), "claim")
+        if points[deal.team] != rules.claim_at:
+            raise self.error(
+                gettext_noop("team %(team)s stands at %(points)s, not %(claim_at)s: it cannot claim"),
+                "claim",
+                team=deal.team,
+                points=points[deal.team],
+                claim_at=rules.claim_at,
+            )
+        points[deal.team] += rules.claim_points
+        return points, deal.team if points[deal.team] >= rules.manche_target else None
+
+    def _scored(
+        self, deal: ClassicDeal, points: list[int], aside: list[int], chelems: list[int]
+    ) -> tuple[list[int], list[int], int | None]:
+        """A deal's tricks and honours on the manche under way: the points after it, the honours kept
+        aside, and the side that won the manche (None: not yet). A chelem scored outside the manche
+        goes to ``chelems``."""
+        rules = self.rules
+        tricks, honours = self.check_classic(deal)
+        if rules.chelem_points is not None and MAX_TRICKS in tricks:
+            chelems[tricks.index(MAX_TRICKS)] += rules.chelem_points  # outside the manche
+            return points, aside, None
+        trick_points = [max(0, t - rules.book) for t in tricks]
+        honour_points = [
+            0 if points[side] in rules.honours_barred_at else rules.honour_score(honours[side]) for side in (0, 1)
+        ]
+        points = [points[s] + trick_points[s] for s in (0, 1)]
+        winner = _reached(points, rules.manche_target)
+        if not rules.honours_towards_manche:
+            aside = [aside[s] + honour_points[s] for s in (0, 1)]
+        elif winner is None:  # tricks are scored before honours
+            points = [points[s] + honour_points[s] for s in (0, 1)]
+            winner = _reached(points, rules.manche_target)
+        return points, aside, winner
 
     def manche_value(self, winner: int, points: list[int], aside: list[int]) -> int:
         loser = 1 - winner

@@ -13,7 +13,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any, NoReturn
 
-from . import registry
+from . import registry, settlement
 from .deals import Adjustment, Claim, ClassicDeal, ContractDeal, Deal, Evening, Pass, RobreStart
 from .messages import EngineError, gettext_noop
 from .model import ClassicRules, RulesError, Ruleset, Trump
@@ -421,9 +421,7 @@ def report(evening: Evening, result: EveningResult | None = None) -> dict[str, A
     if evening.stake is not None:
         money = result.money(evening.stake)
         out["money"] = {p: str(money[p]) for p in evening.players}
-        out["transfers"] = [
-            {"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in result.transfers(evening.stake)
-        ]
+        out["transfers"] = settlement.transfer_rows(result.transfers(evening.stake))
     return out
 
 

@@ -6,8 +6,9 @@ from functools import lru_cache
 from typing import Any
 
 from .messages import gettext_noop
-from .model import Family, RulesError, Ruleset, merge, ruleset_from_dict, to_dict
+from .model import Family, RulesError, Ruleset, to_dict
 from .presets import COMMON, PRESETS
+from .reading import merge, ruleset_from_dict
 
 _BY_KEY: dict[str, Ruleset] = {rules.key: rules for rules in PRESETS}
 

@@ -1,12 +1,15 @@
-"""Settling up a club: the fewest transfers that clear its balances (scoring reference, section 4).
+"""The fewest transfers that clear balances: the one algorithm of every page that says who pays whom
+(an evening's settlement, a club night's, the club's settle-up; scoring reference, section 4).
 
 Plain Python, no Django. For n parties with a balance the fewest transfers is n minus the most
 groups a partition of them into groups that each sum to zero can have (a group of k is cleared in
-k - 1 transfers, never fewer; ``settlement.min_transfers`` does it by dynamic programming over every
-subset, which is O(n * 2**n): right for a card table, not for a club). A club has 25 to 60 members
-with a balance, and their balances in cents share many zero-sum groups (everyone at a table that
-met only once sums to zero; coincidences do the rest), so here the partition is searched by branch
-and bound:
+k - 1 transfers, never fewer). Up to ``TABLE`` parties (a card table has at most seven players and
+the bête) the partition is found by dynamic programming over every subset (``_zero_sum_groups``,
+O(n * 2**n)), exact and with its ties broken in the parties' order. That is not for a club: 25 to
+60 members with a balance, whose balances in cents share many zero-sum groups (everyone at a table
+that met only once sums to zero; coincidences do the rest), so beyond a table equal and opposite
+balances pair off first, the rest goes to the same dynamic programming when they are ``SMALL`` or
+fewer, and else the partition is searched by branch and bound:
 
 * a group of a maximal partition is *minimal*: it holds no smaller group summing to zero (else
   splitting it would give one group more). A pair ``x, -x`` is always a group of some maximal
@@ -31,21 +34,34 @@ independent solver on generated club months.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from functools import reduce
 from math import gcd
-
-from .settlement import Transfer, _cents, _settle_group, _zero_sum_groups
 
 # About 0.5 s for a club of 30 members on a small server; a search of that many nodes either
 # finished (proved) or returns the best partition found.
 NODES = 400
-# Up to this many parties left once the pairs are grouped, the exact dynamic programming over every
-# subset decides (and proves) at once.
+# Up to this many parties (a table's: seven players and the bête), the exact dynamic programming over
+# every subset decides (and proves) at once, ties broken in the parties' order.
+TABLE = 8
+# Up to this many parties left once the pairs are grouped, the same dynamic programming decides.
 SMALL = 12
 SIZE_CAP = 5  # size(e) found exactly up to 4; 5 stands for "5 or more"
+
+
+CENT = Decimal("0.01")
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One payment: ``payer`` gives ``amount`` (currency units, > 0) to ``payee``."""
+
+    payer: str
+    payee: str
+    amount: Decimal
 
 
 @dataclass(frozen=True)
@@ -58,6 +74,96 @@ class Fewest:
 
 class _Budget(Exception):
     pass
+
+
+def _to_money(cents: int) -> Decimal:
+    """Integer cents -> Decimal with exactly two decimals, e.g. -20 -> Decimal('-0.20')."""
+    return (Decimal(cents) / 100).quantize(CENT)
+
+
+def _cents(balances: Mapping[str, Decimal]) -> dict[str, int]:
+    """Balances as integer cents; ValueError unless whole cents summing to zero."""
+    cents: dict[str, int] = {}
+    for name, value in balances.items():
+        amount = Fraction(value) * 100
+        if amount.denominator != 1:
+            raise ValueError(f"balance of {name!r} is not a whole number of cents: {value}")
+        cents[name] = int(amount)
+    if sum(cents.values()) != 0:
+        raise ValueError(f"balances do not sum to zero: {sum(balances.values())}")
+    return cents
+
+
+def _most_groups(values: list[int]) -> tuple[list[int], list[int]]:
+    """``(total, best)`` per subset: ``total[mask]`` is the sum of ``mask`` and
+    ``best[mask]`` the most disjoint zero-sum groups that fit inside ``mask``.
+
+    Bit ``i`` of a mask stands for ``values[i]``. Ordering the members of a mask
+    one by one, every prefix with sum zero closes a group, so
+    ``best[mask] = max(best[mask without i] for i in mask) + (sum(mask) == 0)``.
+    For a zero-sum mask this is the largest partition into zero-sum groups.
+    O(n * 2**n): instant for a card table, still well under a second for 16.
+    """
+    size = 1 << len(values)
+    total = [0] * size
+    best = [0] * size
+    for mask in range(1, size):
+        low = (mask & -mask).bit_length() - 1
+        total[mask] = total[mask & (mask - 1)] + values[low]
+        rest = mask
+        most = 0
+        while rest:
+            bit = rest & -rest
+            most = max(most, best[mask ^ bit])
+            rest ^= bit
+        best[mask] = most + (total[mask] == 0)
+    return total, best
+
+
+def _zero_sum_groups(values: list[int]) -> list[list[int]]:
+    """A largest partition of ``values`` (all non-zero, summing to zero) into
+    zero-sum groups, as lists of indices.
+
+    Ties between optimal partitions are broken deterministically: the group of
+    the earliest player not yet grouped is, among the groups that keep the
+    partition optimal, the one with the smallest bitmask (i.e. whose last
+    member comes earliest in the player order, then the one before, ...).
+    """
+    if sum(values) != 0:  # otherwise no partition exists and the search below never ends
+        raise ValueError("balances do not sum to zero")
+    if not values:
+        return []
+    total, best = _most_groups(values)
+    groups: list[list[int]] = []
+    remaining = (1 << len(values)) - 1
+    while remaining:
+        first = remaining & -remaining
+        others = remaining ^ first
+        sub = 0
+        while True:  # submasks of `others` in increasing order
+            group = sub | first
+            if total[group] == 0 and best[remaining ^ group] == best[remaining] - 1:
+                break
+            sub = (sub - others) & others
+        groups.append([i for i in range(len(values)) if group >> i & 1])
+        remaining ^= group
+    return groups
+
+
+def _settle_group(names: list[str], cents: list[int]) -> list[Transfer]:
+    """Settle one zero-sum group: the largest debtor repeatedly pays the largest
+    creditor ``min(debt, credit)`` (ties: earlier player first). For a group that
+    cannot be split into smaller zero-sum groups this takes ``len - 1`` payments."""
+    left = list(cents)
+    transfers: list[Transfer] = []
+    while any(left):
+        debtor = min(range(len(left)), key=lambda i: (left[i], i))
+        creditor = min(range(len(left)), key=lambda i: (-left[i], i))
+        amount = min(-left[debtor], left[creditor])
+        left[debtor] += amount
+        left[creditor] -= amount
+        transfers.append(Transfer(names[debtor], names[creditor], _to_money(amount)))
+    return transfers
 
 
 def _bits(values: list[int], members: list[int]) -> int:
@@ -105,20 +211,16 @@ def _small_groups(values: list[int], members: list[int]) -> dict[int, list[int]]
     return found
 
 
-def _sizes(values: list[int], members: list[int], small: dict[int, list[int]]) -> dict[int, int]:
-    """size(e) for each member: 2, 3 or 4 when e is in a zero-sum subset of that many members, else
-    SIZE_CAP. ``small``: the zero-sum subsets of 3 and 4 of a set holding ``members`` (``_small_groups``)."""
+def _sizes(members: list[int], small: dict[int, list[int]]) -> dict[int, int]:
+    """size(e) for each member: 3 or 4 when e is in a zero-sum subset of that many members, else
+    SIZE_CAP (never 2: the search starts once every pair of equal and opposite balances is grouped, so
+    no two members sum to zero). ``small``: the zero-sum subsets of 3 and 4 of a set holding
+    ``members`` (``_small_groups``)."""
     held = 0
-    present: dict[int, int] = {}
     for i in members:
         held |= 1 << i
-        present[values[i]] = present.get(values[i], 0) + 1
     sizes: dict[int, int] = {}
     for e in members:
-        need = -values[e]
-        if present.get(need, 0) > (need == values[e]):
-            sizes[e] = 2
-            continue
         sizes[e] = SIZE_CAP
         for mask in small[e]:
             if mask & held == mask:
@@ -227,7 +329,7 @@ class _Search:
             if have + 1 > len(self.best):
                 self.best = [*groups, members]
             return
-        sizes = _sizes(values, members, self.small)
+        sizes = _sizes(members, self.small)
         if have + _upper_bound(values, members, sizes) <= len(self.best):
             return
         e = min(members, key=lambda i: (sizes[i], -abs(values[i]), i))
@@ -247,6 +349,8 @@ class _Search:
 def _partition(values: list[int], nodes: int) -> tuple[list[list[int]], bool]:
     """A partition of the indices of ``values`` (non-zero, summing to zero) into as many zero-sum
     groups as the search finds, and whether it proved there are no more."""
+    if len(values) <= TABLE:  # a table: the exact search over every subset, ties in the parties' order
+        return _zero_sum_groups(values), True
     groups: list[list[int]] = []
     waiting: dict[int, list[int]] = {}
     rest = []

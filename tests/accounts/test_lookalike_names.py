@@ -7,7 +7,8 @@ from django.urls import reverse
 
 from scorebook.accounts.models import Profile
 
-pytestmark = pytest.mark.django_db
+# names compared without case or look-alikes, in the database's lookups: both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 STRONG = "green-table-42-spades"
 
@@ -85,3 +86,39 @@ def test_it_refuses_a_user_name_whose_capital_i_passes_for_an_l(client, make_use
     make_user("alice")
     response = signup(client, username="aIice")
     assert "looks just like it" in errors(response, "username")
+
+
+# Issue 39: the name others see is the profile's display name, else the first name, else the user name
+# (accounts.models.display_name); only the first was compared, so "Demo" (seed_demo's account, which
+# has no profile) was taken a second time, and "aIice" beside an account shown as "alice".
+
+
+@pytest.fixture
+def demo_account(make_user):
+    """The demo account as seed_demo makes it: no profile, shown by its first name."""
+    return make_user("demo", first_name="Demo")
+
+
+@pytest.mark.parametrize("copy", ["Demo", "DEMO", "dem0", "Dеmo"])
+@pytest.mark.both_databases
+def test_it_refuses_the_name_shown_for_an_account_without_a_profile(client, demo_account, copy):
+    response = signup(client, display_name=copy)
+    assert "looks like it" in errors(response, "display_name")
+    assert get_user_model().objects.count() == 1
+
+
+@pytest.mark.both_databases
+def test_it_refuses_a_user_name_shown_as_the_name_of_an_account_without_one(client, make_user):
+    make_user("alice")  # no profile, no first name: shown as "alice"
+    response = signup(client, username="jeanne", display_name="aIice")
+    assert "looks like it" in errors(response, "display_name")
+
+
+@pytest.mark.both_databases
+def test_it_refuses_the_demo_name_on_the_profile_page(client, demo_account, make_user):
+    mia_member = make_user("mia_member")
+    Profile.objects.create(user=mia_member, display_name="Mia")
+    client.force_login(mia_member)
+    response = client.post(reverse("profile"), {"display_name": "demo", "email": ""})
+    assert "looks like it" in errors(response, "display_name")
+    assert Profile.objects.get(user=mia_member).display_name == "Mia"

@@ -56,6 +56,7 @@ def make_link(client, club, user):
     return client.post(reverse("club_member_password_link", args=[club.slug, membership.pk]))
 
 
+@pytest.mark.both_databases
 def test_an_admin_gives_a_restored_member_his_link_and_he_is_in(client, admin, club, restored):
     client.force_login(admin)
     page = Page(body(client.get(reverse("club_members", args=[club.slug]))))
@@ -86,6 +87,7 @@ def test_an_admin_gives_a_restored_member_his_link_and_he_is_in(client, admin, c
     assert "no password yet" not in next(li for li in again.all("li.member") if "Lotte" in li.text).text
 
 
+@pytest.mark.both_databases
 def test_a_new_link_replaces_the_one_before_and_a_link_expires(client, admin, club, restored):
     client.force_login(admin)
     first = the_link(body(make_link(client, club, restored)), restored)
@@ -97,6 +99,7 @@ def test_a_new_link_replaces_the_one_before_and_a_link_expires(client, admin, cl
     assert gone.status_code == 410 and "This link no longer works" in body(gone)
 
 
+@pytest.mark.both_databases
 def test_no_link_is_made_for_an_account_that_has_a_password(client, admin, club, scorer, restored):
     """An admin never takes over an account in use: Marie has a password; Lotte, once she logged in, too."""
     client.force_login(admin)
@@ -118,6 +121,7 @@ def test_only_an_admin_of_the_members_club_makes_his_link(client, cast, club, re
     assert not PasswordLink.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_the_operator_makes_a_link_from_the_command_line(restored, scorer):
     out = StringIO()
     call_command("password_link", "lotte", "--site", "https://scorebook.example.org/", stdout=out)
@@ -130,6 +134,48 @@ def test_the_operator_makes_a_link_from_the_command_line(restored, scorer):
         call_command("password_link", "nobody")
 
 
+@pytest.fixture(params=["staff", "superuser"])
+def restored_operator(request, club):
+    """Olga, an operator's account (staff, or a superuser) restored without a password and a member
+    of the club: whoever holds a link to it would hold the site's admin."""
+    user = get_user_model().objects.create(
+        username="olga", first_name="Olga", is_staff=True, is_superuser=request.param == "superuser"
+    )
+    user.set_unusable_password()
+    user.save()
+    Membership.objects.create(club=club, user=user, role=Role.MEMBER)
+    return user
+
+
+@pytest.mark.both_databases
+def test_no_link_is_ever_made_for_a_staff_or_superuser_account(client, admin, club, restored_operator):
+    """Issue 39: a link could be made for a staff or superuser account, by the command and by a
+    club's admin on the members page."""
+    with pytest.raises(CommandError, match="staff"):
+        call_command("password_link", "olga", stdout=StringIO())
+    client.force_login(admin)
+    page = Page(body(client.get(reverse("club_members", args=[club.slug]))))
+    row = next(li for li in page.all("li.member") if "Olga" in li.text)
+    assert "Make a link to choose a password" not in row.text
+    refused = make_link(client, club, restored_operator)
+    assert refused.status_code == 409 and "runs the site" in body(refused)
+    assert not PasswordLink.objects.exists()
+
+
+@pytest.mark.both_databases
+def test_a_link_made_before_the_account_became_staff_no_longer_works(restored):
+    token = password_links.make(restored)
+    restored.is_staff = True
+    restored.save()
+    answer = Client().post(reverse("password_link", args=[token]), NEW)
+    assert answer.status_code == 410
+    restored.refresh_from_db()
+    assert not restored.has_usable_password()
+    with pytest.raises(ValueError):
+        password_links.make(restored)
+
+
+@pytest.mark.both_databases
 @pytest.mark.django_db(transaction=True)
 def test_a_link_tapped_twice_at_once_sets_the_password_once(club, make_user):
     def setup(round):

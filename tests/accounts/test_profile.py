@@ -51,6 +51,7 @@ def test_it_shows_the_owner_his_display_name_and_email(client, marie):
     assert f'href="{reverse("password_change")}"' in html
 
 
+@pytest.mark.both_databases
 def test_it_saves_a_new_display_name_and_email(client, marie):
     client.force_login(marie)
     response = client.post(reverse("profile"), {"display_name": " Marie  Dupont ", "email": "marie@EXAMPLE.org"})
@@ -63,6 +64,7 @@ def test_it_saves_a_new_display_name_and_email(client, marie):
     assert "Your profile is saved." in body(page)
 
 
+@pytest.mark.both_databases
 def test_it_lets_the_owner_remove_his_email(client, marie):
     client.force_login(marie)
     client.post(reverse("profile"), {"display_name": "Marie D.", "email": ""})
@@ -87,6 +89,7 @@ def test_it_shows_errors_next_to_the_fields_and_changes_nothing(client, marie, d
     assert (marie.profile.display_name, marie.email) == ("Marie D.", "marie.private@example.org")
 
 
+@pytest.mark.both_databases
 def test_it_creates_the_missing_profile_of_an_account_made_elsewhere(client, make_user):
     paul = make_user("paul", first_name="Paul")  # e.g. by createsuperuser: no profile yet
     client.force_login(paul)

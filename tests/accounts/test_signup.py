@@ -52,6 +52,7 @@ def test_it_shows_the_signup_form(client):
     assert " style=" not in html
 
 
+@pytest.mark.both_databases
 def test_it_creates_the_user_and_profile_and_logs_in(client):
     response = client.post(reverse("signup"), signup_data())
     assert response.status_code == 302
@@ -64,12 +65,14 @@ def test_it_creates_the_user_and_profile_and_logs_in(client):
     assert client.get(reverse("profile")).status_code == 200
 
 
+@pytest.mark.both_databases
 def test_it_lets_the_email_address_out(client):
     response = client.post(reverse("signup"), signup_data(email=""))
     assert response.status_code == 302
     assert User.objects.get(username="jeanne").email == ""
 
 
+@pytest.mark.both_databases
 def test_it_tidies_the_display_name_and_the_email_domain(client):
     client.post(reverse("signup"), signup_data(display_name="  Jeanne   V. ", email="Jeanne@EXAMPLE.org"))
     user = User.objects.get(username="jeanne")
@@ -77,11 +80,13 @@ def test_it_tidies_the_display_name_and_the_email_domain(client):
     assert user.email == "Jeanne@example.org"
 
 
+@pytest.mark.both_databases
 def test_it_sends_to_a_safe_next_url(client):
     response = client.post(reverse("signup") + "?next=/evenings/new/", signup_data())
     assert response["Location"] == "/evenings/new/"
 
 
+@pytest.mark.both_databases
 def test_it_keeps_the_next_url_through_the_form(client):
     html = body(client.get(reverse("signup") + "?next=/evenings/new/"))
     assert '<input type="hidden" name="next" value="/evenings/new/">' in html
@@ -89,6 +94,7 @@ def test_it_keeps_the_next_url_through_the_form(client):
     assert response["Location"] == "/evenings/new/"
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize(
     "unsafe",
     ["https://evil.example/", "//evil.example/steal", "http://evil.example", "javascript:alert(1)", "///evil.example"],

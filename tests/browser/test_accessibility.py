@@ -7,10 +7,11 @@ from datetime import date
 
 import pytest
 
+import night_builders
 from club_fixtures import admin  # noqa: F401 (Adèle, the club admin)
+from night_builders import EIGHT
 from scorebook.clubs.models import Club, Membership, Player, Role
 from scorebook.evenings import services
-from scorebook.nights import services as nights
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -110,6 +111,11 @@ def test_it_finds_no_serious_accessibility_problem_on_any_page(phone, scorer, ma
     check(p, "/", "01-home-anonymous", problems)
     check(p, "/accounts/login/", "02-login", problems)
     check(p, f"/s/{five.share_token}/", "03-public", problems)
+    # Help, for anyone: the list, a guide with its pictures, a variant's rules with their grids
+    check(p, "/help/", "03-help", problems)
+    check(p, "/help/guides/scorer/", "03-help-guide", problems)
+    check(p, "/help/rules/kleurenwiezen/", "03-help-rules", problems)
+    check(p, "/help/rules/README/", "03-help-rules-index", problems)
     p.login(scorer.username)
     pages = [
         ("/", "04-home"),
@@ -148,21 +154,7 @@ def test_it_finds_no_serious_accessibility_problem_on_the_form_pages(phone, admi
     club = Club.objects.create(name="De Troef", slug="de-troef")
     Membership.objects.create(club=club, user=admin, role=Role.ADMIN)
     Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
-    eight = ["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"]
-    night = nights.create_night(
-        club=club,
-        user=admin,
-        name="Kaartavond",
-        date=date(2026, 11, 21),
-        ruleset="kleurenwiezen",
-        sessions=2,
-        deals_per_session=8,
-        ranking="total",
-        place_points=[],
-        stake=None,
-        currency="EUR",
-        players=eight,
-    )
+    night = night_builders.night(club, admin, EIGHT, day=date(2026, 11, 21), seed=0, ranking_link=False)
     Player.objects.create(club=club, name="Zoé")
     anne, zoe = Player.objects.get(club=club, name="Anne"), Player.objects.get(club=club, name="Zoé")
     problems: list[str] = []

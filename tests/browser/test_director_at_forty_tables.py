@@ -3,15 +3,13 @@ at the top (a tap reaches one), the rest folded, and the table links behind a co
 Screenshots at 390x844 and 360x640 in artifacts/browser; the scrolls are counted."""
 
 import json
-from datetime import date
 
 import pytest
 from playwright.sync_api import expect
 
+import night_builders
 from night_builders import NAMES
 from scorebook.clubs.models import Club, Membership, Role
-from scorebook.evenings import services as evenings
-from scorebook.nights import services as nights
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,29 +17,10 @@ LATE = (7, 23, 38)  # the tables of session 1 that did not begin while the other
 
 
 def big_night(club, scorer):
-    night = nights.create_night(
-        club=club,
-        user=scorer,
-        name="Kampioenschap",
-        date=date(2026, 3, 14),
-        ruleset="kleurenwiezen",
-        sessions=3,
-        deals_per_session=8,
-        ranking="total",
-        place_points=[],
-        stake=None,
-        currency="EUR",
-        players=[f"Speler {i:03d}" for i in range(1, 161)] if len(NAMES) < 160 else NAMES[:160],
-        seed=1,
-    )
-    for table in night.night_sessions.get(number=1).tables.select_related("evening").order_by("number"):
-        if table.number in LATE:
-            continue
-        names = [s.name for s in table.evening.seats.order_by("position")]
-        for _ in range(2):
-            evenings.record_deal(
-                table.evening, {"contract": "samen-9", "declarers": [names[1], names[3]], "tricks": 9}, scorer
-            )
+    players = [f"Speler {i:03d}" for i in range(1, 161)] if len(NAMES) < 160 else NAMES[:160]
+    night = night_builders.night(club, scorer, players, 3, name="Kampioenschap", ranking_link=False)
+    playing = [t for t in night_builders.tables(night) if t.number not in LATE]
+    night_builders.play(night, scorer, deals=2, at=playing)
     return night
 
 

@@ -10,10 +10,10 @@ from datetime import date
 
 import pytest
 
+import night_builders
 from club_fixtures import admin  # noqa: F401 (Adèle, the club admin)
 from scorebook.clubs.models import Club, Membership, Role
 from scorebook.evenings import links
-from scorebook.evenings import services as evenings
 from scorebook.nights import services as nights
 from scorebook.nights.models import Night
 
@@ -43,26 +43,20 @@ def test_the_hall_screens_read_well_on_a_phone(phone, admin, scorer, size):  # n
     club = Club.objects.create(name="De Troef", slug="de-troef")
     Membership.objects.create(club=club, user=admin, role=Role.ADMIN)
     Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
-    night = nights.create_night(
-        club=club,
-        user=scorer,
-        name="Kaartavond",
-        date=date(2026, 11, 21),
-        ruleset="kleurenwiezen",
-        sessions=2,
-        deals_per_session=2,
+    night = night_builders.night(
+        club,
+        scorer,
+        SIXTEEN,
+        2,
+        2,
         ranking=Night.Ranking.PLACES,
         place_points=[4, 3, 2, 1],
-        stake=None,
-        currency="EUR",
-        players=SIXTEEN,
+        day=date(2026, 11, 21),
+        seed=0,
+        ranking_link=False,
     )
-    first = night.night_sessions.get(number=1).tables.select_related("evening").order_by("number")
-    for table in first:
-        names = [s.name for s in table.evening.seats.order_by("position")]
-        evenings.record_deal(
-            table.evening, {"contract": "samen-9", "declarers": [names[1], names[3]], "tricks": 9}, scorer
-        )
+    first = night_builders.tables(night)
+    night_builders.play(night, scorer)
     table = first[0].evening
     problems: list[str] = []
 

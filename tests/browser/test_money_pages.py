@@ -12,14 +12,15 @@ from decimal import Decimal
 
 import pytest
 
+import night_builders
 from browser.conftest import ARTIFACTS
 from browser.test_accessibility import check
 from builders import club_evening
 from club_fixtures import admin, club  # noqa: F401
+from night_builders import EIGHT
 from scorebook.clubs.models import Player, Season
 from scorebook.evenings import payments
 from scorebook.ledger import services as ledger
-from scorebook.nights import services as nights
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,19 +50,17 @@ def test_the_money_pages_read_and_tap_well_on_a_phone(phone, club, admin, scorer
         ruleset="kleurenwiezen",
         prizes=["20.00", "10.00"],
     )
-    nights.create_night(
-        club=club,
-        user=scorer,
-        name="Herfstavond",
-        date=date(2026, 10, 3),
-        ruleset="kleurenwiezen",
-        sessions=1,
-        deals_per_session=2,
-        ranking="total",
-        place_points=[],
+    night_builders.night(
+        club,
+        scorer,
+        EIGHT,
+        1,
+        2,
         stake=Decimal("0.10"),
-        currency="EUR",
-        players=["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"],
+        name="Herfstavond",
+        day=date(2026, 10, 3),
+        seed=0,
+        ranking_link=False,
     )
     from night_builders import tables
     from scorebook.evenings import services

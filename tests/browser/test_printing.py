@@ -15,15 +15,13 @@ its club night.
 
 import re
 from datetime import date
-from decimal import Decimal
 
 import pytest
 
+import night_builders
+from builders import club_evening
 from club_fixtures import admin  # noqa: F401 (Adèle, the club admin)
-from night_builders import deal as night_deal
-from night_builders import tables
 from scorebook.clubs.models import Club, Membership, Role, Season
-from scorebook.evenings import creation, services
 from scorebook.nights import services as nights
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -68,22 +66,8 @@ def club(admin, scorer):
     Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
     for week in range(4):
         four = ROSTER[week * 4 : week * 4 + 4]
-        evening = creation.create_evening(
-            ruleset="kleurenwiezen",
-            players=four,
-            first_dealer=0,
-            stake=Decimal("0.10"),
-            currency="EUR",
-            date=date(2026, 9, 3 + 7 * week),
-            user=scorer,
-            club=club,
-        )
-        for n in range(6):
-            services.record_deal(
-                evening,
-                {"contract": "samen-9", "declarers": [four[0], four[2]], "tricks": 8 + n % 4},
-                scorer,
-            )
+        deals = [{"contract": "samen-9", "declarers": [four[0], four[2]], "tricks": 8 + n % 4} for n in range(6)]
+        club_evening(club, scorer, date(2026, 9, 3 + 7 * week), deals, four)
     Season.objects.create(
         club=club,
         name="Saison 2026–2027",
@@ -99,22 +83,10 @@ def club(admin, scorer):
 
 @pytest.fixture
 def night(club, scorer):
-    night = nights.create_night(
-        club=club,
-        user=scorer,
-        name="Kaartavond november",
-        date=date(2026, 11, 14),
-        ruleset="kleurenwiezen",
-        sessions=2,
-        deals_per_session=4,
-        ranking="total",
-        place_points=[],
-        stake=None,
-        currency="EUR",
-        players=ROSTER,
+    night = night_builders.night(
+        club, scorer, ROSTER, deals=4, name="Kaartavond november", day=date(2026, 11, 14), seed=0, ranking_link=False
     )
-    for table in tables(night, 1):
-        services.record_deal(table.evening, night_deal(table.evening), scorer)
+    night_builders.play(night, scorer)
     return night
 
 

@@ -12,11 +12,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+import night_builders
 from browser.test_accessibility import check, inspect
 from club_fixtures import admin  # noqa: F401 (Adèle, the club admin)
+from night_builders import EIGHT
 from scorebook.accounts import password_links
 from scorebook.clubs.models import Club, Membership, Role
-from scorebook.nights import services as nights
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,20 +49,7 @@ def test_a_restored_club_gets_back_in_and_the_new_pages_work_on_a_phone(phone, s
     Membership.objects.create(club=club, user=secretary, role=Role.ADMIN)
     Membership.objects.create(club=club, user=member, role=Role.MEMBER)
     Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
-    night = nights.create_night(
-        club=club,
-        user=scorer,
-        name="Kaartavond",
-        date=date(2026, 11, 21),
-        ruleset="kleurenwiezen",
-        sessions=2,
-        deals_per_session=8,
-        ranking="total",
-        place_points=[],
-        stake=None,
-        currency="EUR",
-        players=["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"],
-    )
+    night = night_builders.night(club, scorer, EIGHT, day=date(2026, 11, 21), seed=0, ranking_link=False)
     problems: list[str] = []
     size = f"{width}"
 

@@ -7,9 +7,10 @@ from decimal import Decimal
 
 import pytest
 
+from builders import club_evening
 from club_fixtures import admin  # noqa: F401 (Adèle, the club admin)
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Role, Season
-from scorebook.evenings import creation, payments, services
+from scorebook.evenings import payments, services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,18 +37,7 @@ def club(admin, scorer):
         (date(2026, 9, 17), [samen("Bert", "Carl")]),
         (date(2026, 9, 24), [samen("Godelieve", "Bert"), samen("Anne-Marie", "Carl", 9)]),
     ):
-        evening = creation.create_evening(
-            ruleset="kleurenwiezen",
-            players=PLAYERS,
-            first_dealer=0,
-            stake=Decimal("0.10"),
-            currency="EUR",
-            date=day,
-            user=scorer,
-            club=club,
-        )
-        for deal in deals:
-            services.record_deal(evening, deal, scorer)
+        club_evening(club, scorer, day, deals, PLAYERS)
     first = club.evenings.order_by("date").first()
     payments.record_payment(first, "Bert", "Godelieve", Decimal("1.40"), scorer)
     services.set_status(first, "closed")

@@ -28,6 +28,7 @@ def test_it_links_the_settings_from_the_club_page_for_admins_only(client, cast):
     assert settings_url() not in body(client.get(reverse("club", args=["de-troef"])))
 
 
+@pytest.mark.both_databases
 def test_it_renames_the_club_keeping_its_address(client, cast, club):
     client.force_login(cast["admin"])
     response = client.post(settings_url(), {"name": "De Troefkaart", "slug": "de-troef"})
@@ -37,6 +38,7 @@ def test_it_renames_the_club_keeping_its_address(client, cast, club):
     assert not FormerSlug.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_redirects_the_old_address_after_a_new_short_name(client, cast, club):
     season = Season.objects.create(
         club=club, name="Winter", start="2026-09-01", end="2026-12-31", ruleset="kleurenwiezen"
@@ -51,6 +53,7 @@ def test_it_redirects_the_old_address_after_a_new_short_name(client, cast, club)
     assert client.get("/c/de-troef/", follow=True).status_code == 200
 
 
+@pytest.mark.both_databases
 def test_it_lets_the_club_take_back_a_former_short_name(client, cast, club):
     client.force_login(cast["admin"])
     client.post(settings_url(), {"name": "De Troef", "slug": "troef"})
@@ -83,6 +86,7 @@ def test_it_refuses_a_long_name_with_a_message_never_cutting_it(client, cast, cl
     assert club.name == "De Troef"
 
 
+@pytest.mark.both_databases
 def test_it_makes_a_new_clubs_short_name_between_two_words(client, cast):
     client.force_login(cast["outsider"])
     response = client.post(reverse("club_new"), {"name": "Whistclub De Vrolijke Troefkaarten Amandsberg", "slug": ""})
@@ -92,6 +96,7 @@ def test_it_makes_a_new_clubs_short_name_between_two_words(client, cast):
     assert 'maxlength="80"' not in body(client.get(reverse("club_new")))
 
 
+@pytest.mark.both_databases
 def test_it_escapes_the_new_name(client, cast, club):
     client.force_login(cast["admin"])
     client.post(settings_url(), {"name": "<b>Troef</b>", "slug": "de-troef"})
@@ -99,6 +104,7 @@ def test_it_escapes_the_new_name(client, cast, club):
     assert "<b>Troef</b>" not in html and "&lt;b&gt;Troef&lt;/b&gt;" in html
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("who", ["outsider", "other_admin", None])
 def test_it_answers_an_old_address_to_a_stranger_as_an_unknown_club(client, cast, club, who):
     """The redirect would tell a stranger the club's new name: he gets the 404 of a club that never was."""

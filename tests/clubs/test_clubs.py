@@ -1,15 +1,14 @@
 """My clubs, a new club, a club's home page: who sees what, and what the forms refuse."""
 
 from datetime import date
-from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
+from builders import club_evening
 from pages import body, field_errors
 from scorebook.clubs import services
 from scorebook.clubs.models import Club, Membership, Role, Season
-from scorebook.evenings import creation
 
 pytestmark = pytest.mark.django_db
 
@@ -32,26 +31,7 @@ def cast(club, admin, scorer, outsider, make_user):
     return {"outsider": outsider, "other_admin": other_admin, "member": member, "scorer": scorer, "admin": admin}
 
 
-def club_evening(club, user, players=("Anne", "Bert", "Carl", "Dina"), day=date(2026, 11, 20)):
-    return creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=list(players),
-        first_dealer=0,
-        stake=Decimal("0.10"),
-        currency="EUR",
-        date=day,
-        user=user,
-        club=club,
-    )
-
-
 # --- my clubs ---------------------------------------------------------------------------------
-
-
-def test_it_sends_anonymous_visitors_to_the_login_page(client):
-    response = client.get(reverse("club_list"))
-    assert response.status_code == 302
-    assert response.url == f"{reverse('login')}?next={reverse('club_list')}"
 
 
 def test_it_lists_only_my_clubs_with_my_role(client, cast):
@@ -68,6 +48,7 @@ def test_it_shows_the_new_club_form_to_someone_without_a_club(client, outsider):
     assert f'action="{reverse("club_new")}"' in html and 'name="slug"' in html
 
 
+@pytest.mark.both_databases
 def test_it_opens_a_club_with_its_creator_as_admin(client, outsider):
     client.force_login(outsider)
     response = client.post(reverse("club_new"), {"name": "Whist du jeudi", "slug": "jeudi"})
@@ -78,6 +59,7 @@ def test_it_opens_a_club_with_its_creator_as_admin(client, outsider):
     assert Membership.objects.get(club=club).role == Role.ADMIN
 
 
+@pytest.mark.both_databases
 def test_it_makes_the_short_name_from_the_name_when_left_empty(client, outsider):
     client.force_login(outsider)
     client.post(reverse("club_new"), {"name": "Café des Amis", "slug": ""})

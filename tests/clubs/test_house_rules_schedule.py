@@ -48,6 +48,7 @@ def save(client, club, response, **changes):
     return client.post(edit_url(club, KEY), data)
 
 
+@pytest.mark.both_databases
 def test_it_changes_a_misere_once_and_previews_its_28_boxes_before_saving(admin_client, club):
     response = preview(
         admin_client, club, "grote-miserie", **{"schedule.grote-miserie.made": 15, "schedule.grote-miserie.failed": 15}
@@ -87,6 +88,7 @@ def test_it_applies_a_schedule_to_the_whole_family(admin_client, club):
     assert figures(response, "alleen-5", "made", 5) == [9, -3]  # another family: untouched
 
 
+@pytest.mark.both_databases
 def test_a_grid_that_is_no_longer_zero_sum_must_be_confirmed(admin_client, club):
     """The typo of the issue: samen 9 made with 9 tricks at 11 / -12."""
     page = admin_client.get(edit_url(club, KEY))
@@ -102,6 +104,7 @@ def test_a_grid_that_is_no_longer_zero_sum_must_be_confirmed(admin_client, club)
     assert overrides(club, KEY) == {"contracts": {"samen-9": {"made": {"9": [11, -12]}}}}
 
 
+@pytest.mark.both_databases
 def test_it_flags_a_half_edited_row(admin_client, club):
     page = admin_client.get(edit_url(club, KEY))
     admin_client.post(
@@ -114,6 +117,7 @@ def test_it_flags_a_half_edited_row(admin_client, club):
     assert html.count('class="is-half"') == 1
 
 
+@pytest.mark.both_databases
 def test_a_balanced_change_of_both_figures_needs_no_confirmation(admin_client, club):
     page = admin_client.get(edit_url(club, KEY))
     data = form_data(page, **{cell("samen-9", "made", 9, "declarer"): 12, cell("samen-9", "made", 9, "opponent"): -12})
@@ -128,6 +132,7 @@ def test_enter_in_a_figure_saves_rather_than_previews(admin_client, club):
     assert 'type="submit"' in first and "name=" not in first  # the browser's default button is Save
 
 
+@pytest.mark.both_databases
 def test_the_all_pass_doubling_is_a_tick_box(admin_client, club):
     html = body(admin_client.get(edit_url(club, KEY), HTTP_ACCEPT_LANGUAGE="nl"))
     assert re.search(r'<input type="checkbox" name="all_pass_multiplier" value="2"[^>]*checked', html)

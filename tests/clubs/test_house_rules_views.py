@@ -8,19 +8,20 @@ with it, and an evening already started keeps the copy of the rules it began wit
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date
 from html.parser import HTMLParser
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from builders import club_evening
 from pages import body, field_errors
 from scorebook.clubs.models import Club, HouseRules, Membership, Role
 from scorebook.clubs.rules_forms import OUTCOMES, SIDES, cell_name, house_rules_form
-from scorebook.evenings import creation, services, stored
+from scorebook.evenings import services, stored
 from scorebook.rules import registry
-from scorebook.rules.model import MAX_TRICKS, ContractRules, RulesError, contract_from_dict, payout_cells, to_dict
+from scorebook.rules.model import MAX_TRICKS, ContractRules, RulesError, payout_cells, to_dict
+from scorebook.rules.reading import contract_from_dict
 
 pytestmark = pytest.mark.django_db
 
@@ -149,22 +150,6 @@ def overrides(club, key):
     return house.overrides if house else None
 
 
-def new_evening(club, user, key="kleurenwiezen", deals=(), players=FOUR):
-    evening = creation.create_evening(
-        ruleset=key,
-        players=list(players),
-        first_dealer=0,
-        stake=None,
-        currency="EUR",
-        date=date(2026, 11, 20),
-        user=user,
-        club=club,
-    )
-    for deal in deals:
-        services.record_deal(evening, deal, user)
-    return evening
-
-
 def totals(evening) -> dict[str, int]:
     return dict(stored.scored(evening).result.totals)
 
@@ -249,6 +234,7 @@ def test_it_shows_every_classic_figure(admin_client, club):
     } <= names
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("key", PRESETS)
 def test_it_saves_nothing_when_the_preset_is_sent_back_unchanged(admin_client, club, key):
     page = admin_client.get(edit_url(club, key))
@@ -260,6 +246,7 @@ def test_it_saves_nothing_when_the_preset_is_sent_back_unchanged(admin_client, c
     assert overrides(club, key) is None
 
 
+@pytest.mark.both_databases
 def test_it_keeps_the_clubs_changes_when_the_form_is_sent_back_unchanged(admin_client, club):
     stored = {"contracts": {"alleen-6": {"made": {"7": [18, -6]}}}, "all_pass_multiplier": 1}
     HouseRules.objects.create(club=club, ruleset="kleurenwiezen", overrides=stored)
@@ -273,8 +260,9 @@ def test_it_keeps_the_clubs_changes_when_the_form_is_sent_back_unchanged(admin_c
 # --- saving, and what the next evening does with it -------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_it_saves_a_changed_cell_and_the_next_evening_scores_with_it(admin_client, admin, scorer, club):
-    assert totals(new_evening(club, scorer, deals=[SAMEN_8_WITH_9]))["Anne"] == 11
+    assert totals(club_evening(club, scorer, stake=None, deals=[SAMEN_8_WITH_9]))["Anne"] == 11
     response = post_edit(
         admin_client,
         club,
@@ -285,7 +273,7 @@ def test_it_saves_a_changed_cell_and_the_next_evening_scores_with_it(admin_clien
     assert overrides(club, "kleurenwiezen") == {"contracts": {"samen-8": {"made": {"9": [12, -12]}}}}
     house = HouseRules.objects.get(club=club, ruleset="kleurenwiezen")
     assert house.updated_by == admin
-    evening = new_evening(club, scorer, deals=[SAMEN_8_WITH_9])
+    evening = club_evening(club, scorer, stake=None, deals=[SAMEN_8_WITH_9])
     assert evening.rules["contracts"]["samen-8"]["made"]["9"] == [12, -12]
     assert totals(evening) == {"Anne": 12, "Bert": -12, "Carl": 12, "Dina": -12}
     page = admin_client.get(response["Location"])
@@ -293,9 +281,10 @@ def test_it_saves_a_changed_cell_and_the_next_evening_scores_with_it(admin_clien
     assert 'class="changed"' in body(page)
 
 
+@pytest.mark.both_databases
 def test_it_never_changes_a_past_evening_when_the_clubs_rules_change(admin_client, scorer, club):
     """Changing the club's rules never changes a past evening."""
-    past = new_evening(club, scorer, deals=[SAMEN_8_WITH_9])
+    past = club_evening(club, scorer, stake=None, deals=[SAMEN_8_WITH_9])
     rules_before = past.rules
     assert stored_points(past) == {"Anne": 11, "Bert": -11, "Carl": 11, "Dina": -11}
 
@@ -316,13 +305,14 @@ def test_it_never_changes_a_past_evening_when_the_clubs_rules_change(admin_clien
     assert stored_points(past) == {"Anne": 22, "Bert": -22, "Carl": 22, "Dina": -22}
 
     # and going back to the preset does not touch the evening played with the change
-    changed = new_evening(club, scorer, deals=[SAMEN_8_WITH_9])
+    changed = club_evening(club, scorer, stake=None, deals=[SAMEN_8_WITH_9])
     admin_client.post(edit_url(club, "kleurenwiezen"), {"action": "reset"})
     changed.refresh_from_db()
     assert totals(changed)["Anne"] == 12
     assert stored_points(changed)["Anne"] == 12
 
 
+@pytest.mark.both_databases
 def test_it_applies_a_changed_all_pass_multiplier_and_misere_rule(admin_client, scorer, club):
     response = post_edit(
         admin_client, club, "kleurenwiezen", all_pass_multiplier=3, misere_combination="failures-pay-others"
@@ -333,6 +323,7 @@ def test_it_applies_a_changed_all_pass_multiplier_and_misere_rule(admin_client, 
     assert rules.all_pass_multiplier == 3
 
 
+@pytest.mark.both_databases
 def test_it_saves_the_bete_rules_of_encheres(admin_client, club):
     response = post_edit(
         admin_client, club, "encheres", **{"bete.ante": 2, "bete.end": "carry", "bete.failure_floor": None}
@@ -341,6 +332,7 @@ def test_it_saves_the_bete_rules_of_encheres(admin_client, club):
     assert overrides(club, "encheres") == {"bete": {"failure_floor": False, "ante": 2, "end": "carry"}}
 
 
+@pytest.mark.both_databases
 def test_it_moves_the_cells_when_a_contract_needs_another_number_of_tricks(admin_client, club):
     page = admin_client.get(edit_url(club, "kleurenwiezen"))
     response = admin_client.post(edit_url(club, "kleurenwiezen"), form_data(page, **{"contracts.samen-8.needs": 7}))
@@ -361,6 +353,7 @@ def test_it_moves_the_cells_when_a_contract_needs_another_number_of_tricks(admin
     }
 
 
+@pytest.mark.both_databases
 def test_it_saving_the_presets_figures_forgets_the_clubs_row(admin_client, club):
     HouseRules.objects.create(club=club, ruleset="gand", overrides={"all_pass_multiplier": 2})
     response = post_edit(admin_client, club, "gand", all_pass_multiplier=1)
@@ -368,6 +361,7 @@ def test_it_saving_the_presets_figures_forgets_the_clubs_row(admin_client, club)
     assert overrides(club, "gand") is None
 
 
+@pytest.mark.both_databases
 def test_it_goes_back_to_the_preset(admin_client, scorer, club):
     HouseRules.objects.create(
         club=club, ruleset="kleurenwiezen", overrides={"contracts": {"samen-8": {"made": {"9": [12, -12]}}}}
@@ -377,25 +371,27 @@ def test_it_goes_back_to_the_preset(admin_client, scorer, club):
     response = admin_client.post(edit_url(club, "kleurenwiezen"), {"action": "reset"})
     assert response.status_code == 302
     assert overrides(club, "kleurenwiezen") is None
-    assert totals(new_evening(club, scorer, deals=[SAMEN_8_WITH_9]))["Anne"] == 11
+    assert totals(club_evening(club, scorer, stake=None, deals=[SAMEN_8_WITH_9]))["Anne"] == 11
 
 
 # --- classic parameters --------------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_it_applies_a_manche_of_10_in_francais(admin_client, scorer, club):
     twelve = {"tricks": [12, 1], "honours": [0, 0]}  # 6 trick points for Anne and Carl
     # the preset's manche of 5: two such deals win two manches, the robre ends and is settled
-    assert totals(new_evening(club, scorer, key="francais", deals=[twelve, twelve]))["Anne"] > 0
+    assert totals(club_evening(club, scorer, ruleset="francais", stake=None, deals=[twelve, twelve]))["Anne"] > 0
 
     response = post_edit(admin_client, club, "francais", manche_target=10)
     assert response.status_code == 302
     assert overrides(club, "francais") == {"manche_target": 10}
-    evening = new_evening(club, scorer, key="francais", deals=[twelve, twelve])
+    evening = club_evening(club, scorer, ruleset="francais", stake=None, deals=[twelve, twelve])
     assert evening.rules["manche_target"] == 10
     assert totals(evening) == dict.fromkeys(FOUR, 0)  # one manche of 12 points, the robre goes on
 
 
+@pytest.mark.both_databases
 def test_it_saves_honours_claim_and_manche_values_in_classique(admin_client, club):
     response = post_edit(
         admin_client,
@@ -424,6 +420,7 @@ def test_it_saves_honours_claim_and_manche_values_in_classique(admin_client, clu
 # --- refused values: on the field, 422, nothing saved ------------------------------------------------
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize(
     ("key", "name", "value", "message"),
     [
@@ -457,6 +454,7 @@ def test_it_refuses_an_invalid_value_on_its_field_and_saves_nothing(admin_client
     assert not HouseRules.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_shows_a_rules_error_about_a_whole_row_on_that_row(admin_client, club):
     # with the bête, what the declarers receive must be what the opponents pay
     name = cell("solo", "made", 7, "declarer")
@@ -467,6 +465,7 @@ def test_it_shows_a_rules_error_about_a_whole_row_on_that_row(admin_client, club
     assert overrides(club, "encheres") is None
 
 
+@pytest.mark.both_databases
 def test_it_reports_errors_in_several_contracts_at_once(admin_client, club):
     response = post_edit(
         admin_client, club, "kleurenwiezen", **{"contracts.grote-miserie.needs": -1, "contracts.open-miserie.needs": -2}
@@ -476,6 +475,7 @@ def test_it_reports_errors_in_several_contracts_at_once(admin_client, club):
     assert "must be at least 0" in field_errors(html, "contracts.open-miserie.needs")
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_form_saved_over_someone_elses_change(admin_client, club):
     page = admin_client.get(edit_url(club, "gand"))
     HouseRules.objects.create(club=club, ruleset="gand", overrides={"all_pass_multiplier": 2})  # another admin
@@ -518,6 +518,7 @@ def test_it_refuses_scorers_changes_too(scorer_client, club):
     assert not HouseRules.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_still_notices_a_change_made_meanwhile_after_a_refused_save(admin_client, club):
     page = admin_client.get(edit_url(club, "gand"))
     refused = admin_client.post(edit_url(club, "gand"), form_data(page, all_pass_multiplier=0))
@@ -552,6 +553,7 @@ def test_it_answers_404_for_an_unknown_variant(admin_client, club):
     assert admin_client.post(edit_url(club, "bridge"), {"action": "reset"}).status_code == 404
 
 
+@pytest.mark.both_databases
 def test_it_starts_from_the_preset_when_the_stored_changes_no_longer_fit(admin_client, club):
     HouseRules.objects.create(club=club, ruleset="gand", overrides={"contracts": {"no-such-contract": {"needs": 3}}})
     assert admin_client.get(reverse("club_rules", args=[club.slug])).status_code == 200

@@ -110,6 +110,7 @@ def test_it_escapes_display_names(client, cast):
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 
 
+@pytest.mark.both_databases
 def test_it_changes_a_role(client, cast, club):
     client.force_login(cast["admin"])
     response = client.post(
@@ -128,6 +129,7 @@ def test_it_refuses_an_unknown_role_next_to_the_field(client, cast, club):
     assert role_of(club, cast["member"]) == "member"
 
 
+@pytest.mark.both_databases
 def test_it_refuses_to_demote_the_last_admin(client, cast, club):
     own = ms(club, cast["admin"])
     client.force_login(cast["admin"])
@@ -137,6 +139,7 @@ def test_it_refuses_to_demote_the_last_admin(client, cast, club):
     assert role_of(club, cast["admin"]) == "admin"
 
 
+@pytest.mark.both_databases
 def test_it_refuses_to_remove_the_last_admin(client, cast, club):
     own = ms(club, cast["admin"])
     client.force_login(cast["admin"])
@@ -146,6 +149,7 @@ def test_it_refuses_to_remove_the_last_admin(client, cast, club):
     assert role_of(club, cast["admin"]) == "admin"
 
 
+@pytest.mark.both_databases
 def test_it_lets_an_admin_step_down_when_another_admin_remains(client, cast, club):
     Membership.objects.filter(club=club, user=cast["scorer"]).update(role=Role.ADMIN)
     client.force_login(cast["admin"])
@@ -155,6 +159,7 @@ def test_it_lets_an_admin_step_down_when_another_admin_remains(client, cast, clu
     assert client.get(reverse("club_members", args=["les-as"])).status_code == 403
 
 
+@pytest.mark.both_databases
 def test_it_lets_an_admin_leave_when_another_admin_remains(client, cast, club):
     Membership.objects.filter(club=club, user=cast["scorer"]).update(role=Role.ADMIN)
     client.force_login(cast["admin"])
@@ -163,6 +168,7 @@ def test_it_lets_an_admin_leave_when_another_admin_remains(client, cast, club):
     assert role_of(club, cast["admin"]) is None
 
 
+@pytest.mark.both_databases
 def test_it_removes_a_member_and_unlinks_his_player(client, cast, club):
     player = Player.objects.create(club=club, name="Mia", user=cast["member"])
     client.force_login(cast["admin"])
@@ -211,6 +217,7 @@ def test_it_refuses_an_invitation_with_an_unknown_role(client, cast, club):
     assert not Invitation.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_revokes_an_invitation(client, cast, club):
     invitation, token = invite(club, cast["admin"])
     client.force_login(cast["admin"])
@@ -238,9 +245,12 @@ def invitation(club, admin):
     return invite(club, admin, Role.SCORER)
 
 
-def test_it_sends_an_anonymous_visitor_of_a_join_link_to_the_login(client, invitation):
+def test_it_shows_an_anonymous_visitor_of_a_join_link_his_ways_in(client, invitation):
     path = join_path(invitation[1])
-    response = client.get(path)
+    page = Page(body(client.get(path)))
+    assert page.find(f'a[href="{reverse("login")}?next={path}"]') is not None
+    assert page.find(f'a[href="{path}account/"]') is not None  # make an account and join (SIGNUP=open)
+    response = client.post(path)  # joining itself needs an account
     assert response.status_code == 302 and response.url == f"{reverse('login')}?next={path}"
 
 
@@ -251,6 +261,7 @@ def test_it_shows_the_club_and_the_role_before_joining(client, outsider, invitat
     assert role_of(invitation[0].club, outsider) is None  # looking is not joining
 
 
+@pytest.mark.both_databases
 def test_it_joins_with_the_invitations_role(client, outsider, invitation):
     client.force_login(outsider)
     response = client.post(join_path(invitation[1]))
@@ -259,6 +270,7 @@ def test_it_joins_with_the_invitations_role(client, outsider, invitation):
     assert client.get(reverse("club", args=["les-as"])).status_code == 200
 
 
+@pytest.mark.both_databases
 def test_it_lets_the_link_be_used_as_many_times_as_allowed(client, club, admin, outsider, make_user):
     _invitation, token = invite(club, admin, uses=2)
     for name in ("paul", "pia"):
@@ -271,6 +283,7 @@ def test_it_lets_the_link_be_used_as_many_times_as_allowed(client, club, admin, 
     assert role_of(club, outsider) is None
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize(
     "current, offered, after",
     [
@@ -297,6 +310,7 @@ def test_it_offers_no_join_button_to_a_member_who_would_gain_nothing(client, clu
     assert "You already are scorer" in card and "<form" not in card
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_revoked_token(client, outsider, invitation):
     services.revoke(invitation[0])
     client.force_login(outsider)

@@ -6,9 +6,12 @@ Each case ran against the code before "decide under the lock" (issue 19): see th
 for what each one did then (a 500, or a second effect).
 """
 
+import threading
+import time
 from types import SimpleNamespace
 
 import pytest
+from django.db.models.signals import pre_delete
 from django.test import Client
 from django.urls import reverse
 
@@ -17,7 +20,7 @@ from races import Shot, race, said
 from scorebook.clubs import services
 from scorebook.clubs.models import Club, FormerSlug, HouseRules, Invitation, Membership, Role
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 SLUG = "de-troef"
 
@@ -330,3 +333,56 @@ def test_it_saves_one_of_two_changes_of_the_house_rules_and_tells_the_other(admi
         assert said(answers, "Someone changed these rules while you were editing them") == 1
 
     race(setup, shots, check)
+
+
+@pytest.mark.both_databases
+def test_it_resets_the_house_rules_wholly_before_or_after_a_save_made_at_the_same_moment(
+    admin, second_admin, club, monkeypatch
+):
+    """Back to the preset takes the club's lock as a save does: the save comes wholly before it (the
+    reset then leaves the preset) or after it (the save then finds the rules changed under its form
+    and says so); never a save over the reset that neither admin is told about. The two are made to
+    cross where it matters: the save decides slowly once it has read the rules under the lock, and
+    the reset's delete waits until the save has read them (half a second at most: a reset holding
+    the lock cannot wait for a save it keeps out)."""
+    read = threading.Event()  # the save has read the club's rules, under the lock
+    reading = services.rules_version
+
+    def read_then_decide_slowly(overrides):
+        read.set()
+        time.sleep(0.15)
+        return reading(overrides)
+
+    def delete_once_read(sender, **kwargs):
+        read.wait(timeout=0.5)
+
+    monkeypatch.setattr(services, "rules_version", read_then_decide_slowly)
+
+    HouseRules.objects.create(club=club, ruleset="gand", overrides={"all_pass_multiplier": 2})
+    form = rules_form(admin, "gand") | {"all_pass_multiplier": ["3"]}  # the page as each round shows it
+
+    def setup(n):
+        HouseRules.objects.update_or_create(
+            club=club, ruleset="gand", defaults={"overrides": {"all_pass_multiplier": 2}}
+        )
+        read.clear()
+        return SimpleNamespace(form=form)
+
+    def shots(s):
+        pre_delete.connect(delete_once_read, sender=HouseRules, dispatch_uid="reset-race")
+        edit = reverse("club_rules_edit", args=[SLUG, "gand"])
+        return [Shot(admin, "post", edit, s.form), Shot(second_admin, "post", edit, {"action": "reset"})]
+
+    def check(s, answers):
+        pre_delete.disconnect(sender=HouseRules, dispatch_uid="reset-race")
+        saved, reset = answers
+        assert reset.status == 302
+        assert not HouseRules.objects.filter(club=club, ruleset="gand").exists()  # the reset is never lost
+        assert saved.status in (302, 409)
+        if saved.status == 409:
+            assert saved.says("Someone changed these rules while you were editing them")
+
+    try:
+        race(setup, shots, check)
+    finally:
+        pre_delete.disconnect(sender=HouseRules, dispatch_uid="reset-race")

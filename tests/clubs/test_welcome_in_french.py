@@ -10,7 +10,7 @@ from pages import Page, body
 from scorebook.clubs import services
 from scorebook.clubs.models import Club, Membership, Role
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 NAME = "Cercle Royal du Whist Liégeois"
 

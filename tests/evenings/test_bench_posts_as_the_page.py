@@ -14,7 +14,7 @@ from bench import synthetic as syn
 from bench.load import ScoringPage
 from pages import Page
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 PLAYERS = ("Anne", "Bert", "Carl", "Dina", "Emma")
 
 

@@ -15,10 +15,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from builders import club_evening
 from club_fixtures import admin, cast, club  # noqa: F401
 from pages import Page
 from scorebook.clubs.models import Player
-from scorebook.evenings import creation, services
 from scorebook.evenings.models import Evening
 
 pytestmark = pytest.mark.django_db
@@ -28,18 +28,7 @@ PAIR = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 
 @pytest.fixture
 def evening(club, scorer):
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=["Anne", "Bert", "Carl", "Dina"],
-        first_dealer=0,
-        stake=None,
-        currency="EUR",
-        date=date(2026, 11, 20),
-        user=scorer,
-        club=club,
-    )
-    services.record_deal(evening, PAIR, scorer)
-    return evening
+    return club_evening(club, scorer, deals=[PAIR], stake=None)
 
 
 def as_(client, user):
@@ -51,6 +40,7 @@ def status(evening) -> str:
     return Evening.objects.get(pk=evening.pk).status
 
 
+@pytest.mark.both_databases
 def test_it_lets_only_an_admin_reopen_an_evening_an_admin_closed(client, cast, evening):
     as_(client, cast["admin"]).post(reverse("evening_close", args=[evening.pk]))
     assert status(evening) == "closed"
@@ -63,6 +53,7 @@ def test_it_lets_only_an_admin_reopen_an_evening_an_admin_closed(client, cast, e
     assert status(evening) == "open"
 
 
+@pytest.mark.both_databases
 def test_it_lets_a_scorer_reopen_an_evening_a_scorer_closed(client, cast, evening, make_user):
     as_(client, cast["scorer"]).post(reverse("evening_close", args=[evening.pk]))
     other_scorer = make_user("sam")
@@ -71,6 +62,7 @@ def test_it_lets_a_scorer_reopen_an_evening_a_scorer_closed(client, cast, evenin
     assert status(evening) == "open"
 
 
+@pytest.mark.both_databases
 def test_it_tells_a_scorer_who_closed_it_and_offers_no_reopen_button_he_may_not_use(client, cast, evening):
     as_(client, cast["admin"]).post(reverse("evening_close", args=[evening.pk]))
     page = Page(as_(client, cast["scorer"]).get(reverse("settlement", args=[evening.pk])).content.decode())
@@ -117,6 +109,7 @@ def evening_file(day: date) -> str:
     )
 
 
+@pytest.mark.both_databases
 def test_it_imports_an_old_evening_closed_so_that_only_an_admin_reopens_it(client, cast, club):
     for name in ("Anne", "Bert", "Carl", "Dina"):
         Player.objects.get_or_create(club=club, name=name)
@@ -134,6 +127,7 @@ def test_it_imports_an_old_evening_closed_so_that_only_an_admin_reopens_it(clien
     assert status(imported) == "open"
 
 
+@pytest.mark.both_databases
 def test_it_imports_tonights_evening_open_to_go_on_scoring(client, cast, club):
     today = timezone.localdate()
     as_(client, cast["scorer"]).post(

@@ -4,12 +4,15 @@ import threading
 from unittest import mock
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from scorebook.evenings import services, stored, summary
+from scorebook.evenings import access, services, stored, summary
+from scorebook.evenings.access import EveningAccess
 from scorebook.evenings.models import Deal, Evening
+
+pytestmark = pytest.mark.both_databases  # the site's write path runs in every test here (tests/write_path.py)
 
 PAIR = {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": "8"}
 
@@ -98,21 +101,20 @@ def test_it_leaves_the_deals_as_they_were_when_a_correction_fails_halfway(scorer
 
 
 @pytest.mark.django_db(transaction=True)
-def test_it_reads_again_an_evening_locked_in_an_earlier_transaction(make_evening, scorer):
-    """The service decides on the evening its caller read under the lock only within that very
-    transaction (the scoring view's): given one locked in an earlier transaction, it reads it again."""
-    from django.db import transaction
-
+def test_it_decides_on_the_read_its_access_made_under_the_lock_and_reads_any_other_again(make_evening, scorer):
+    """The service decides on the evening as its caller read it only when the access it is given says
+    it was read under the lock in the caller's transaction (``EveningAccess.locked``, the scoring
+    view's); given the evening itself, or an access read without the lock, it reads it again."""
     deal = PAIR | {"tricks": 8}
     evening = make_evening("kleurenwiezen", deals=[deal])
-    with transaction.atomic():
-        locked = services.lock(Evening.objects.all(), evening.pk)
     Evening.objects.filter(pk=evening.pk).update(status=Evening.Status.CLOSED)  # meanwhile, elsewhere
     with pytest.raises(services.EveningClosed):
-        services.record_deal(locked, deal, scorer)
+        services.record_deal(evening, deal, scorer)
+    with pytest.raises(services.EveningClosed):
+        services.record_deal(EveningAccess(evening, may_score=True), deal, scorer)
     with transaction.atomic():
-        locked = services.lock(Evening.objects.all(), evening.pk)
+        read = access.lock(Evening.objects.all(), evening.pk)
         Evening.objects.filter(pk=evening.pk).update(status=Evening.Status.OPEN)
         with pytest.raises(services.EveningClosed):  # the read it was given, in its transaction
-            services.record_deal(locked, deal, scorer)
+            services.record_deal(EveningAccess(read, may_score=True, locked=True), deal, scorer)
     assert Deal.objects.filter(evening=evening).count() == 1

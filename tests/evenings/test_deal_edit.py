@@ -213,6 +213,7 @@ def test_it_hides_the_edit_page_from_an_outsider(outsider_client, evening):
 # --- correcting -------------------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_it_corrects_deal_3_of_5_and_scores_the_later_deals_again(scorer_client, evening):
     assert totals(page(scorer_client, evening)) == BEFORE
     response = scorer_client.post(edit_url(evening, 3), contract_post(PASS, PLAYERS, version=1))
@@ -227,6 +228,7 @@ def test_it_corrects_deal_3_of_5_and_scores_the_later_deals_again(scorer_client,
     assert Page(html).one("li.deal#deal-4 .deal-head .badge").text == "×2"
 
 
+@pytest.mark.both_databases
 def test_it_corrects_a_pass_into_a_contract_and_the_next_deal_no_longer_doubles(scorer_client, make_evening):
     evening = make_evening(deals=[D1, PASS, D3, D4])
     corrected = {"contract": "troel", "declarers": ["Anne", "Dina"], "tricks": 9, "trump_changed": True}
@@ -240,6 +242,7 @@ def test_it_corrects_a_pass_into_a_contract_and_the_next_deal_no_longer_doubles(
     assert totals(page(scorer_client, evening)) == expected
 
 
+@pytest.mark.both_databases
 def test_it_corrects_the_tricks_of_a_misere(scorer_client, make_evening):
     evening = make_evening(
         deals=[{"contract": "grote-miserie", "declarers": ["Anne", "Bert"], "tricks": {"Anne": 0, "Bert": 1}}]
@@ -250,6 +253,7 @@ def test_it_corrects_the_tricks_of_a_misere(scorer_client, make_evening):
     assert totals(page(scorer_client, evening)) == {"Anne": 24, "Bert": 24, "Carl": -24, "Dina": -24}
 
 
+@pytest.mark.both_databases
 def test_it_corrects_a_classic_deal(scorer_client, make_evening):
     evening = make_evening(
         "classique", deals=[{"tricks": [9, 4], "honours": [3, 0]}, {"tricks": [7, 6], "honours": [0, 0]}]
@@ -260,6 +264,7 @@ def test_it_corrects_a_classic_deal(scorer_client, make_evening):
     assert "this manche <strong>9 – 0</strong>" in page(scorer_client, evening)  # 6 + 2, then 1
 
 
+@pytest.mark.both_databases
 def test_it_keeps_a_revision_of_the_correction(scorer_client, scorer, evening):
     scorer_client.post(edit_url(evening, 3), contract_post(PASS, PLAYERS, version=1))
     revision = DealRevision.objects.get(evening=evening)
@@ -272,6 +277,7 @@ def test_it_keeps_a_revision_of_the_correction(scorer_client, scorer, evening):
     assert deal.version == 2
 
 
+@pytest.mark.both_databases
 def test_it_shows_who_corrected_the_deal(scorer_client, evening):
     response = scorer_client.post(edit_url(evening, 3), contract_post(PASS, PLAYERS), follow=True)
     html = body(response)
@@ -310,6 +316,7 @@ def five(make_evening):
     return make_evening(players=FIVE, deals=ROTATION)
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_correction_that_makes_a_later_deal_impossible_and_names_that_deal(scorer_client, five):
     response = scorer_client.post(edit_url(five, 1), contract_post(PASS, FIVE, version=1))
     assert response.status_code == 422
@@ -319,6 +326,7 @@ def test_it_refuses_a_correction_that_makes_a_later_deal_impossible_and_names_th
     assert re.search(r"\b3\b", errors), f"the error does not name deal 3: {errors!r}"
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_declarer_who_sat_out_the_corrected_deal(scorer_client, five):
     wrong = {"contract": "samen-8", "declarers": ["Bert", "Carl"], "tricks": 8}  # Bert dealt deal 2
     response = scorer_client.post(edit_url(five, 2), contract_post(wrong, FIVE))
@@ -340,6 +348,7 @@ NEWER = {"contract": "troel", "declarers": ["Bert", "Dina"], "tricks": 9}
 STALE = {"contract": "alleen-5", "declarers": ["Dina"], "tricks": 6}
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("stale_version", [0, 1])
 def test_it_refuses_a_correction_made_on_an_old_version(scorer_client, evening, stale_version):
     shown = hidden_version(body(scorer_client.get(edit_url(evening, 3))))
@@ -356,6 +365,7 @@ def test_it_refuses_a_correction_made_on_an_old_version(scorer_client, evening, 
     assert DealRevision.objects.filter(evening=evening).count() == 1
 
 
+@pytest.mark.both_databases
 def test_it_fills_the_form_with_the_newer_version_after_a_conflict(scorer_client, evening):
     scorer_client.post(edit_url(evening, 3), contract_post(NEWER, PLAYERS, version=1))
     response = scorer_client.post(edit_url(evening, 3), contract_post(STALE, PLAYERS, version=1))
@@ -366,6 +376,7 @@ def test_it_fills_the_form_with_the_newer_version_after_a_conflict(scorer_client
     assert hidden_version(html) == "2", f"the form still carries version {hidden_version(html)!r}"
 
 
+@pytest.mark.both_databases
 def test_it_saves_a_correction_sent_again_after_a_conflict(scorer_client, evening):
     scorer_client.post(edit_url(evening, 3), contract_post(NEWER, PLAYERS, version=1))
     conflict = scorer_client.post(edit_url(evening, 3), contract_post(STALE, PLAYERS, version=1))
@@ -376,6 +387,7 @@ def test_it_saves_a_correction_sent_again_after_a_conflict(scorer_client, evenin
     assert Deal.objects.get(evening=evening, number=3).data == STALE
 
 
+@pytest.mark.both_databases
 def test_it_accepts_a_correction_without_a_version(scorer_client, evening):
     scorer_client.post(edit_url(evening, 3), contract_post(NEWER, PLAYERS, version=1))
     response = scorer_client.post(edit_url(evening, 3), contract_post(STALE, PLAYERS))
@@ -397,6 +409,7 @@ def four(make_evening):
     return make_evening(deals=FOUR_DEALS)
 
 
+@pytest.mark.both_databases
 def test_it_deletes_deal_2_of_4_and_renumbers_the_later_deals(scorer_client, scorer, four):
     assert totals(page(scorer_client, four)) == WITH_PASS
     later = list(Deal.objects.filter(evening=four, number__gte=3).values_list("pk", flat=True))
@@ -412,6 +425,7 @@ def test_it_deletes_deal_2_of_4_and_renumbers_the_later_deals(scorer_client, sco
     assert "deal 2 deleted by Marie" in html
 
 
+@pytest.mark.both_databases
 def test_it_offers_to_undo_a_deletion(scorer_client, four):
     assert not undo_offered(page(scorer_client, four))
     scorer_client.post(url("deal_delete", four, 2))
@@ -422,6 +436,7 @@ def test_it_offers_to_undo_a_deletion(scorer_client, four):
     assert "Deal 2 deleted." in html
 
 
+@pytest.mark.both_databases
 def test_it_answers_an_htmx_delete_with_the_board_and_the_undo(scorer_client, four):
     response = scorer_client.post(url("deal_delete", four, 2), **HTMX)
     assert response.status_code == 200
@@ -431,6 +446,7 @@ def test_it_answers_an_htmx_delete_with_the_board_and_the_undo(scorer_client, fo
     assert totals(html) == WITHOUT_PASS
 
 
+@pytest.mark.both_databases
 def test_it_puts_a_deleted_deal_back_at_its_number_with_the_same_totals(scorer_client, scorer, four):
     before = page(scorer_client, four)
     scorer_client.post(url("deal_delete", four, 2))
@@ -448,6 +464,7 @@ def test_it_puts_a_deleted_deal_back_at_its_number_with_the_same_totals(scorer_c
     assert DealRevision.objects.get(evening=four, action=DealRevision.Action.DELETED).undone
 
 
+@pytest.mark.both_databases
 def test_it_puts_a_deleted_deal_back_with_htmx(scorer_client, four):
     scorer_client.post(url("deal_delete", four, 2))
     revision = DealRevision.objects.get(evening=four)
@@ -458,6 +475,7 @@ def test_it_puts_a_deleted_deal_back_with_htmx(scorer_client, four):
     assert datas(four) == FOUR_DEALS
 
 
+@pytest.mark.both_databases
 def test_it_puts_back_a_deletion_only_once_and_says_so_the_second_time(scorer_client, four):
     scorer_client.post(url("deal_delete", four, 2))
     revision = DealRevision.objects.get(evening=four)
@@ -472,12 +490,14 @@ def test_it_puts_back_a_deletion_only_once_and_says_so_the_second_time(scorer_cl
     assert datas(four) == FOUR_DEALS
 
 
+@pytest.mark.both_databases
 def test_it_no_longer_offers_the_undo_after_a_correction(scorer_client, four):
     scorer_client.post(url("deal_delete", four, 2))
     scorer_client.post(edit_url(four, 1), contract_post({**D1, "tricks": 11}, PLAYERS))
     assert not undo_offered(page(scorer_client, four))
 
 
+@pytest.mark.both_databases
 def test_it_no_longer_offers_the_undo_after_a_new_deal(scorer_client, four):
     scorer_client.post(url("deal_delete", four, 2))
     response = scorer_client.post(
@@ -488,6 +508,7 @@ def test_it_no_longer_offers_the_undo_after_a_new_deal(scorer_client, four):
     assert not undo_offered(page(scorer_client, four)), "the undo of deal 2 is still offered after deal 4 was recorded"
 
 
+@pytest.mark.both_databases
 def test_it_no_longer_offers_the_undo_after_an_adjustment(scorer_client, four):
     scorer_client.post(url("deal_delete", four, 2))
     scorer_client.post(url("adjustment", four), {"adj-points_0": "3", "adj-points_1": "-3"})
@@ -495,6 +516,7 @@ def test_it_no_longer_offers_the_undo_after_an_adjustment(scorer_client, four):
     assert not undo_offered(page(scorer_client, four))
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_deletion_that_makes_a_later_deal_impossible(scorer_client, five):
     response = scorer_client.post(url("deal_delete", five, 1), follow=True)
     assert response.status_code == 200
@@ -505,6 +527,7 @@ def test_it_refuses_a_deletion_that_makes_a_later_deal_impossible(scorer_client,
     assert DealRevision.objects.count() == 0
 
 
+@pytest.mark.both_databases
 def test_it_answers_405_to_a_get_on_delete_and_undo(scorer_client, four):
     assert scorer_client.get(url("deal_delete", four, 2)).status_code == 405
     revision = services.delete_deal(four, 2, None)
@@ -512,6 +535,7 @@ def test_it_answers_405_to_a_get_on_delete_and_undo(scorer_client, four):
     assert numbers(four) == [1, 2, 3]
 
 
+@pytest.mark.both_databases
 def test_it_answers_404_to_an_outsiders_delete_and_undo(outsider_client, scorer, four):
     assert outsider_client.post(url("deal_delete", four, 2)).status_code == 404
     assert datas(four) == FOUR_DEALS
@@ -520,6 +544,7 @@ def test_it_answers_404_to_an_outsiders_delete_and_undo(outsider_client, scorer,
     assert datas(four) == [D1, D3, D4]
 
 
+@pytest.mark.both_databases
 def test_it_answers_404_to_an_undo_of_another_evenings_deletion(scorer_client, scorer, four, make_evening):
     other = make_evening(deals=[D1, D2])
     revision = services.delete_deal(other, 1, scorer)
@@ -564,6 +589,7 @@ def test_it_refuses_a_deletion_on_a_closed_evening_with_htmx(scorer_client, four
     assert datas(four) == FOUR_DEALS
 
 
+@pytest.mark.both_databases
 def test_it_refuses_an_undo_on_a_closed_evening(scorer_client, scorer, four):
     revision = services.delete_deal(four, 2, scorer)
     close(four)
@@ -589,6 +615,7 @@ def test_it_says_on_the_edit_page_that_a_closed_evening_is_closed(scorer_client,
     assert datas(evening) == FIVE_DEALS
 
 
+@pytest.mark.both_databases
 def test_it_offers_the_undo_only_on_the_phone_that_deleted(client, django_user_model, scorer, four):
     """Two phones on one evening, both Marie's (issue 30): the deletion made on the first is undone
     there; the second sees it among the corrections, without an Undo of someone else's act."""

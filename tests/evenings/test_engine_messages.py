@@ -42,6 +42,7 @@ SITTING_OUT = {
 # --- the record form and the deal edit page ----------------------------------------------------
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["fr", "nl", "en"])
 def test_it_shows_a_declarer_who_sits_out_in_the_readers_language(scorer_client, make_evening, lang):
@@ -53,6 +54,7 @@ def test_it_shows_a_declarer_who_sits_out_in_the_readers_language(scorer_client,
     assert not Deal.objects.filter(evening=evening).exists()
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_translates_an_engine_error_with_figures_next_to_its_field(scorer_client, make_evening):
     evening = make_evening(players=FIVE)
@@ -66,6 +68,7 @@ def test_it_translates_an_engine_error_with_figures_next_to_its_field(scorer_cli
     assert "together 8 is played by 2 declarers, not 3" in field_errors(body(response), "declarers")
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_names_the_later_deal_a_correction_would_break_in_french(scorer_client, make_evening):
     rotation = [
@@ -194,6 +197,7 @@ def rules_url(club, key):
     return reverse("club_rules_edit", args=[club.slug, key])
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("lang", "message"),
@@ -210,6 +214,7 @@ def test_it_shows_a_rules_error_in_the_house_rules_editor_in_the_readers_languag
     assert not HouseRules.objects.exists()
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_translates_a_rules_error_about_a_whole_row(admin_client, club):
     page = admin_client.get(rules_url(club, "encheres"), HTTP_ACCEPT_LANGUAGE="fr")

@@ -13,7 +13,7 @@ from django.urls import reverse
 from scorebook.evenings import services
 from scorebook.evenings.models import Evening
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 FIVE = ["Anne", "Bert", "Carl", "Dina", "Eric"]
 SOLO = {"contract": "alleen-5", "declarers": ["Carl"], "tricks": "5"}

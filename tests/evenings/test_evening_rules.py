@@ -5,14 +5,13 @@ grid as played, a read-only page that keeps the evening's own copy (issue 15, po
 import json
 import re
 from datetime import date
-from decimal import Decimal
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from builders import club_evening
 from scorebook.clubs.models import Club, HouseRules, Membership, Role
-from scorebook.evenings import creation, services
 
 pytestmark = pytest.mark.django_db
 
@@ -29,18 +28,9 @@ def club(scorer):
 
 @pytest.fixture
 def evening(club, scorer):
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=["Anne", "Bert", "Carl", "Dina"],
-        first_dealer=0,
-        stake=Decimal("0.10"),
-        currency="EUR",
-        date=date(2026, 9, 10),
-        user=scorer,
-        club=club,
+    return club_evening(
+        club, scorer, date(2026, 9, 10), [{"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 9}]
     )
-    services.record_deal(evening, {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 9}, scorer)
-    return evening
 
 
 def text(response):
@@ -79,19 +69,12 @@ def test_the_rules_page_shows_the_grid_as_played_even_after_the_club_changes_its
 
 
 def test_an_evening_without_house_rules_says_so(scorer_client, scorer):
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=["Anne", "Bert", "Carl", "Dina"],
-        first_dealer=0,
-        stake=None,
-        currency="EUR",
-        date=date(2026, 9, 10),
-        user=scorer,
-    )
+    evening = club_evening(None, scorer, date(2026, 9, 10), stake=None)
     page = text(scorer_client.get(reverse("settlement", args=[evening.pk])))
     assert "Rules: Flemish colour whist · no house rule · the full grid as played" in page
 
 
+@pytest.mark.both_databases
 def test_the_public_page_links_to_the_rules_by_its_token_only(scorer_client, evening):
     client = Client()
     scorer_client.post(reverse("evening_share_reset", args=[evening.pk]))

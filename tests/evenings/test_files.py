@@ -122,6 +122,7 @@ def assert_identical(original: Evening, copy: Evening) -> None:
     assert creation.export_text(copy) == creation.export_text(original)
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize(
     "ruleset, players, deals",
     [
@@ -149,6 +150,7 @@ def test_it_keeps_the_house_rules_in_the_file_as_changes_from_the_preset(scorer_
     assert data["rules"] == {"robre_bonus": 4, "manche_target": 8, "claim": None}
 
 
+@pytest.mark.both_databases
 def test_it_round_trips_an_evening_without_a_stake(scorer_client, make_evening):
     original = make_evening("liege", deals=[{"contract": "solo-6", "declarers": ["Bert"], "tricks": 5}], stake=None)
     copy = round_trip(scorer_client, original)
@@ -189,6 +191,7 @@ def test_it_imports_nothing_for_an_anonymous_post(client):
     assert not Evening.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_imports_a_pasted_evening_file(scorer_client, scorer):
     response = scorer_client.post(IMPORT, {"text": evening_text()})
     evening = Evening.objects.get()
@@ -201,6 +204,7 @@ def test_it_imports_a_pasted_evening_file(scorer_client, scorer):
     assert evening.deals.count() == 3
 
 
+@pytest.mark.both_databases
 def test_it_imports_an_uploaded_evening_file(outsider_client, outsider):
     upload = SimpleUploadedFile("evening.json", evening_text().encode(), "application/json")
     response = outsider_client.post(IMPORT, {"file": upload}, follow=True)
@@ -267,6 +271,7 @@ def test_it_refuses_an_upload_over_one_megabyte(scorer_client):
     assert not Evening.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_accepts_an_upload_of_exactly_one_megabyte(scorer_client):
     text = evening_text().encode()
     exact = text + b" " * (1024 * 1024 - len(text))

@@ -64,6 +64,7 @@ def _state(evening):
     return evening.version, list(Deal.objects.filter(evening=evening).order_by("number").values_list("data", flat=True))
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 @pytest.mark.parametrize("ruleset", ["kleurenwiezen", "encheres", "classique"])
 def test_it_never_breaks_on_a_hostile_deal_post(scorer_client, make_evening, ruleset):
@@ -131,6 +132,7 @@ def test_it_never_breaks_on_a_hostile_evening_file(scorer_client):
     check()
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_refuses_an_oversized_post_without_a_500(scorer_client, make_evening):
     evening = make_evening("kleurenwiezen")

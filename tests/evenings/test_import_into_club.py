@@ -58,6 +58,7 @@ def test_it_offers_the_clubs_where_the_user_scores_and_the_private_book_first(sc
     assert options == [("", "My private table book"), (str(club.pk), "De Troef")]  # not Le Trèfle: a member only
 
 
+@pytest.mark.both_databases
 def test_it_imports_into_the_club_and_the_evening_counts_in_its_standings(scorer_client, club):
     response = post(scorer_client, club=club.pk, text=evening_file())
     assert response.status_code == 302
@@ -81,6 +82,7 @@ def test_it_imports_into_the_club_and_the_evening_counts_in_its_standings(scorer
     assert "Bert pays Anne" in re.sub(r"<[^>]+>|\s+", " ", ledger).replace("  ", " ")
 
 
+@pytest.mark.both_databases
 def test_it_asks_before_adding_a_new_name_to_the_roster(scorer_client, club):
     text = evening_file(("Anne", "Bert", "Carl", "Eric"))
     response = post(scorer_client, club=club.pk, text=text)
@@ -101,6 +103,7 @@ def test_it_never_merges_a_name_the_roster_writes_otherwise(scorer_client, club)
     assert not Evening.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_keeps_the_private_book_by_default(scorer_client, club, scorer):
     assert post(scorer_client, text=evening_file()).status_code == 302
     evening = Evening.objects.get()
@@ -130,6 +133,7 @@ def test_it_refuses_a_file_whose_names_a_form_would_refuse(scorer_client, player
     assert not Evening.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_seats_the_roster_player_a_typed_look_alike_reads_as(scorer_client, club):
     data = {"ruleset": "kleurenwiezen", "first_dealer": "0", "currency": "EUR", "date": "2026-11-20", "club": club.pk}
     data |= {"player_0": "Anne", "player_1": "Bert", "player_2": "CarI", "player_3": "Dina"}
@@ -163,6 +167,7 @@ def test_it_asks_which_rules_apply_the_clubs_by_default(scorer_client, club):
     assert "The club's house rules" in page.text and "The rules written in the file" in page.text
 
 
+@pytest.mark.both_databases
 def test_it_scores_the_evening_with_the_clubs_house_rules_and_says_so(scorer_client, club, house_rules):
     response = post(scorer_client, club=club.pk, text=evening_file())  # the question left as it is
     assert response.status_code == 302
@@ -175,6 +180,7 @@ def test_it_scores_the_evening_with_the_clubs_house_rules_and_says_so(scorer_cli
     assert "Imported from an evening file and scored with the club" in rules
 
 
+@pytest.mark.both_databases
 def test_it_keeps_the_files_rules_when_asked(scorer_client, club, house_rules):
     assert post(scorer_client, club=club.pk, text=evening_file(), rules="file").status_code == 302
     evening = Evening.objects.get()

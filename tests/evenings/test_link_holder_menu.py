@@ -45,6 +45,7 @@ def test_it_keeps_the_whole_menu_for_a_scorer(scorer_client, make_evening):
     assert "This phone scores this table only" not in html
 
 
+@pytest.mark.both_databases
 def test_it_tells_a_table_phone_that_the_director_reopens_a_closed_table(table_phone):
     client, evening = table_phone
     services.set_status(evening, Evening.Status.CLOSED)

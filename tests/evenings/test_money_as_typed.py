@@ -43,11 +43,13 @@ def test_it_asks_for_money_in_a_text_input_with_the_decimal_keyboard(scorer_clie
     assert stake.attrs.get("type") == "text" and stake.attrs.get("inputmode") == "decimal"
 
 
+@pytest.mark.both_databases
 def test_it_starts_an_evening_with_a_stake_typed_with_a_comma(scorer_client):
     assert scorer_client.post(NEW, form_data(stake="0,10")).status_code == 302
     assert Evening.objects.get().stake == Decimal("0.10")
 
 
+@pytest.mark.both_databases
 def test_it_asks_to_confirm_a_stake_of_a_euro_a_point_or_more(scorer_client):
     response = scorer_client.post(NEW, form_data(stake="10"))
     assert response.status_code == 422

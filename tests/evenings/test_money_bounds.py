@@ -11,13 +11,14 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from builders import LARGEST, club_evening
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Player
-from scorebook.evenings import creation, payments, services
+from scorebook.evenings import payments, services
 from scorebook.evenings.models import Payment
 from scorebook.rules.scoring import DealError
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 TOP = Decimal("9999999999.99")
 
@@ -27,19 +28,7 @@ def largest(make_user):
     """Stake 10,000 a point (the most the form takes) and Anne 999,999 points up on Bert."""
     ada_admin = make_user("ada_admin")
     club = clubs.create_club(name="Les As", slug="les-as", user=ada_admin)
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=["Anne", "Bert", "Carl", "Dina"],
-        first_dealer=0,
-        stake=Decimal("10000"),
-        currency="EUR",
-        date=date(2026, 11, 6),
-        user=ada_admin,
-        club=club,
-    )
-    services.record_deal(evening, {"contract": "pass"}, ada_admin)  # all four take part
-    for points in [100_000] * 9 + [99_999]:
-        services.record_deal(evening, {"adjustment": {"Anne": points, "Bert": -points}}, ada_admin)
+    evening = club_evening(club, ada_admin, date(2026, 11, 6), LARGEST, stake="10000")
     return evening, ada_admin
 
 

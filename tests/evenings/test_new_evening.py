@@ -56,6 +56,7 @@ def test_it_shows_the_empty_form_to_a_logged_in_scorer(scorer_client):
     assert 'name="ruleset"' in html and 'name="first_dealer"' in html
 
 
+@pytest.mark.both_databases
 def test_it_creates_the_evening_with_the_seats_in_the_order_typed(scorer_client, scorer):
     data = form_data(players=("Dina", "Anne", "Carl", "Bert"))
     response = scorer_client.post(NEW, data)
@@ -71,6 +72,7 @@ def test_it_creates_the_evening_with_the_seats_in_the_order_typed(scorer_client,
     assert evening.deals.count() == 0
 
 
+@pytest.mark.both_databases
 def test_it_skips_the_empty_seats_and_keeps_the_first_dealer_on_the_right_player(scorer_client):
     # seats typed: 1 Anne, 2 (empty), 3 Bert, 4 (blank), 5 Carl, 6 Dina, 7 Eric; seat 5 deals first (Carl)
     data = form_data(players=("Anne", "", "Bert", "   ", "Carl", "Dina", "Eric"), first_dealer=4)
@@ -84,6 +86,7 @@ def test_it_skips_the_empty_seats_and_keeps_the_first_dealer_on_the_right_player
     assert "sits out: Carl" in page
 
 
+@pytest.mark.both_databases
 def test_it_stores_the_first_dealer_stake_and_currency(scorer_client):
     data = form_data(first_dealer=2, stake="0.25", currency="CHF")
     scorer_client.post(NEW, data)
@@ -93,11 +96,13 @@ def test_it_stores_the_first_dealer_stake_and_currency(scorer_client):
     assert evening.currency == "CHF"
 
 
+@pytest.mark.both_databases
 def test_it_accepts_an_evening_without_a_stake(scorer_client):
     scorer_client.post(NEW, form_data(stake=""))
     assert Evening.objects.get().stake is None
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("key", ["kleurenwiezen", "encheres", "liege", "gand", "classique", "short", "francais"])
 def test_it_stores_a_copy_of_the_rules_of_the_variant(scorer_client, key):
     response = scorer_client.post(NEW, form_data(ruleset=key))
@@ -107,6 +112,7 @@ def test_it_stores_a_copy_of_the_rules_of_the_variant(scorer_client, key):
     assert evening.rules == to_dict(registry.get(key))
 
 
+@pytest.mark.both_databases
 def test_it_stores_a_copy_of_the_rules_for_whist_with_a_dummy(scorer_client):
     scorer_client.post(NEW, form_data(ruleset="mort", players=("Anne", "Bert", "Carl")))
     evening = Evening.objects.get()
@@ -114,6 +120,7 @@ def test_it_stores_a_copy_of_the_rules_for_whist_with_a_dummy(scorer_client):
     assert seat_names(evening) == ["Anne", "Bert", "Carl"]
 
 
+@pytest.mark.both_databases
 def test_it_reuses_a_known_player_rather_than_creating_a_second_one(scorer_client, make_evening):
     make_evening("kleurenwiezen")  # Anne, Bert, Carl, Dina exist
     scorer_client.post(NEW, form_data(players=("Anne", "Bert", "Carl", "Eric")))
@@ -121,6 +128,7 @@ def test_it_reuses_a_known_player_rather_than_creating_a_second_one(scorer_clien
     assert Player.objects.filter(name="Eric").count() == 1
 
 
+@pytest.mark.both_databases
 def test_it_trims_the_spaces_around_the_names(scorer_client):
     scorer_client.post(NEW, form_data(players=("  Anne ", "Bert", "Carl", "Dina  ")))
     assert seat_names(Evening.objects.get()) == ["Anne", "Bert", "Carl", "Dina"]
@@ -196,13 +204,6 @@ def test_it_keeps_what_was_typed_when_it_refuses(scorer_client):
 
 
 # --- access -----------------------------------------------------------------------------------
-
-
-def test_it_sends_an_anonymous_visitor_to_the_login_page(client):
-    response = client.get(NEW)
-    assert response.status_code == 302
-    assert response["Location"].startswith(reverse("login"))
-    assert "next=/evenings/new/" in response["Location"]
 
 
 def test_it_creates_nothing_for_an_anonymous_post(client):

@@ -68,6 +68,7 @@ def _as_the_page_posts(client, evening, deal: dict) -> tuple[dict, dict]:
     return data, {"HTTP_X_BOARD_VERSION": page.by_id("board").get("data-version")}
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 @pytest.mark.parametrize("players", [4, 5, 6, 7])
 def test_it_records_a_deal_in_nine_queries_and_one_per_seat_at_4_and_at_40_deals(scorer_client, make_evening, players):
@@ -83,6 +84,7 @@ def test_it_records_a_deal_in_nine_queries_and_one_per_seat_at_4_and_at_40_deals
         assert evening.deals.count() == count + 1
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_answers_with_the_whole_board_in_two_queries_more_at_4_and_at_40_deals(scorer_client, make_evening):
     for deals in (PAIRS * 2, PAIRS * 20):

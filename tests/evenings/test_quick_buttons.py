@@ -8,7 +8,8 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
-from scorebook.evenings import creation, services
+from builders import club_evening
+from scorebook.evenings import services
 from scorebook.evenings.models import Evening
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +30,7 @@ def quick_buttons(client, evening) -> list[str]:
     return [k for k in re.findall(r'name="contract" value="([^"]+)"', first_screen) if k != "pass"]
 
 
+@pytest.mark.both_databases
 def test_it_keeps_the_quick_buttons_in_their_order_all_evening(scorer_client, scorer, make_evening):
     evening = make_evening(stake=None)
     assert quick_buttons(scorer_client, evening) == PRESET
@@ -37,6 +39,7 @@ def test_it_keeps_the_quick_buttons_in_their_order_all_evening(scorer_client, sc
         assert quick_buttons(scorer_client, evening) == PRESET
 
 
+@pytest.mark.both_databases
 def test_it_answers_each_deal_with_what_changed_only_since_the_buttons_stay(scorer_client, scorer, make_evening):
     evening = make_evening(stake=None)
     for deal in [d for d in RARE if d["contract"] != "open-miserie"]:  # the form's fields
@@ -47,9 +50,7 @@ def test_it_answers_each_deal_with_what_changed_only_since_the_buttons_stay(scor
 
 
 def test_it_promotes_what_the_table_played_most_when_the_next_evening_starts(scorer_client, scorer, make_evening):
-    last = make_evening(stake=None)
-    for deal in RARE[:2] * 3:
-        services.record_deal(last, deal, scorer)
+    make_evening(stake=None, deals=RARE[:2] * 3)
     evening = make_evening(stake=None)
     quick = quick_buttons(scorer_client, evening)
     assert {"abondance-9", "open-miserie"} <= set(quick)
@@ -59,15 +60,5 @@ def test_it_promotes_what_the_table_played_most_when_the_next_evening_starts(sco
 
 def test_it_does_not_promote_from_another_persons_evenings(scorer_client, make_user, make_evening):
     other = make_user("otto")
-    theirs = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=FOUR,
-        first_dealer=0,
-        stake=None,
-        currency="EUR",
-        date=date(2026, 11, 1),
-        user=other,
-    )
-    for deal in RARE[:2] * 3:
-        services.record_deal(theirs, deal, other)
+    club_evening(None, other, date(2026, 11, 1), RARE[:2] * 3, FOUR, stake=None)
     assert quick_buttons(scorer_client, make_evening(stake=None)) == PRESET

@@ -17,7 +17,7 @@ from races import HTMX, Shot, race, said
 from scorebook.evenings import services
 from scorebook.evenings.models import Deal, DealRevision, Evening
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 D1 = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 PASS = {"contract": "pass"}

@@ -13,7 +13,7 @@ from scorebook.evenings import display
 from scorebook.evenings.models import Evening
 from scorebook.rules import registry
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 FOUR = ["Anne", "Bert", "Carl", "Dina"]
 SAMEN = {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": "8"}

@@ -188,13 +188,6 @@ def test_it_lists_the_deals_newest_first(scorer_client, make_evening):
     assert "All pass" in html
 
 
-def test_it_sends_an_anonymous_visitor_to_the_login_page(client, make_evening):
-    evening = make_evening()
-    response = client.get(url("evening", evening))
-    assert response.status_code == 302
-    assert response["Location"] == f"{reverse('login')}?next={url('evening', evening)}"
-
-
 def test_it_hides_the_evening_from_an_outsider(outsider_client, make_evening):
     response = outsider_client.get(url("evening", make_evening()))
     assert response.status_code == 404
@@ -218,6 +211,7 @@ def test_it_answers_htmx_with_the_board_partial_only(scorer_client, make_evening
 # --- recording --------------------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_it_records_a_pair_contract_made(scorer_client, make_evening):
     evening = make_evening()
     response = scorer_client.post(
@@ -234,6 +228,7 @@ def test_it_records_a_pair_contract_made(scorer_client, make_evening):
     assert "Deal 2" in html
 
 
+@pytest.mark.both_databases
 def test_it_answers_an_htmx_record_with_the_board_after_it_and_a_fresh_form(scorer_client, make_evening):
     evening = make_evening(deals=[{"contract": "pass"}])
     response = scorer_client.post(
@@ -256,6 +251,7 @@ def test_it_answers_an_htmx_record_with_the_board_after_it_and_a_fresh_form(scor
     assert Deal.objects.filter(evening=evening).count() == 2
 
 
+@pytest.mark.both_databases
 def test_it_marks_who_sits_out_the_next_deal_in_an_htmx_answer(scorer_client, make_evening):
     evening = make_evening(players=["Anne", "Bert", "Carl", "Dina", "Eric"])  # Anne deals first and sits out
     response = scorer_client.post(
@@ -267,6 +263,7 @@ def test_it_marks_who_sits_out_the_next_deal_in_an_htmx_answer(scorer_client, ma
     assert out == ["Bert"]
 
 
+@pytest.mark.both_databases
 def test_it_answers_an_htmx_record_that_the_engine_refuses_with_the_board_and_the_reason(scorer_client, make_evening):
     evening = make_evening()
     response = scorer_client.post(
@@ -276,6 +273,7 @@ def test_it_answers_an_htmx_record_that_the_engine_refuses_with_the_board_and_th
     assert "HX-Retarget" not in response
 
 
+@pytest.mark.both_databases
 def test_it_records_one_deal_when_the_same_request_key_is_posted_twice(scorer_client, make_evening):
     evening = make_evening()
     data = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": "10", "request_key": "tap-1"}
@@ -286,6 +284,7 @@ def test_it_records_one_deal_when_the_same_request_key_is_posted_twice(scorer_cl
     assert totals(page(scorer_client, evening))["Anne"] == 14
 
 
+@pytest.mark.both_databases
 def test_it_records_one_deal_when_the_same_request_key_is_posted_twice_with_htmx(scorer_client, make_evening):
     evening = make_evening()
     data = {"contract": "pass", "request_key": "tap-2-pass"}
@@ -296,6 +295,7 @@ def test_it_records_one_deal_when_the_same_request_key_is_posted_twice_with_htmx
     assert Deal.objects.filter(evening=evening).count() == 1
 
 
+@pytest.mark.both_databases
 def test_it_records_two_deals_with_two_request_keys(scorer_client, make_evening):
     evening = make_evening()
     scorer_client.post(url("deal_record", evening), {"contract": "pass", "request_key": "a"})
@@ -309,6 +309,7 @@ def test_it_gives_the_record_form_a_fresh_request_key(scorer_client, make_evenin
     assert keys[0] and keys[0] != keys[1]
 
 
+@pytest.mark.both_databases
 def test_it_records_an_all_pass(scorer_client, make_evening):
     evening = make_evening()
     response = scorer_client.post(url("deal_record", evening), {"contract": "pass"})
@@ -327,6 +328,7 @@ def test_it_records_an_all_pass(scorer_client, make_evening):
     assert double_badge(html).has("hidden")
 
 
+@pytest.mark.both_databases
 def test_it_records_a_misere_with_two_declarers_and_their_own_tricks(scorer_client, make_evening):
     evening = make_evening()
     response = scorer_client.post(
@@ -340,6 +342,7 @@ def test_it_records_a_misere_with_two_declarers_and_their_own_tricks(scorer_clie
     assert totals(page(scorer_client, evening)) == {"Anne": 48, "Bert": -48, "Carl": 0, "Dina": 0}
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize(
     ("changed", "expected"),
     [
@@ -360,6 +363,7 @@ def test_it_records_a_troel_with_or_without_a_changed_trump(scorer_client, make_
     assert totals(page(scorer_client, evening)) == expected
 
 
+@pytest.mark.both_databases
 def test_it_records_an_encheres_misere_a_deux_with_an_exposed_fault(scorer_client, make_evening):
     evening = make_evening("encheres")
     response = scorer_client.post(
@@ -386,6 +390,7 @@ def test_it_records_an_encheres_misere_a_deux_with_an_exposed_fault(scorer_clien
     assert bete(html) == 10
 
 
+@pytest.mark.both_databases
 def test_it_records_who_plays_when_someone_stepped_away(scorer_client, make_evening):
     evening = make_evening(players=FIVE)  # Anne deals and would sit out
     response = scorer_client.post(
@@ -404,6 +409,7 @@ def test_it_records_who_plays_when_someone_stepped_away(scorer_client, make_even
     assert totals(page(scorer_client, evening)) == {"Anne": 8, "Bert": 8, "Carl": -8, "Dina": 0, "Eric": -8}
 
 
+@pytest.mark.both_databases
 def test_it_records_an_adjustment(scorer_client, make_evening):
     evening = make_evening()
     response = scorer_client.post(
@@ -417,6 +423,7 @@ def test_it_records_an_adjustment(scorer_client, make_evening):
     assert "Adjustment: revoke" in html
 
 
+@pytest.mark.both_databases
 def test_it_answers_an_htmx_adjustment_with_its_row_and_the_new_totals(scorer_client, make_evening):
     evening = make_evening()
     response = scorer_client.post(url("adjustment", evening), {"adj-points_3": "7"}, **HTMX)
@@ -426,6 +433,7 @@ def test_it_answers_an_htmx_adjustment_with_its_row_and_the_new_totals(scorer_cl
     assert datas(evening) == [{"adjustment": {"Dina": 7}}]
 
 
+@pytest.mark.both_databases
 def test_it_refuses_an_adjustment_without_points(scorer_client, make_evening):
     evening = make_evening()
     response = scorer_client.post(url("adjustment", evening), {"adj-points_0": "0", "adj-note": "nothing"})
@@ -434,6 +442,7 @@ def test_it_refuses_an_adjustment_without_points(scorer_client, make_evening):
     assert Deal.objects.filter(evening=evening).count() == 0
 
 
+@pytest.mark.both_databases
 def test_it_refuses_an_adjustment_without_points_with_htmx(scorer_client, make_evening):
     evening = make_evening()
     response = scorer_client.post(url("adjustment", evening), {"adj-note": "nothing"}, **HTMX)
@@ -446,6 +455,7 @@ def test_it_refuses_an_adjustment_without_points_with_htmx(scorer_client, make_e
 # --- classic whist ----------------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_it_records_a_classic_deal_with_honours(scorer_client, make_evening):
     evening = make_evening("classique")
     response = scorer_client.post(url("deal_record", evening), {"tricks": "9", "honours": "0-3"})
@@ -456,6 +466,7 @@ def test_it_records_a_classic_deal_with_honours(scorer_client, make_evening):
     assert "Anne & Carl 9 – 4 Bert & Dina" in Page(html).text
 
 
+@pytest.mark.both_databases
 def test_it_records_a_classic_deal_without_honours(scorer_client, make_evening):
     evening = make_evening("classique")
     scorer_client.post(url("deal_record", evening), {"tricks": "5", "honours": "none"})
@@ -463,6 +474,7 @@ def test_it_records_a_classic_deal_without_honours(scorer_client, make_evening):
     assert this_manche(page(scorer_client, evening)) == "0 – 2"
 
 
+@pytest.mark.both_databases
 def test_it_records_the_honours_of_the_second_team(scorer_client, make_evening):
     evening = make_evening("classique")
     scorer_client.post(url("deal_record", evening), {"tricks": "7", "honours": "1-4"})
@@ -479,6 +491,7 @@ def test_it_offers_the_claim_only_to_a_team_standing_at_8(scorer_client, make_ev
     assert [button.get("value") for button in Page(html).inputs("claim")] == ["0"]
 
 
+@pytest.mark.both_databases
 def test_it_accepts_a_claim_at_8(scorer_client, make_evening):
     evening = make_evening("classique", deals=[{"tricks": [12, 1], "honours": [3, 0]}])
     response = scorer_client.post(url("deal_record", evening), {"tricks": "7", "honours": "none", "claim": "0"})
@@ -490,6 +503,7 @@ def test_it_accepts_a_claim_at_8(scorer_client, make_evening):
     assert "Anne & Carl show their honours at 8" in Page(html).text
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_claim_when_the_team_does_not_stand_at_8(scorer_client, make_evening):
     evening = make_evening("classique", deals=[{"tricks": [9, 4], "honours": [3, 0]}])  # 5 - 0
     response = scorer_client.post(url("deal_record", evening), {"tricks": "7", "honours": "none", "claim": "0"})
@@ -498,6 +512,7 @@ def test_it_refuses_a_claim_when_the_team_does_not_stand_at_8(scorer_client, mak
     assert Deal.objects.filter(evening=evening).count() == 1
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_claim_at_8_with_htmx(scorer_client, make_evening):
     evening = make_evening("classique")
     response = scorer_client.post(url("deal_record", evening), {"claim": "1"}, **HTMX)
@@ -507,6 +522,7 @@ def test_it_refuses_a_claim_at_8_with_htmx(scorer_client, make_evening):
     assert Deal.objects.filter(evening=evening).count() == 0
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_classic_deal_without_tricks(scorer_client, make_evening):
     evening = make_evening("classique")
     response = scorer_client.post(url("deal_record", evening), {"tricks": "", "honours": "none"})
@@ -515,6 +531,7 @@ def test_it_refuses_a_classic_deal_without_tricks(scorer_client, make_evening):
     assert Deal.objects.filter(evening=evening).count() == 0
 
 
+@pytest.mark.both_databases
 def test_it_refuses_five_honours_in_classique(scorer_client, make_evening):
     evening = make_evening("classique")
     response = scorer_client.post(url("deal_record", evening), {"tricks": "7", "honours": "0-5"})
@@ -531,6 +548,7 @@ def test_it_offers_the_partnerships_before_the_first_deal_of_a_robre(scorer_clie
     assert Page(html).inputs("robre-choice") == []
 
 
+@pytest.mark.both_databases
 def test_it_starts_a_robre_with_new_partnerships(scorer_client, make_evening):
     evening = make_evening("classique")
     choice = UNIT_SEP.join(["Anne", "Bert", "Carl", "Dina"])
@@ -544,6 +562,7 @@ def test_it_starts_a_robre_with_new_partnerships(scorer_client, make_evening):
     assert "Anne & Bert 9 – 4 Carl & Dina" in Page(page(scorer_client, evening)).text
 
 
+@pytest.mark.both_databases
 def test_it_starts_a_robre_with_htmx(scorer_client, make_evening):
     evening = make_evening("classique")
     choice = UNIT_SEP.join(["Anne", "Dina", "Bert", "Carl"])
@@ -554,6 +573,7 @@ def test_it_starts_a_robre_with_htmx(scorer_client, make_evening):
     assert "Tricks of Anne & Dina" in Page(body(response)).text
 
 
+@pytest.mark.both_databases
 def test_it_refuses_partnerships_that_are_not_offered(scorer_client, make_evening):
     evening = make_evening("classique")
     response = scorer_client.post(url("robre_start", evening), {"robre-choice": "Anne\x1fAnne\x1fBert\x1fCarl"})
@@ -562,6 +582,7 @@ def test_it_refuses_partnerships_that_are_not_offered(scorer_client, make_evenin
     assert Deal.objects.filter(evening=evening).count() == 0
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_new_robre_while_one_is_in_progress_and_says_why(scorer_client, make_evening):
     evening = make_evening("classique", deals=[{"tricks": [7, 6]}])
     choice = UNIT_SEP.join(["Anne", "Bert", "Carl", "Dina"])
@@ -571,6 +592,7 @@ def test_it_refuses_a_new_robre_while_one_is_in_progress_and_says_why(scorer_cli
     assert "the robre in progress is not finished" in every_error(body(response))
 
 
+@pytest.mark.both_databases
 def test_it_has_no_robre_for_contract_games(scorer_client, make_evening):
     evening = make_evening("kleurenwiezen")
     response = scorer_client.post(url("robre_start", evening), {"robre-choice": "x"})
@@ -638,6 +660,7 @@ def five(make_evening):
     return make_evening(players=FIVE)
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize(("data", "field", "words"), list(ERRORS.values()), ids=list(ERRORS))
 def test_it_refuses_an_impossible_deal_and_says_why_next_to_the_field(scorer_client, five, data, field, words):
     before = Deal.objects.count()
@@ -651,6 +674,7 @@ def test_it_refuses_an_impossible_deal_and_says_why_next_to_the_field(scorer_cli
     assert Deal.objects.count() == before
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize(("data", "field", "words"), list(ERRORS.values()), ids=list(ERRORS))
 def test_it_refuses_an_impossible_deal_with_htmx_and_answers_the_partial(scorer_client, five, data, field, words):
     before = Deal.objects.count()
@@ -661,6 +685,7 @@ def test_it_refuses_an_impossible_deal_with_htmx_and_answers_the_partial(scorer_
     assert Deal.objects.count() == before
 
 
+@pytest.mark.both_databases
 def test_it_refuses_an_exposed_fault_on_a_made_misere_a_deux(scorer_client, make_evening):
     evening = make_evening("encheres")
     data = {
@@ -676,6 +701,7 @@ def test_it_refuses_an_exposed_fault_on_a_made_misere_a_deux(scorer_client, make
     assert Deal.objects.filter(evening=evening).count() == 0
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_declarer_as_the_exposed_fault(scorer_client, make_evening):
     evening = make_evening("encheres")
     data = {
@@ -691,6 +717,7 @@ def test_it_refuses_a_declarer_as_the_exposed_fault(scorer_client, make_evening)
     assert Deal.objects.filter(evening=evening).count() == 0
 
 
+@pytest.mark.both_databases
 def test_it_keeps_what_was_tapped_when_it_refuses(scorer_client, five):
     response = scorer_client.post(
         url("deal_record", five), {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": "9"}
@@ -708,6 +735,7 @@ def test_it_keeps_what_was_tapped_when_it_refuses(scorer_client, five):
     )
 
 
+@pytest.mark.both_databases
 def test_it_puts_nothing_in_the_list_after_a_refused_deal(scorer_client, five):
     scorer_client.post(url("deal_record", five), {"contract": "samen-8", "tricks": "8"})
     html = page(scorer_client, five)
@@ -747,6 +775,7 @@ def test_it_answers_405_to_a_get_on_the_post_only_urls(scorer_client, deleted):
     assert DealRevision.objects.filter(evening=evening).count() == 1
 
 
+@pytest.mark.both_databases
 def test_it_answers_404_to_an_outsiders_posts_and_saves_nothing(outsider_client, deleted):
     evening, revision = deleted
     before = datas(evening)
@@ -773,6 +802,7 @@ def test_it_sends_anonymous_posts_to_the_login_page_and_saves_nothing(client, ma
     assert Deal.objects.count() == 0
 
 
+@pytest.mark.both_databases
 def test_it_answers_404_when_recording_on_an_evening_that_does_not_exist(scorer_client):
     response = scorer_client.post(reverse("deal_record", args=[999_999]), SAMEN)
     assert response.status_code == 404
@@ -797,6 +827,7 @@ def test_it_says_a_closed_evening_is_closed_and_offers_no_form(scorer_client, cl
     assert totals(html) == {"Anne": 14, "Bert": -14, "Carl": 14, "Dina": -14}
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize(
     ("name", "data"),
     [
@@ -813,6 +844,7 @@ def test_it_refuses_to_write_on_a_closed_evening(scorer_client, closed, name, da
     assert datas(closed) == [{"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}]
 
 
+@pytest.mark.both_databases
 def test_it_refuses_to_record_on_a_closed_evening_with_htmx(scorer_client, closed):
     response = scorer_client.post(url("deal_record", closed), SAMEN, **HTMX)
     assert is_partial(response)
@@ -820,6 +852,7 @@ def test_it_refuses_to_record_on_a_closed_evening_with_htmx(scorer_client, close
     assert Deal.objects.filter(evening=closed).count() == 1
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_new_robre_on_a_closed_evening(scorer_client, make_evening):
     evening = make_evening("classique")
     Evening.objects.filter(pk=evening.pk).update(status=Evening.Status.CLOSED)

@@ -16,6 +16,8 @@ from scorebook.evenings.models import DealRevision, Evening, Seat
 from scorebook.rules import evening_file
 from scorebook.rules.scoring import DealError
 
+pytestmark = pytest.mark.both_databases  # the site's write path runs in every test here (tests/write_path.py)
+
 CHECK = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 

@@ -31,6 +31,7 @@ def by_variant() -> dict[str, Evening]:
     return {e.ruleset: e for e in Evening.objects.all()}
 
 
+@pytest.mark.both_databases
 def test_it_creates_the_demo_user_and_says_so():
     output = seed()
     assert "demo / password demo-scorebook" in output
@@ -38,6 +39,7 @@ def test_it_creates_the_demo_user_and_says_so():
     assert user is not None and user.is_active and not user.is_staff
 
 
+@pytest.mark.both_databases
 def test_it_creates_evenings_of_several_variants_that_all_score():
     seed()
     evenings = by_variant()
@@ -49,6 +51,7 @@ def test_it_creates_evenings_of_several_variants_that_all_score():
         assert evening_file.report(stored.engine_evening(evening))["totals"] == dict(result.totals)
 
 
+@pytest.mark.both_databases
 def test_it_plays_kleurenwiezen_with_five_including_a_pass_and_a_misere_with_two_declarers():
     seed()
     evening = by_variant()["kleurenwiezen"]
@@ -64,6 +67,7 @@ def test_it_plays_kleurenwiezen_with_five_including_a_pass_and_a_misere_with_two
     assert sum(result.totals.values()) == 0
 
 
+@pytest.mark.both_databases
 def test_it_lets_the_bete_grow_in_encheres():
     seed()
     result = stored.scored(by_variant()["encheres"]).result
@@ -74,6 +78,7 @@ def test_it_lets_the_bete_grow_in_encheres():
     assert sum(result.totals.values()) + result.pot == 0
 
 
+@pytest.mark.both_databases
 def test_it_finishes_a_robre_in_classique():
     seed()
     result = stored.scored(by_variant()["classique"]).result
@@ -83,6 +88,7 @@ def test_it_finishes_a_robre_in_classique():
     assert any(result.totals.values())
 
 
+@pytest.mark.both_databases
 def test_it_dates_the_evenings_over_the_last_weeks_and_closes_some():
     seed()
     today = timezone.localdate()
@@ -94,6 +100,7 @@ def test_it_dates_the_evenings_over_the_last_weeks_and_closes_some():
     assert Evening.Status.OPEN in statuses
 
 
+@pytest.mark.both_databases
 def test_it_does_nothing_with_if_empty_when_an_evening_exists():
     seed("--if-empty")
     counts = (Evening.objects.count(), Deal.objects.count())
@@ -110,6 +117,7 @@ def test_it_respects_if_empty_for_anyone_s_evening(make_evening):
     assert not Evening.objects.filter(owner__username="demo").exists()
 
 
+@pytest.mark.both_databases
 def test_it_keeps_a_single_demo_user_when_run_again():
     seed()
     with pytest.raises(CommandError, match="exists already"):

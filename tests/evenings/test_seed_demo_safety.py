@@ -24,6 +24,7 @@ def test_it_refuses_to_run_with_debug_false(settings):
     assert not Evening.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_runs_with_debug_false_when_told_explicitly(settings):
     settings.DEBUG = False
     seed("--in-production")

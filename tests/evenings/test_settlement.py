@@ -142,6 +142,7 @@ def test_it_shows_the_bete_left_and_shares_it_out_in_encheres(scorer_client, mak
         assert f"Bert pays {payee} {eur('0,20')}" in transfers
 
 
+@pytest.mark.both_databases
 def test_it_settles_a_carried_bete_as_a_party_of_its_own(scorer_client, make_evening):
     # House rule: the bête is carried to the next evening. Bert's failed solo puts 8 jetons in;
     # with the bête as a fifth party (mean 0), Bert owes 0.80 and the bête keeps 0.80.
@@ -191,6 +192,7 @@ def pay(client, evening, payer="Bert", payee="Dina", amount="0.60", **extra):
     return client.post(url("payment_toggle", evening), data, **extra)
 
 
+@pytest.mark.both_databases
 def test_it_marks_a_transfer_paid_with_a_plain_post(scorer_client, scorer, kleuren):
     response = pay(scorer_client, kleuren)
     assert response.status_code == 302
@@ -211,12 +213,14 @@ def test_it_marks_a_transfer_paid_with_a_plain_post(scorer_client, scorer, kleur
     assert Payment.objects.count() == 1
 
 
+@pytest.mark.both_databases
 def test_it_sets_the_paid_state_explicitly_so_a_double_tap_changes_nothing(scorer_client, kleuren):
     pay(scorer_client, kleuren, data={"paid": "1"})
     pay(scorer_client, kleuren, data={"paid": "1"})
     assert Payment.objects.count() == 1
 
 
+@pytest.mark.both_databases
 def test_it_sends_an_undo_to_the_cancel_confirmation_and_deletes_nothing(scorer_client, kleuren):
     pay(scorer_client, kleuren, data={"paid": "1"})
     payment = Payment.objects.get()
@@ -226,6 +230,7 @@ def test_it_sends_an_undo_to_the_cancel_confirmation_and_deletes_nothing(scorer_
     assert Payment.objects.active().count() == 1
 
 
+@pytest.mark.both_databases
 def test_it_answers_htmx_with_the_list_of_transfers_in_place(scorer_client, kleuren):
     response = pay(scorer_client, kleuren, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
@@ -237,6 +242,7 @@ def test_it_answers_htmx_with_the_list_of_transfers_in_place(scorer_client, kleu
     assert Payment.objects.filter(evening=kleuren, payer="Bert", payee="Dina", amount=Decimal("0.60")).exists()
 
 
+@pytest.mark.both_databases
 def test_it_refuses_to_mark_a_transfer_the_settlement_does_not_ask_for(scorer_client, kleuren):
     response = pay(scorer_client, kleuren, payer="Dina", payee="Bert", amount="5.00")
     assert response.status_code == 302
@@ -252,6 +258,7 @@ def test_it_refuses_to_mark_a_transfer_the_settlement_does_not_ask_for(scorer_cl
 # --- closing and reopening -------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_it_closes_and_reopens_the_evening(scorer_client, kleuren):
     response = scorer_client.post(url("evening_close", kleuren))
     assert response.status_code == 302 and response.url == url("settlement", kleuren)
@@ -272,6 +279,7 @@ def test_it_closes_and_reopens_the_evening(scorer_client, kleuren):
     assert "This evening is closed." not in body(scorer_client.get(url("settlement", kleuren)))
 
 
+@pytest.mark.both_databases
 def test_it_settles_payments_of_a_closed_evening_as_the_ledger_does(scorer_client, kleuren):
     pay(scorer_client, kleuren, data={"paid": "1"})
     scorer_client.post(url("evening_close", kleuren))
@@ -286,6 +294,7 @@ def test_it_settles_payments_of_a_closed_evening_as_the_ledger_does(scorer_clien
     assert "paid ✓" in body(scorer_client.get(url("settlement", kleuren)))
 
 
+@pytest.mark.both_databases
 def test_it_follows_a_safe_next_and_ignores_another_site(scorer_client, kleuren):
     response = scorer_client.post(url("evening_close", kleuren), {"next": "/evenings/"})
     assert response.url == "/evenings/"
@@ -422,6 +431,7 @@ def test_it_keeps_the_wide_sheet_inside_its_own_scrolling_box(scorer_client, kle
     assert "@media print" in css and "A4 portrait" in css
 
 
+@pytest.mark.both_databases
 def test_a_free_amount_is_never_said_to_come_from_a_correction(scorer_client, scorer, kleuren):
     """A free amount was never a transfer of the settlement: it counts in both balances, and the page
     says "a free amount", never that the evening was corrected (issue 28's paper cut)."""

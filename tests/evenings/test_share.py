@@ -45,6 +45,7 @@ def make_link(client, evening):
     return client.post(reverse("evening_share_reset", args=[evening.pk]))
 
 
+@pytest.mark.both_databases
 def test_it_shows_the_owner_the_absolute_link_a_copy_field_and_an_inline_qr_code(scorer_client, make_evening):
     evening = make_evening()
     response = make_link(scorer_client, evening)
@@ -61,6 +62,7 @@ def test_it_shows_the_owner_the_absolute_link_a_copy_field_and_an_inline_qr_code
     assert scorer_client.get(link).status_code == 200
 
 
+@pytest.mark.both_databases
 def test_it_encodes_the_link_in_the_qr_code(scorer_client, make_evening):
     import segno
 
@@ -337,6 +339,7 @@ def test_it_does_not_score_the_evening_for_a_304(client, make_evening, monkeypat
     assert response.status_code == 304
 
 
+@pytest.mark.both_databases
 def test_it_answers_200_with_the_new_totals_after_a_deal(client, make_evening, scorer):
     evening = make_evening(deals=[SAMEN_8])
     etag = client.get(live_url(evening))["ETag"]
@@ -349,6 +352,7 @@ def test_it_answers_200_with_the_new_totals_after_a_deal(client, make_evening, s
     assert client.get(live_url(evening), HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
 
 
+@pytest.mark.both_databases
 def test_it_answers_200_after_a_deal_is_deleted_or_the_evening_closes(client, make_evening, scorer):
     evening = make_evening(deals=[SAMEN_8, SAMEN_8])
     etag = client.get(live_url(evening))["ETag"]
@@ -361,6 +365,7 @@ def test_it_answers_200_after_a_deal_is_deleted_or_the_evening_closes(client, ma
     assert response.status_code == 286 and "final score" in response.content.decode()  # htmx: stop polling
 
 
+@pytest.mark.both_databases
 def test_it_tells_the_page_to_stop_polling_a_closed_evening_whatever_it_holds(client, make_evening):
     evening = make_evening(deals=[SAMEN_8])
     services.set_status(evening, Evening.Status.CLOSED)
@@ -377,6 +382,7 @@ def test_it_gives_each_evening_its_own_etag(client, make_evening):
     assert client.get(live_url(second), HTTP_IF_NONE_MATCH=etag).status_code == 200
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_revokes_the_read_only_link_with_a_new_one(scorer_client, make_evening):
     evening = make_evening("kleurenwiezen")

@@ -9,6 +9,7 @@ from scorebook.evenings.models import Evening
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.both_databases
 def test_it_stores_no_read_only_link_and_shows_it_only_when_made(scorer_client, make_evening):
     evening = make_evening()
     made = scorer_client.post(reverse("evening_share_reset", args=[evening.pk]))

@@ -24,6 +24,8 @@ from scorebook.rules import evening_file
 from scorebook.rules.model import ContractRules
 from scorebook.rules.scoring import DealError, score
 
+pytestmark = pytest.mark.both_databases  # the site's write path runs in every test here (tests/write_path.py)
+
 WRITES = settings(
     max_examples=50,
     deadline=None,

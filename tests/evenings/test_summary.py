@@ -26,6 +26,7 @@ CHECK = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCh
 PAIR = {"contract": "samen-8", "declarers": ["Anne", "Carl"], "tricks": 8}
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_records_deal_after_deal_as_a_rebuild_from_every_deal_would_store_it(scorer):
     @CHECK
@@ -94,6 +95,7 @@ def test_it_reads_the_stored_state_and_never_scores_the_deals_again_on_a_page(
     assert writes(queries) == []
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_shows_a_deal_written_behind_the_services_back_and_writes_nothing_until_the_next_write(
     scorer_client, make_evening
@@ -116,6 +118,7 @@ def test_it_shows_a_deal_written_behind_the_services_back_and_writes_nothing_unt
     assert fresh.summary["deals"] == 3 and fresh.version == 2  # one write: the rebuild keeps the version
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_numbers_the_deals_again_at_the_next_write_when_one_was_removed_behind_the_services_back(
     scorer_client, make_evening
@@ -131,6 +134,7 @@ def test_it_numbers_the_deals_again_at_the_next_write_when_one_was_removed_behin
     assert_as_rebuilt(evening)
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_answers_clearly_when_the_stored_deals_cannot_be_scored(scorer_client, make_evening):
     evening = make_evening("kleurenwiezen", deals=[PAIR])
@@ -142,6 +146,7 @@ def test_it_answers_clearly_when_the_stored_deals_cannot_be_scored(scorer_client
     assert Deal.objects.filter(evening=evening).count() == 2
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_rebuilds_what_is_stored_from_the_command_line(make_evening):
     one = make_evening("kleurenwiezen", deals=[PAIR, PAIR])

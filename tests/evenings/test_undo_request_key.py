@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from scorebook.evenings.models import Deal, DealRevision
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 SENT = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": "10", "request_key": "sent-once"}
 

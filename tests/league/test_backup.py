@@ -10,9 +10,9 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
-from builders import lose_the_site
+from builders import club_evening, lose_the_site
 from scorebook.clubs.models import Club, HouseRules, Membership, Player, Role, Season
-from scorebook.evenings import creation, payments, services, stored
+from scorebook.evenings import payments, services, stored
 from scorebook.evenings.models import Evening
 
 PLAYERS = ["Anne", "Bert", "Carl", "Dina", "Eric"]
@@ -37,20 +37,10 @@ def club(make_user, admin, scorer):
         club=club, name="2026", start=date(2026, 1, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
     )
     for day in (6, 13, 20):
-        evening = creation.create_evening(
-            ruleset="kleurenwiezen",
-            players=PLAYERS,
-            first_dealer=day % 5,
-            stake=Decimal("0.05"),
-            currency="EUR",
-            date=date(2026, 11, day),
-            user=scorer,
-            club=club,
-        )
         rotated = PLAYERS[day % 5 :] + PLAYERS[: day % 5]
         names = dict(zip(PLAYERS, rotated, strict=False))  # keep every declarer at the table whoever deals first
-        for deal in DEALS:
-            services.record_deal(evening, _rename(deal, names), scorer)
+        deals = [_rename(deal, names) for deal in DEALS]
+        club_evening(club, scorer, date(2026, 11, day), deals, PLAYERS, stake="0.05", first_dealer=day % 5)
     Player.objects.filter(club=club, name="Anne").update(user=member)
     evening = Evening.objects.filter(club=club).first()
     transfer = evening.summary["transfers"][0]
@@ -94,6 +84,7 @@ def _wipe():
     lose_the_site()
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_restores_a_club_into_an_empty_database_identically(club, tmp_path):
     before = _picture(club)
@@ -117,6 +108,7 @@ def test_it_restores_a_club_into_an_empty_database_identically(club, tmp_path):
     assert before_summaries  # the summaries were compared too
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_lets_members_log_in_after_a_restore_and_shows_the_same_standings(club, tmp_path):
     from conftest import PASSWORD
@@ -168,6 +160,7 @@ def test_it_names_an_unknown_club():
         call_command("export_club", "nope")
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_its_download_reads_as_many_queries_for_three_evenings_as_for_six(client, club, admin, scorer):
     from django.db import connection
@@ -181,17 +174,7 @@ def test_its_download_reads_as_many_queries_for_three_evenings_as_for_six(client
 
     three = queries()
     for day in (21, 22, 23):
-        evening = creation.create_evening(
-            ruleset="kleurenwiezen",
-            players=PLAYERS,
-            first_dealer=0,
-            stake=Decimal("0.05"),
-            currency="EUR",
-            date=date(2026, 11, day),
-            user=scorer,
-            club=club,
-        )
-        services.record_deal(evening, DEALS[0], scorer)
+        evening = club_evening(club, scorer, date(2026, 11, day), DEALS[:1], PLAYERS, stake="0.05")
         services.delete_deal(evening, 1, scorer)
         services.new_share_link(evening)
     assert queries() == three

@@ -18,11 +18,12 @@ import pytest
 from scorebook.clubs.models import Season
 from scorebook.evenings import stored
 from scorebook.evenings.models import Evening
-from scorebook.league.backup import import_club
+from scorebook.league.restore import import_club
 from scorebook.league.views.seasons import season_table
 from scorebook.ledger import books
 
-pytestmark = pytest.mark.django_db
+# an old backup read into the database: its JSON and its money, summed in SQL: both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

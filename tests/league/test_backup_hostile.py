@@ -19,7 +19,8 @@ from scorebook.clubs import services as clubs
 from scorebook.core import cleaning
 from scorebook.nights.models import Night
 
-pytestmark = pytest.mark.django_db
+# what a hostile backup would put in the database, which each refuses its own way: both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "club-backup-2.json"
 NUL, RLO, CYRILLIC_A = "\x00", "\u202e", "\u0410"

@@ -10,14 +10,16 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
+import night_builders
 from builders import club_evening, lose_the_site
+from night_builders import EIGHT
 from pages import body
 from scorebook.clubs.models import Player
 from scorebook.evenings import payments
 from scorebook.evenings.models import Payment
 from scorebook.ledger import services as ledger_services
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 SAMEN_9 = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 
@@ -70,22 +72,19 @@ def test_it_restores_payments_with_their_authors_times_notes_and_cancellations(c
 
 
 def test_it_restores_a_payment_made_for_a_night(club, scorer, admin, tmp_path):
-    from scorebook.nights import services as nights
     from scorebook.nights.models import NightPayment
 
-    night = nights.create_night(
-        club=club,
-        user=scorer,
-        name="Herfstavond",
-        date=date(2026, 10, 3),
-        ruleset="kleurenwiezen",
-        sessions=1,
-        deals_per_session=2,
-        ranking="total",
-        place_points=[],
+    night = night_builders.night(
+        club,
+        scorer,
+        EIGHT,
+        1,
+        2,
         stake=payments.Decimal("0.10"),
-        currency="EUR",
-        players=["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"],
+        name="Herfstavond",
+        day=date(2026, 10, 3),
+        seed=0,
+        ranking_link=False,
     )
     anne, bert = Player.objects.get(club=club, name="Anne"), Player.objects.get(club=club, name="Bert")
     paid = Payment.objects.create(

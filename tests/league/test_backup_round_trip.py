@@ -26,7 +26,7 @@ from scorebook.accounts import password_links
 from scorebook.clubs.models import Club
 
 # a database emptied for real (flush), as a new instance's: outside a test's transaction
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.both_databases]
 
 ROLES = ("admin", "scorer", "member")
 # the pages of the club: its own, its evenings', its nights', the lists that hold them

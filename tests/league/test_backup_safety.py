@@ -6,7 +6,6 @@ is readable by its owner only."""
 import json
 import stat
 from datetime import date
-from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -14,10 +13,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from builders import lose_the_site
+from builders import club_evening, lose_the_site
 from scorebook.clubs import services as clubs
 from scorebook.clubs.models import Club, Membership, Role
-from scorebook.evenings import creation, services
 
 pytestmark = pytest.mark.django_db
 
@@ -31,17 +29,9 @@ def club(make_user):
     mia_member = make_user("mia_member", email="mia@example.org")
     Membership.objects.create(club=club, user=mia_member, role=Role.MEMBER)
     clubs.create_invitation(club, ada_admin, role=Role.ADMIN, days=7, uses=5)
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=["Anne", "Bert", "Carl", "Dina"],
-        first_dealer=0,
-        stake=Decimal("0.10"),
-        currency="EUR",
-        date=date(2026, 11, 6),
-        user=ada_admin,
-        club=club,
+    club_evening(
+        club, ada_admin, date(2026, 11, 6), [{"contract": "samen-9", "declarers": ["Bert", "Dina"], "tricks": 10}]
     )
-    services.record_deal(evening, {"contract": "samen-9", "declarers": ["Bert", "Dina"], "tricks": 10}, ada_admin)
     return club
 
 
@@ -156,6 +146,7 @@ def test_it_never_attaches_an_existing_account_silently(club, tmp_path):
     assert not Club.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_attaches_an_existing_account_when_told_which(club, tmp_path, make_user):
     data = backup(tmp_path)
     wipe()
@@ -167,6 +158,7 @@ def test_it_attaches_an_existing_account_when_told_which(club, tmp_path, make_us
     ]
 
 
+@pytest.mark.both_databases
 def test_it_gives_restored_accounts_without_a_hash_no_usable_password(club, tmp_path):
     data = backup(tmp_path)
     wipe()
@@ -175,6 +167,7 @@ def test_it_gives_restored_accounts_without_a_hash_no_usable_password(club, tmp_
     assert not get_user_model().objects.get(username="ada_admin").has_usable_password()
 
 
+@pytest.mark.both_databases
 def test_it_still_restores_a_backup_written_before_links_were_secret(db, tmp_path, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]  # the file's hashes
     call_command("import_club", str(FIXTURE))

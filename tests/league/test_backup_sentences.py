@@ -1,4 +1,4 @@
-"""A restore refuses each fault of a backup with one sentence naming the field (league.backup.check).
+"""A restore refuses each fault of a backup with one sentence naming the field (league.restore.check).
 
 The sentences are the ones import_club has always printed (they are pinned here one fault at a
 time, so that the schema behind them can change without changing what an operator reads). The
@@ -13,7 +13,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from scorebook.clubs.models import Club
-from scorebook.league.backup import BackupError, check
+from scorebook.league.backup import BackupError
+from scorebook.league.restore import check
 from scorebook.nights.seating import MAX_PLAYERS, MAX_SESSIONS
 
 pytestmark = pytest.mark.django_db

@@ -7,11 +7,10 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
+from builders import club_evening
 from scorebook.clubs import services
 from scorebook.clubs.models import Membership, Role, Season
 from scorebook.core.spreadsheet import safe_cell
-from scorebook.evenings import creation
-from scorebook.evenings import services as evenings
 
 pytestmark = pytest.mark.django_db
 
@@ -38,23 +37,17 @@ def test_it_writes_a_cell_a_spreadsheet_would_run_as_text(value, written):
     assert safe_cell(value) == written
 
 
+@pytest.mark.both_databases
 def test_it_escapes_a_player_named_like_a_formula_in_the_standings_csv(client, make_user):
     ada_admin = make_user("ada_admin")
     club = services.create_club(name="Les As", slug="les-as", user=ada_admin)
     mia_member = make_user("mia_member")
     Membership.objects.create(club=club, user=mia_member, role=Role.MEMBER)
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=NAMES,
-        first_dealer=0,
-        stake=None,
-        currency="EUR",
-        date=date(2026, 10, 1),
-        user=ada_admin,
-        club=club,
-    )
-    evenings.record_deal(evening, {"contract": "samen-8", "declarers": [NAMES[1], NAMES[3]], "tricks": 9}, ada_admin)
-    evenings.record_deal(evening, {"contract": "samen-8", "declarers": [NAMES[0], NAMES[2]], "tricks": 8}, ada_admin)
+    deals = [
+        {"contract": "samen-8", "declarers": [NAMES[1], NAMES[3]], "tricks": 9},
+        {"contract": "samen-8", "declarers": [NAMES[0], NAMES[2]], "tricks": 8},
+    ]
+    club_evening(club, ada_admin, date(2026, 10, 1), deals, NAMES, stake=None)
     season = Season.objects.create(
         club=club, name="Autumn", start=date(2026, 9, 1), end=date(2026, 12, 31), ruleset="kleurenwiezen"
     )

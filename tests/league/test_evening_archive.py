@@ -33,6 +33,7 @@ def test_it_offers_to_delete_an_evening_without_deals(client, cast, empty):
     assert reverse("evening_delete", args=[empty.pk]) in body(client.get(reverse("club_evenings", args=["de-troef"])))
 
 
+@pytest.mark.both_databases
 def test_it_asks_then_deletes_an_evening_without_deals_keeping_the_roster(client, cast, empty):
     client.force_login(cast["scorer"])
     url = reverse("evening_delete", args=[empty.pk])
@@ -62,6 +63,7 @@ def test_it_refuses_deleting_or_archiving_to_others(client, cast, empty, played,
     assert not played.archived
 
 
+@pytest.mark.both_databases
 def test_it_archives_an_evening_out_of_the_lists_and_brings_it_back(client, cast, played, empty):
     client.force_login(cast["scorer"])
     html = body(client.get(reverse("settlement", args=[played.pk])))
@@ -90,6 +92,7 @@ def test_it_archives_an_evening_out_of_the_lists_and_brings_it_back(client, cast
     assert link in body(client.get(reverse("club", args=["de-troef"])))
 
 
+@pytest.mark.both_databases
 def test_it_keeps_an_archived_evenings_figures(client, cast, played):
     summary = dict(played.summary)
     client.force_login(cast["scorer"])

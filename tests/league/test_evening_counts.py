@@ -10,11 +10,10 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
+import night_builders
 from builders import club_evening
-from night_builders import NAMES, deal, tables
 from pages import Page, body
 from scorebook.clubs.models import Season
-from scorebook.evenings import services
 from scorebook.nights import services as nights
 
 pytestmark = pytest.mark.django_db
@@ -31,23 +30,9 @@ def autumn(club, scorer):
     for day in (3, 10, 17, 24):
         club_evening(club, scorer, date(2026, 9, day), [PASS])
     club_evening(club, scorer, date(2026, 10, 1), [PASS])
-    night = nights.create_night(
-        club=club,
-        user=scorer,
-        name="Kaartavond",
-        date=date(2026, 11, 14),
-        ruleset="kleurenwiezen",
-        sessions=2,
-        deals_per_session=8,
-        ranking="total",
-        place_points=[],
-        stake=None,
-        currency="EUR",
-        players=NAMES[:16],
-    )
+    night = night_builders.night(club, scorer, 16, day=date(2026, 11, 14), seed=0, ranking_link=False)
     for session in (1, 2):
-        for table in tables(night, session):
-            services.record_deal(table.evening, deal(table.evening), scorer)
+        night_builders.play(night, scorer, session)
         nights.close_session(night, session, scorer)  # a night counts once its last session is closed
     return season
 

@@ -18,7 +18,8 @@ from django.urls import reverse
 from builders import club_evening
 from scorebook.clubs.models import Player, Season
 
-pytestmark = pytest.mark.django_db
+# the ledger's money, summed in SQL (ledger/books.py), in the exports: both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 SAMEN_9 = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 SAMEN_8 = {"contract": "samen-8", "declarers": ["Bert", "Dina"], "tricks": 8}

@@ -44,6 +44,7 @@ def test_it_proposes_a_first_season_from_the_clubs_first_evening_for_a_year(clie
     assert page.field_value("name") == "2026–2027"
 
 
+@pytest.mark.both_databases
 def test_it_proposes_the_next_season_from_the_day_after_the_last_one_ends(client, cast, habits):
     Season.objects.create(
         club=habits, name="2026–2027", start=date(2026, 9, 1), end=date(2027, 6, 30), ruleset="classique"

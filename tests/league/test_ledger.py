@@ -23,7 +23,8 @@ from scorebook.clubs.models import Club, Player
 from scorebook.evenings import payments
 from scorebook.evenings.models import Evening, Payment
 
-pytestmark = pytest.mark.django_db
+# the ledger's money, summed in SQL (ledger/books.py): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 MINUS = "\u2212"
 KLEUREN_DEALS = [

@@ -15,16 +15,17 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from night_builders import NAMES, tables
+import night_builders
+from night_builders import tables
 from oracles import min_transfer_count
 from pages import body
 from scorebook.evenings import services
 from scorebook.evenings.models import Payment
 from scorebook.ledger import books
-from scorebook.nights import services as nights
 from scorebook.rules import settlement
 
-pytestmark = pytest.mark.django_db
+# a night's money, summed in SQL (ledger/books.py): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def text(html):
@@ -33,19 +34,17 @@ def text(html):
 
 @pytest.fixture
 def night(club, scorer):
-    night = nights.create_night(
-        club=club,
-        user=scorer,
-        name="Herfstavond",
-        date=date(2026, 10, 3),
-        ruleset="kleurenwiezen",
-        sessions=3,
-        deals_per_session=2,
-        ranking="total",
-        place_points=[],
+    night = night_builders.night(
+        club,
+        scorer,
+        16,
+        3,
+        2,
         stake=Decimal("0.10"),
-        currency="EUR",
-        players=NAMES[:16],
+        name="Herfstavond",
+        day=date(2026, 10, 3),
+        seed=0,
+        ranking_link=False,
     )
     for session in (1, 2, 3):
         for table in tables(night, session):

@@ -15,7 +15,7 @@ from django.urls import reverse
 from builders import club_evening
 from scorebook.evenings.models import Payment
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 SAMEN_9 = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 

@@ -16,7 +16,7 @@ from scorebook.clubs.models import Player
 from scorebook.evenings import payments
 from scorebook.evenings.models import Payment, Seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 SAMEN_9 = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}  # Bert pays Anne 1.40, Dina Carl 1.40
 

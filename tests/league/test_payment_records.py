@@ -18,7 +18,8 @@ from pages import body
 from scorebook.clubs.models import Player
 from scorebook.evenings.models import Payment, Seat
 
-pytestmark = pytest.mark.django_db
+# the ledger's money, summed in SQL (ledger/books.py): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 SAMEN_9 = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 MINUS = "\u2212"

@@ -33,7 +33,8 @@ from pages import body
 from scorebook.evenings import payments, services
 from scorebook.evenings.models import Payment
 
-pytestmark = pytest.mark.django_db
+# the ledger's money, summed in SQL (ledger/books.py): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 MINUS = "\u2212"
 DEALS = [

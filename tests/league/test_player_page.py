@@ -33,7 +33,8 @@ from scorebook.clubs.models import Club, Player, Season
 from scorebook.evenings import payments
 from scorebook.rules import registry
 
-pytestmark = pytest.mark.django_db
+# a player's money, summed in SQL (ledger/books.py): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 MINUS = "\u2212"
 KLEUREN_DEALS = [

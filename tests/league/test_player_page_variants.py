@@ -17,7 +17,8 @@ from pages import body
 from scorebook.clubs.models import Player
 from scorebook.rules import registry
 
-pytestmark = pytest.mark.django_db
+# a player's winnings, summed in SQL (ledger/books.py): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 @pytest.fixture

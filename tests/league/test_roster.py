@@ -1,17 +1,16 @@
 """The club's roster: who sees it, adding players, linking accounts, merging two records of one person."""
 
 from datetime import date
-from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
+from builders import club_evening
 from pages import Page, body, datas, field_errors
 from scorebook.accounts.models import Profile
 from scorebook.clubs import services
 from scorebook.clubs.models import Club, Membership, Player, Role
-from scorebook.evenings import creation, stored
-from scorebook.evenings import services as evening_services
+from scorebook.evenings import stored
 from scorebook.evenings.models import Evening, Seat
 from scorebook.league import roster
 
@@ -37,22 +36,6 @@ def cast(club, admin, scorer, outsider, make_user):
     other_admin = make_user("otto", first_name="Otto")
     services.create_club(name="Le Trèfle", slug="trefle", user=other_admin)
     return {"outsider": outsider, "other_admin": other_admin, "member": member, "scorer": scorer, "admin": admin}
-
-
-def club_evening(club, user, players=("Anne", "Bert", "Carl", "Dina"), deals=(), day=date(2026, 11, 20)):
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=list(players),
-        first_dealer=0,
-        stake=Decimal("0.10"),
-        currency="EUR",
-        date=day,
-        user=user,
-        club=club,
-    )
-    for deal in deals:
-        evening_services.record_deal(evening, deal, user)
-    return evening
 
 
 def named(club, name):
@@ -114,6 +97,7 @@ def test_it_shows_only_the_clubs_players(client, cast, club):
     assert "Anne" in html and "Xavier" not in html
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("who", ["scorer", "admin"])
 def test_it_lets_scorers_and_admins_add_a_player(client, cast, club, who):
     client.force_login(cast[who])
@@ -155,6 +139,7 @@ def test_it_refuses_a_bad_name_next_to_the_field(client, cast, club, name, messa
     assert Player.objects.filter(club=club).count() == 1
 
 
+@pytest.mark.both_databases
 def test_it_lets_another_club_have_a_player_of_the_same_name(client, cast, club):
     Player.objects.create(club=Club.objects.get(slug="trefle"), name="Anne")
     client.force_login(cast["admin"])
@@ -184,6 +169,7 @@ def link(client, player, user):
     )
 
 
+@pytest.mark.both_databases
 def test_it_lets_an_admin_link_any_members_account(client, cast, club):
     anne = Player.objects.create(club=club, name="Anne")
     client.force_login(cast["admin"])
@@ -193,6 +179,7 @@ def test_it_lets_an_admin_link_any_members_account(client, cast, club):
     assert anne.user == cast["member"]
 
 
+@pytest.mark.both_databases
 def test_it_lets_an_admin_change_and_remove_a_link(client, cast, club):
     anne = Player.objects.create(club=club, name="Anne", user=cast["member"])
     client.force_login(cast["admin"])
@@ -214,6 +201,7 @@ def test_it_refuses_to_link_an_account_outside_the_club(client, cast, club):
     assert anne.user is None
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_second_player_for_one_account(client, cast, club):
     Player.objects.create(club=club, name="Mia", user=cast["member"])
     anne = Player.objects.create(club=club, name="Anne")
@@ -225,6 +213,7 @@ def test_it_refuses_a_second_player_for_one_account(client, cast, club):
     assert anne.user is None
 
 
+@pytest.mark.both_databases
 def test_it_allows_one_player_per_account_in_each_club(client, cast, club):
     other = Club.objects.get(slug="trefle")
     Membership.objects.create(club=other, user=cast["member"])
@@ -234,6 +223,7 @@ def test_it_allows_one_player_per_account_in_each_club(client, cast, club):
     assert link(client, anne, cast["member"]).status_code == 302
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("who", ["member", "scorer"])
 def test_it_turns_this_is_me_into_a_claim_for_the_admins(client, cast, club, who):
     anne = Player.objects.create(club=club, name="Anne")
@@ -246,6 +236,7 @@ def test_it_turns_this_is_me_into_a_claim_for_the_admins(client, cast, club, who
     assert "Your claim waits for an admin" in card(body(client.get(reverse("club_players", args=["les-as"]))), anne)
 
 
+@pytest.mark.both_databases
 def test_it_lets_an_admin_say_this_is_me_at_once(client, cast, club):
     anne = Player.objects.create(club=club, name="Anne")
     client.force_login(cast["admin"])
@@ -254,6 +245,7 @@ def test_it_lets_an_admin_say_this_is_me_at_once(client, cast, club):
     assert anne.user == cast["admin"]
 
 
+@pytest.mark.both_databases
 def test_it_lets_a_member_unlink_himself(client, cast, club):
     anne = Player.objects.create(club=club, name="Anne", user=cast["member"])
     client.force_login(cast["member"])
@@ -263,6 +255,7 @@ def test_it_lets_a_member_unlink_himself(client, cast, club):
     assert anne.user is None
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_member_a_player_linked_to_someone_else(client, cast, club):
     anne = Player.objects.create(club=club, name="Anne", user=cast["scorer"])
     client.force_login(cast["member"])
@@ -274,6 +267,7 @@ def test_it_refuses_a_member_a_player_linked_to_someone_else(client, cast, club)
     assert anne.user == cast["scorer"]
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_member_a_second_player(client, cast, club):
     Player.objects.create(club=club, name="Mia", user=cast["member"])
     anne = Player.objects.create(club=club, name="Anne")
@@ -343,6 +337,7 @@ def merge(client, player, other, keep):
     )
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize(
     "who, status", [("outsider", 404), ("other_admin", 404), ("member", 403), ("scorer", 403), ("admin", 200)]
 )
@@ -370,6 +365,7 @@ def test_it_offers_the_other_players_then_the_choice_of_the_record_to_keep(clien
     assert page.field_value("other") == str(annie.pk)
 
 
+@pytest.mark.both_databases
 def test_it_merges_moving_the_seats_and_keeping_every_total(client, cast, club, twins):
     _first, second = twins
     anne, annie = named(club, "Anne"), named(club, "Annie")
@@ -391,6 +387,7 @@ def test_it_merges_moving_the_seats_and_keeping_every_total(client, cast, club, 
     assert "2 evenings" in card(html, anne)
 
 
+@pytest.mark.both_databases
 def test_it_merges_into_the_record_chosen_to_keep(client, cast, club, twins):
     anne, annie = named(club, "Anne"), named(club, "Annie")
     client.force_login(cast["admin"])
@@ -400,6 +397,7 @@ def test_it_merges_into_the_record_chosen_to_keep(client, cast, club, twins):
     assert Seat.objects.get(evening=twins[0], position=0).name == "Anne"
 
 
+@pytest.mark.both_databases
 def test_it_moves_the_linked_account_to_the_kept_record(client, cast, club, twins):
     anne, annie = named(club, "Anne"), named(club, "Annie")
     Player.objects.filter(pk=annie.pk).update(user=cast["member"])
@@ -409,6 +407,7 @@ def test_it_moves_the_linked_account_to_the_kept_record(client, cast, club, twin
     assert anne.user == cast["member"]
 
 
+@pytest.mark.both_databases
 def test_it_refuses_to_merge_two_accounts(client, cast, club, twins):
     anne, annie = named(club, "Anne"), named(club, "Annie")
     Player.objects.filter(pk=anne.pk).update(user=cast["scorer"])
@@ -419,6 +418,7 @@ def test_it_refuses_to_merge_two_accounts(client, cast, club, twins):
     assert Player.objects.filter(pk=annie.pk).exists()
 
 
+@pytest.mark.both_databases
 def test_it_refuses_to_merge_two_people_of_the_same_evening_naming_it(client, cast, club, twins):
     _first, _second = twins
     bert, carl = named(club, "Bert"), named(club, "Carl")
@@ -451,6 +451,7 @@ def test_it_refuses_to_keep_a_third_record(client, cast, club, twins):
     assert Player.objects.filter(club=club).count() == 5
 
 
+@pytest.mark.both_databases
 def test_the_merge_service_refuses_a_shared_evening_and_changes_nothing(club, cast, twins):
     bert, carl = named(club, "Bert"), named(club, "Carl")
     with pytest.raises(services.Refused):

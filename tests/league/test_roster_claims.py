@@ -28,6 +28,7 @@ def anne(club):
     return Player.objects.create(club=club, name="Anne")
 
 
+@pytest.mark.both_databases
 def test_it_sends_a_claim_instead_of_linking(client, cast, anne):
     client.force_login(cast["member"])
     response = claim(client, anne, cast["member"])
@@ -50,6 +51,7 @@ def test_it_tells_the_admins_and_lists_the_claims_for_them_only(client, cast, an
     assert "says a roster entry" not in body(client.get(reverse("club", args=[SLUG])))
 
 
+@pytest.mark.both_databases
 def test_it_links_the_account_when_an_admin_approves(client, cast, anne):
     pending = PlayerClaim.objects.create(player=anne, user=cast["member"])
     client.force_login(cast["admin"])
@@ -60,6 +62,7 @@ def test_it_links_the_account_when_an_admin_approves(client, cast, anne):
     assert not PlayerClaim.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_drops_the_claim_when_an_admin_refuses(client, cast, anne):
     pending = PlayerClaim.objects.create(player=anne, user=cast["member"])
     client.force_login(cast["admin"])
@@ -87,6 +90,7 @@ def test_it_lets_a_member_withdraw_his_claim(client, cast, anne):
     assert "This is me" in roster(client)
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_claim_on_a_linked_player(client, cast, anne):
     anne.user = cast["scorer"]
     anne.save()
@@ -100,6 +104,7 @@ def test_it_refuses_a_claim_on_a_linked_player(client, cast, anne):
 # --- renaming a player in place ----------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_it_renames_a_player_and_past_evenings_keep_their_name(client, cast, club, scorer):
     evening = club_evening(club, scorer, date(2026, 11, 5), [{"contract": "pass"}])
     anne = Player.objects.get(club=club, name="Anne")
@@ -123,6 +128,7 @@ def test_it_refuses_a_new_name_already_in_the_roster(client, cast, club):
     assert anne.name == "Anne"
 
 
+@pytest.mark.both_databases
 def test_it_lets_a_player_change_only_the_case_of_his_name(client, cast, club):
     anne = Player.objects.create(club=club, name="anne")
     client.force_login(cast["admin"])
@@ -140,6 +146,7 @@ def test_it_offers_renaming_to_scorers_and_admins_only(client, cast, anne):
     assert url in roster(client)
 
 
+@pytest.mark.both_databases
 def test_it_withdraws_a_removed_members_pending_claim(client, cast, anne):
     """A claim left behind would stay listed for the admins, and could not be approved (no member)."""
     PlayerClaim.objects.create(player=anne, user=cast["member"])

@@ -46,6 +46,7 @@ def confirm(client, club, response):
     )
 
 
+@pytest.mark.both_databases
 def test_it_shows_thirty_pasted_names_then_adds_them_at_once(adele_client, club):
     response = paste(adele_client, club, "\n".join(THIRTY) + "\n")
     assert response.status_code == 200
@@ -63,6 +64,7 @@ def test_it_reads_a_spreadsheet_column_tabs_and_semicolons(adele_client, club):
     assert list(check_page(response)) == ["Anne Claes", "Bert Maes", "Carl Janssens", "Dina Peeters"]
 
 
+@pytest.mark.both_databases
 def test_it_shows_duplicates_roster_names_look_alikes_and_refusals_before_saving(adele_client, club):
     Player.objects.create(club=club, name="Éric")
     Player.objects.create(club=club, name="Anne")
@@ -83,6 +85,7 @@ def test_it_shows_duplicates_roster_names_look_alikes_and_refusals_before_saving
     assert set(Player.objects.values_list("name", flat=True)) == {"Anne", "Bert", "Éric", "Zoë"}
 
 
+@pytest.mark.both_databases
 def test_it_adds_a_look_alike_when_the_secretary_ticks_it(adele_client, club):
     Player.objects.create(club=club, name="Éric")
     response = paste(adele_client, club, "Eric")
@@ -118,6 +121,7 @@ def test_it_refuses_an_empty_list_or_a_file_that_is_no_text_in_words(adele_clien
     assert response.status_code == 422 and "CSV UTF-8" in response.content.decode()
 
 
+@pytest.mark.both_databases
 def test_it_never_adds_a_name_twice_when_the_roster_changed_meanwhile(adele_client, club, admin):
     response = paste(adele_client, club, "Anne\nBert")
     services.add_player(club, "anne", admin)  # someone else added her in the meantime
@@ -131,6 +135,7 @@ def test_it_lets_no_member_paste(client, cast, club):
     assert not Player.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_takes_a_spreadsheet_column_as_a_nights_guests(client, scorer, club):
     client.force_login(scorer)
     data = {

@@ -17,7 +17,7 @@ from races import Shot, race, said
 from scorebook.clubs.models import Membership, Player, PlayerClaim, Role, Season
 from scorebook.evenings.models import Seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 SLUG = "de-troef"
 DEALS = [{"contract": "pass"}, {"contract": "pass"}]

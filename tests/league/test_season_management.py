@@ -50,17 +50,20 @@ def test_it_warns_of_a_season_of_the_same_variant_whose_dates_meet(client, cast,
     assert not Season.objects.filter(name="Autumn").exists()
 
 
+@pytest.mark.both_databases
 def test_it_creates_an_overlapping_season_once_confirmed(client, cast, winter):
     client.force_login(cast["admin"])
     assert new_season(client, confirm_overlap="on").status_code == 302
     assert Season.objects.filter(name="Autumn").exists()
 
 
+@pytest.mark.both_databases
 def test_it_allows_overlapping_dates_for_another_variant(client, cast, winter):
     client.force_login(cast["admin"])
     assert new_season(client, ruleset="classique").status_code == 302
 
 
+@pytest.mark.both_databases
 def test_it_does_not_warn_of_an_archived_season_nor_of_the_season_itself(client, cast, winter):
     client.force_login(cast["admin"])
     edit = reverse("season_edit", args=[SLUG, winter.pk])
@@ -69,6 +72,7 @@ def test_it_does_not_warn_of_an_archived_season_nor_of_the_season_itself(client,
     assert new_season(client).status_code == 302
 
 
+@pytest.mark.both_databases
 def test_it_edits_a_season(client, cast, winter):
     client.force_login(cast["admin"])
     html = body(client.get(reverse("season_edit", args=[SLUG, winter.pk])))
@@ -81,6 +85,7 @@ def test_it_edits_a_season(client, cast, winter):
     assert winter.name == "Winter" and winter.end == date(2026, 12, 31)
 
 
+@pytest.mark.both_databases
 def test_it_asks_before_deleting_a_season_and_keeps_its_evenings(client, cast, club, scorer, winter):
     evening = club_evening(club, scorer, date(2026, 11, 5), [{"contract": "pass"}])
     client.force_login(cast["admin"])
@@ -105,6 +110,7 @@ def test_it_lets_only_admins_delete_or_archive_a_season(client, cast, winter, wh
     assert not winter.archived
 
 
+@pytest.mark.both_databases
 def test_it_archives_a_season_out_of_the_lists_and_back(client, cast, winter):
     client.force_login(cast["admin"])
     response = client.post(reverse("season_archive", args=[SLUG, winter.pk]), {"archived": "1"})

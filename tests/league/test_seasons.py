@@ -88,6 +88,7 @@ def test_members_see_the_standings_and_others_get_404(client, cast, season, who,
     assert client.get(url(page, season.club, season.pk)).status_code == status
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize(
     ("who", "status"), [("outsider", 404), ("other_admin", 404), ("member", 403), ("scorer", 403), ("admin", 200)]
 )
@@ -148,6 +149,7 @@ def season_data(**changes):
     return data
 
 
+@pytest.mark.both_databases
 def test_an_admin_creates_a_season(client, cast, club):
     client.force_login(cast["admin"])
     response = client.post(url("season_new", club), season_data())
@@ -191,6 +193,7 @@ def test_a_wrong_season_is_refused_with_the_error_next_to_its_field(client, cast
     assert not Season.objects.filter(name="Spring 2027").exists()
 
 
+@pytest.mark.both_databases
 def test_an_admin_edits_a_season(client, cast, season):
     client.force_login(cast["admin"])
     page = body(client.get(url("season_edit", season.club, season.pk)))

@@ -20,6 +20,7 @@ from scorebook.evenings.models import Evening, Payment
 from scorebook.ledger import books
 from scorebook.ledger.models import Expense, Prize
 from scorebook.nights.models import Night
+from write_path import building
 
 pytestmark = pytest.mark.django_db
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "evening-file.schema.json").read_text())
@@ -30,6 +31,7 @@ def development(settings):
     settings.DEBUG = True  # a demo is for development sites (tests run with DEBUG=false)
 
 
+@pytest.mark.both_databases
 @pytest.mark.slow  # some 150 deals through the services: 10 to 25 s
 def test_it_builds_a_club_that_played():
     out = StringIO()
@@ -83,3 +85,19 @@ def test_it_refuses_a_real_site(settings):
     with pytest.raises(CommandError, match="DEBUG is false"):
         call_command("seed_demo_club", stdout=StringIO())
     assert not Club.objects.exists()
+
+
+@pytest.mark.slow  # the same club, in Dutch
+def test_it_writes_what_the_members_typed_in_the_language_asked():
+    """The Dutch guides' pictures show Dutch notes and names, never the English demo's. The seeding's
+    write path is checked on both databases by the English club's test; here it builds a world to read."""
+    with building():
+        call_command("seed_demo_club", language="nl", stdout=StringIO())
+    club = Club.objects.get(slug="de-troef")
+    assert club.seasons.get(ruleset="liege").name == "Luikse beker"
+    assert {e.note for e in Expense.objects.filter(club=club)} == {"Twee pakken kaarten"}
+    withdrawn = Expense.objects.filter(club=club).exclude(withdrawn_reason="").get()
+    assert withdrawn.withdrawn_reason == "twee keer ingevoerd"
+    notes = set(Payment.objects.exclude(note="").values_list("note", flat=True))
+    assert notes == {"de helft nu", "op rekening", "bijdragen"}
+    assert Night.objects.get(club=club).name == "Kaartavond"

@@ -22,7 +22,8 @@ from pages import body
 from scorebook.clubs.models import Player
 from scorebook.evenings.models import Payment
 
-pytestmark = pytest.mark.django_db
+# the ledger's money, summed in SQL (ledger/books.py): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 AC = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 BD = {"contract": "samen-9", "declarers": ["Bert", "Dina"], "tricks": 10}

@@ -15,15 +15,16 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from builders import club_evening
+from builders import LARGEST, club_evening
 from pages import body
 from scorebook.clubs.models import Player, Season
 from scorebook.core.money import AMOUNT_LIMIT, FEE_LIMIT
-from scorebook.evenings import creation, payments, services
+from scorebook.evenings import payments
 from scorebook.evenings.models import Payment, Seat
 from scorebook.ledger import services as ledger
 
-pytestmark = pytest.mark.django_db
+# the largest amounts summed in SQL (ledger/books.py): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 SAMEN_9 = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 OVER = AMOUNT_LIMIT + Decimal("0.01")
@@ -31,19 +32,7 @@ SENTENCE = "At most 100,000.00 can be recorded at once."
 
 
 def test_a_hundred_payments_of_the_largest_amount_on_the_largest_evening_fit(client, club, admin):
-    evening = creation.create_evening(
-        ruleset="kleurenwiezen",
-        players=["Anne", "Bert", "Carl", "Dina"],
-        first_dealer=0,
-        stake=Decimal("10000"),
-        currency="EUR",
-        date=date(2026, 11, 6),
-        user=admin,
-        club=club,
-    )
-    services.record_deal(evening, {"contract": "pass"}, admin)
-    for points in [100_000] * 9 + [99_999]:  # the most money an evening holds (test_money_bounds)
-        services.record_deal(evening, {"adjustment": {"Anne": points, "Bert": -points}}, admin)
+    evening = club_evening(club, admin, date(2026, 11, 6), LARGEST, stake="10000")  # the most money an evening holds
     for n in range(100):
         payments.record_payment(evening, "Carl", "Dina", AMOUNT_LIMIT, admin, free=True, note=f"{n}")
     assert Seat.objects.get(evening=evening, name="Dina").unpaid == -100 * AMOUNT_LIMIT

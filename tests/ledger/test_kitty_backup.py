@@ -14,17 +14,18 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
+import night_builders
 from builders import club_evening, lose_the_site
+from night_builders import EIGHT
 from pages import body
 from scorebook.clubs.models import Club, Player, Season
 from scorebook.evenings import services
 from scorebook.ledger import books
 from scorebook.ledger import services as ledger
 from scorebook.ledger.models import Expense, Prize
-from scorebook.nights import services as nights
 from scorebook.nights.models import Night
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 SAMEN_9 = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 
@@ -56,19 +57,17 @@ def picture(club):
 def test_the_kitty_survives_a_round_trip(club, admin, scorer, client, tmp_path):
     ledger.set_fees(club, Decimal("1.00"), Decimal("2.50"))
     club_evening(club, scorer, date(2025, 9, 10), [SAMEN_9])
-    night = nights.create_night(
-        club=club,
-        user=scorer,
-        name="Herfstavond",
-        date=date(2025, 10, 3),
-        ruleset="kleurenwiezen",
-        sessions=1,
-        deals_per_session=2,
-        ranking="total",
-        place_points=[],
+    night = night_builders.night(
+        club,
+        scorer,
+        EIGHT,
+        1,
+        2,
         stake=Decimal("0.10"),
-        currency="EUR",
-        players=["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"],
+        name="Herfstavond",
+        day=date(2025, 10, 3),
+        seed=0,
+        ranking_link=False,
     )
     for table in night.night_sessions.get().tables.select_related("evening"):
         names = [s.name for s in table.evening.seats.all()]

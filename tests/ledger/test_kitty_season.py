@@ -30,7 +30,8 @@ from scorebook.clubs.models import Player, Season
 from scorebook.ledger import books
 from scorebook.ledger.models import Prize
 
-pytestmark = pytest.mark.django_db
+# the kitty's money, summed in SQL (ledger/books.py): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 MINUS = "\u2212"
 

@@ -11,7 +11,9 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError
 from django.urls import reverse
 
+import night_builders
 from builders import club_evening
+from night_builders import EIGHT
 from pages import body
 from scorebook.clubs.models import Player
 from scorebook.evenings import payments, services
@@ -20,7 +22,8 @@ from scorebook.ledger import books
 from scorebook.nights import services as nights
 from scorebook.nights.models import Night
 
-pytestmark = pytest.mark.django_db
+# payments kept by the database's constraints, their money summed in SQL: both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 SAMEN_9 = {"contract": "samen-9", "declarers": ["Anne", "Carl"], "tricks": 10}
 
@@ -70,19 +73,17 @@ def test_an_evening_without_payments_or_deals_is_still_deleted(client, club, sco
 
 
 def test_a_night_with_payments_is_not_deleted_and_its_page_names_them(client, club, scorer):
-    night = nights.create_night(
-        club=club,
-        user=scorer,
-        name="Herfstavond",
-        date=date(2026, 10, 3),
-        ruleset="kleurenwiezen",
-        sessions=1,
-        deals_per_session=2,
-        ranking="total",
-        place_points=[],
+    night = night_builders.night(
+        club,
+        scorer,
+        EIGHT,
+        1,
+        2,
         stake=Decimal("0.10"),
-        currency="EUR",
-        players=["Anne", "Bert", "Carl", "Dina", "Emma", "Fien", "Gust", "Hilde"],
+        name="Herfstavond",
+        day=date(2026, 10, 3),
+        seed=0,
+        ranking_link=False,
     )
     table = night.night_sessions.get().tables.select_related("evening").first()
     names = [s.name for s in table.evening.seats.all()]

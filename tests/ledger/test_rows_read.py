@@ -17,14 +17,14 @@ from django.db.backends.utils import CursorWrapper
 from django.test import Client
 from django.urls import reverse
 
+import night_builders
 from bench import synthetic as syn
 from scorebook.clubs.models import Player
 from scorebook.evenings.models import Evening
 from scorebook.league.views import player as player_view
 from scorebook.ledger import services as ledger
-from scorebook.nights import services as nights
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 # Rows read by each money page (the same at 20 and at 200 evenings).
 PINNED = {
@@ -66,19 +66,17 @@ def make_club(size: int, user):
     history = syn.build_history(club, user, evenings=size, deals_per_evening=4, last_day=date(2026, 6, 25), unpaid=2)
     anne, bert, carl = (Player.objects.get(club=club, name=n) for n in ("Anne", "Bert", "Carl"))
     ledger.set_fees(club, Decimal("1.00"), Decimal("2.00"))
-    night = nights.create_night(
-        club=club,
-        user=user,
-        name="Herfstavond",
-        date=date(2026, 7, 2),
-        ruleset="kleurenwiezen",
-        sessions=1,
-        deals_per_session=2,
-        ranking="total",
-        place_points=[],
+    night = night_builders.night(
+        club,
+        user,
+        [*syn.PLAYERS, "Gust", "Hugo"],
+        1,
+        2,
         stake=Decimal("0.10"),
-        currency="EUR",
-        players=[*syn.PLAYERS, "Gust", "Hugo"],
+        name="Herfstavond",
+        day=date(2026, 7, 2),
+        seed=0,
+        ranking_link=False,
     )
     import random
 

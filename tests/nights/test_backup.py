@@ -29,6 +29,7 @@ def picture(night):
     }
 
 
+@pytest.mark.both_databases
 def test_it_restores_a_night_with_its_tables_plan_and_ranking(make_night, director, club, tmp_path):
     night = make_night(players=8, sessions=2)
     for t in tables(night):

@@ -12,12 +12,16 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from scorebook.evenings import creation
+from builders import club_evening
 from scorebook.evenings.models import Deal
 from scorebook.nights import services
 from scorebook.nights.models import NightTable
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # threads, a big night
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.both_databases,
+]  # threads, a big night
 
 PHONES = 8
 PLAYERS, SESSIONS = 64, 5  # eighty tables, each an evening
@@ -48,19 +52,7 @@ def phone(director, evening, stop: threading.Event, answers: list, problems: lis
 
 
 def test_it_creates_a_big_night_while_eight_phones_score_and_every_deal_is_answered(club, director):
-    tables = [
-        creation.create_evening(
-            ruleset="kleurenwiezen",
-            players=AT_THE_TABLE,
-            first_dealer=0,
-            stake=None,
-            currency="EUR",
-            date=date(2026, 3, 14),
-            user=director,
-            club=club,
-        )
-        for _ in range(PHONES)
-    ]
+    tables = [club_evening(club, director, date(2026, 3, 14), (), AT_THE_TABLE, stake=None) for _ in range(PHONES)]
     stop, answers, problems = threading.Event(), [], []
     phones = [threading.Thread(target=phone, args=(director, e, stop, answers, problems)) for e in tables]
     for p in phones:

@@ -29,6 +29,7 @@ def new_night_data(**extra):
     return data | extra
 
 
+@pytest.mark.both_databases
 def test_it_creates_a_40_player_night_with_a_plan_without_repeats_and_one_evening_per_table(director_client, club):
     response = director_client.post(reverse("night_new", args=[club.slug]), new_night_data())
     night = Night.objects.get()
@@ -47,6 +48,7 @@ def test_it_creates_a_40_player_night_with_a_plan_without_repeats_and_one_evenin
             met |= pairs
 
 
+@pytest.mark.both_databases
 def test_it_keeps_the_house_rules_as_they_were_when_the_night_began(director_client, club):
     club.house_rules.create(ruleset="kleurenwiezen", overrides={"all_pass_multiplier": 1})
     director_client.post(reverse("night_new", args=[club.slug]), new_night_data(guests="\n".join(NAMES[:8])))
@@ -84,6 +86,7 @@ def test_it_lets_only_the_clubs_admins_and_scorers_direct(client, club, cast, ma
     assert client.get(reverse("night", args=[night.pk])).status_code == 200
 
 
+@pytest.mark.both_databases
 def test_it_shows_every_tables_progress_and_highlights_the_late_ones(director_client, make_night, director):
     night = make_night(players=12)
     first, second, _third = tables(night)
@@ -99,6 +102,7 @@ def test_it_shows_every_tables_progress_and_highlights_the_late_ones(director_cl
     assert unchanged.status_code == 304
 
 
+@pytest.mark.both_databases
 def test_it_closes_a_session_locking_its_tables_and_reopens_it_with_a_reason(director_client, make_night):
     night = make_night(players=8)
     response = director_client.post(reverse("night_session_close", args=[night.pk, 1]))
@@ -112,6 +116,7 @@ def test_it_closes_a_session_locking_its_tables_and_reopens_it_with_a_reason(dir
     assert "deal 3 of table 2 was wrong" in director_client.get(reverse("night", args=[night.pk])).content.decode()
 
 
+@pytest.mark.both_databases
 def test_it_lets_the_director_correct_any_deal_of_the_night(director_client, make_night, director):
     night = make_night(players=8)
     table = tables(night)[1]
@@ -125,6 +130,7 @@ def test_it_lets_the_director_correct_any_deal_of_the_night(director_client, mak
     assert table.evening.deals.get().data["tricks"] == 7
 
 
+@pytest.mark.both_databases
 def test_it_swaps_in_a_substitute_at_the_tables_not_begun(director_client, make_night, director):
     night = make_night(players=8, sessions=3)
     leaving = night.participants.get(number=3)
@@ -143,6 +149,7 @@ def test_it_swaps_in_a_substitute_at_the_tables_not_begun(director_client, make_
     assert all(9 in t for t in night.plan["sessions"][1]["tables"] if len(t) and 9 in t)
 
 
+@pytest.mark.both_databases
 def test_it_adds_a_late_arrival_from_the_next_session_redrawing_only_the_sessions_left(
     director_client, make_night, director
 ):
@@ -163,6 +170,7 @@ def test_it_adds_a_late_arrival_from_the_next_session_redrawing_only_the_session
     assert sorted(p for t in night.plan["sessions"][2]["tables"] for p in t) == list(range(1, 10))
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_late_arrival_once_the_last_session_has_begun(director_client, make_night, director):
     night = make_night(players=8, sessions=1)
     t = tables(night)[0]
@@ -171,6 +179,7 @@ def test_it_refuses_a_late_arrival_once_the_last_session_has_begun(director_clie
     assert response.status_code == 422 and 'id="id_late_name_error"' in response.content.decode()
 
 
+@pytest.mark.both_databases
 def test_it_prints_a_card_per_table_and_session_with_a_qr_code_and_a_working_link(director_client, client, make_night):
     night = make_night(players=8, sessions=2)
     response = director_client.post(reverse("night_cards", args=[night.pk]))

@@ -18,7 +18,8 @@ from scorebook.core.formatting import signed_points
 from scorebook.evenings import services as evenings
 from scorebook.nights import hall, services
 
-pytestmark = pytest.mark.django_db
+# the hall reads the deals' stored JSON results, compares their times and sums its key in SQL
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 ASKS = re.compile(r'hx-headers="\{&quot;If-None-Match&quot;: &quot;\\&quot;([0-9a-f.]+)\\&quot;&quot;\}"')
 POLLS = re.compile(r'id="live-poll" hidden hx-get="live/\?p=(\d+)"')

@@ -12,7 +12,8 @@ from scorebook.league import standings as st
 from scorebook.league.views.seasons import rules_of, season_evenings, summaries
 from scorebook.nights.results import one_result
 
-pytestmark = pytest.mark.django_db
+# a night's money in the club's ledger, summed in SQL (ledger/books.py): both databases
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 @pytest.fixture

@@ -48,6 +48,7 @@ def test_it_plans_every_night_the_form_allows(players, sessions):
     assert all(sorted(p for table in s for p in table) == list(range(1, players + 1)) for s in plan.sessions)
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db(transaction=True)
 def test_it_draws_the_plan_before_the_transaction_so_another_evenings_deal_never_waits(
     club, director, make_night, monkeypatch
@@ -78,6 +79,7 @@ def test_it_draws_the_plan_before_the_transaction_so_another_evenings_deal_never
     assert recorded.is_set()
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db(transaction=True)
 def test_it_draws_a_late_arrivals_plan_before_the_transaction(make_night, monkeypatch):
     night = make_night(players=20, sessions=5)
@@ -117,6 +119,7 @@ def test_it_gives_a_night_its_sessions_from_its_players(club, players, sessions)
     assert form.cleaned_data["sessions"] <= max(3, seating.repeat_free_sessions(players))
 
 
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_it_asks_to_confirm_a_stake_of_a_euro_a_point_or_more(club, director_client):
     """As the new-evening form does (issue 29): a night at €1 a point or more waits for the box."""

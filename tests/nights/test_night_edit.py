@@ -14,6 +14,7 @@ from scorebook.nights.models import Night, NightEvent
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.both_databases
 def test_it_edits_the_name_date_and_deals_per_session_of_a_night(director_client, make_night):
     night = make_night(players=8, deals=8)
     response = director_client.post(
@@ -28,6 +29,7 @@ def test_it_edits_the_name_date_and_deals_per_session_of_a_night(director_client
     assert "Kaartavond → Lenteavond" in event.detail and "8 → 4" in event.detail
 
 
+@pytest.mark.both_databases
 def test_it_refuses_fewer_deals_per_session_than_a_table_has_played(director_client, make_night, director):
     night = make_night(players=8, deals=8)
     table = tables(night)[0].evening
@@ -42,6 +44,7 @@ def test_it_refuses_fewer_deals_per_session_than_a_table_has_played(director_cli
     assert night.deals_per_session == 8
 
 
+@pytest.mark.both_databases
 def test_it_deletes_a_night_without_a_deal_with_its_tables(director_client, make_night, club):
     night = make_night(players=8)
     assert director_client.get(reverse("night_delete", args=[night.pk])).status_code == 200
@@ -50,6 +53,7 @@ def test_it_deletes_a_night_without_a_deal_with_its_tables(director_client, make
     assert not Night.objects.exists() and not Evening.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_keeps_a_night_once_a_deal_is_recorded(director_client, make_night, director):
     night = make_night(players=8)
     table = tables(night, 2)[0].evening

@@ -55,6 +55,7 @@ def test_it_takes_a_guest_typed_as_a_roster_player_for_that_player(roster):
     assert not twice.is_valid() and twice.errors["guests"] == ["Anne is listed twice."]
 
 
+@pytest.mark.both_databases
 def test_it_shows_the_confirmation_box_only_when_a_guest_needs_it(client, director, roster):
     client.force_login(director)
     url = reverse("night_new", args=[roster.slug])

@@ -53,6 +53,7 @@ def test_a_night_is_one_named_line_of_the_lists_of_evenings(client, club, direct
         assert html.count(reverse("evening", args=[night.night_sessions.get(number=1).tables.first().evening_id])) == 0
 
 
+@pytest.mark.both_databases
 def test_the_night_line_says_closed_once_its_last_session_is_closed(director_client, director, make_night):
     night = make_night(players=8, sessions=2)
     services.close_session(night, 1, director)

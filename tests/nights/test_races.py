@@ -16,7 +16,7 @@ from scorebook.evenings.models import Deal, Evening, ScoringLink
 from scorebook.nights import services
 from scorebook.nights.models import Night, NightEvent, NightSession
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 
 def form(evening, made=True) -> dict:

@@ -27,6 +27,7 @@ def names_at(table):
     return [s.name for s in table.evening.seats.all()]
 
 
+@pytest.mark.both_databases
 def test_it_ranks_by_total_points_over_the_night_with_each_players_line(follower, make_night, clock):
     night = make_night(players=8)
     t1 = tables(night)[0]
@@ -70,6 +71,7 @@ def test_it_shares_the_place_points_between_tied_players():
     assert [(r.rank, r.name) for r in rows] == [(1, "A"), (1, "B"), (3, "C"), (4, "D")]
 
 
+@pytest.mark.both_databases
 def test_it_ranks_by_place_points_when_the_night_says_so(follower, make_night, director):
     night = make_night(players=8, ranking=Night.Ranking.PLACES)
     for t in tables(night):
@@ -81,6 +83,7 @@ def test_it_ranks_by_place_points_when_the_night_says_so(follower, make_night, d
     assert {r[0] for r in top} == {"1"} and {r[-1] for r in top} == {"3.50"}
 
 
+@pytest.mark.both_databases
 def test_it_shows_and_writes_the_points_that_break_ties_and_every_figure_one_way(follower, make_night, director):
     """Under place points, the points tell equal place points apart (issue 30): the page shows them
     in a column of their own, and the CSV writes every figure as the page does: a whole number
@@ -100,6 +103,7 @@ def test_it_shows_and_writes_the_points_that_break_ties_and_every_figure_one_way
     assert "7" in {row[-1] for row in rows[1:]}  # 3.5 + 3.5: a whole number
 
 
+@pytest.mark.both_databases
 def test_its_csv_is_like_the_clubs_other_csv_files(follower, make_night, director):
     """The reader's separators and decimals (Belgian Excel reads it in columns), never a formula."""
     night = make_night(players=["=HYPERLINK(1)", *NAMES[1:8]], ranking=Night.Ranking.PLACES)
@@ -113,6 +117,7 @@ def test_its_csv_is_like_the_clubs_other_csv_files(follower, make_night, directo
     assert response["Content-Disposition"].endswith('.csv"') and "kaartavond" in response["Content-Disposition"]
 
 
+@pytest.mark.both_databases
 def test_every_write_of_a_table_changes_the_nights_version(make_night, director):
     from scorebook.nights import results, services
 
@@ -130,6 +135,7 @@ def test_every_write_of_a_table_changes_the_nights_version(make_night, director)
     assert len(set(seen)) == len(seen)
 
 
+@pytest.mark.both_databases
 def test_it_shows_each_sessions_tables_with_their_results(follower, make_night, director):
     night = make_night(players=8)
     t = tables(night)[1]

@@ -15,7 +15,7 @@ from scorebook.evenings.models import link_token_hash
 from scorebook.nights import services
 from scorebook.nights.models import Night
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def test_the_director_makes_the_link_and_sees_it_once(director_client, make_night):

@@ -10,7 +10,7 @@ from night_builders import card_links, deal, tables
 from scorebook.evenings import services as evenings
 from scorebook.nights import services
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def test_a_late_arrival_replaces_the_cards_of_the_tables_seated_again(director_client, make_night, director):

@@ -21,6 +21,7 @@ def open_link(client, token):
     return client.get(reverse("scoring_link", args=[token]))
 
 
+@pytest.mark.both_databases
 def test_it_opens_the_tables_scoring_page_and_records_and_corrects_its_deals(table_scorer, make_night):
     night = make_night()
     table = tables(night)[0]
@@ -39,6 +40,7 @@ def test_it_opens_the_tables_scoring_page_and_records_and_corrects_its_deals(tab
     assert Deal.objects.get(evening=table.evening).data["tricks"] == 7
 
 
+@pytest.mark.both_databases
 def test_it_stores_only_a_hash_of_a_token_of_at_least_128_bits(make_night):
     night = make_night()
     token = services.table_link(tables(night)[0])
@@ -47,6 +49,7 @@ def test_it_stores_only_a_hash_of_a_token_of_at_least_128_bits(make_night):
     assert stored.token_hash == link_token_hash(token) and token not in stored.token_hash
 
 
+@pytest.mark.both_databases
 def test_it_reaches_nothing_else_with_the_link(table_scorer, make_night, club):
     night = make_night()
     first, other = tables(night)[:2]
@@ -67,6 +70,7 @@ def test_it_reaches_nothing_else_with_the_link(table_scorer, make_night, club):
     assert not Deal.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_revoked_link_at_once_even_on_an_opened_page(table_scorer, make_night):
     night = make_night()
     table = tables(night)[0]
@@ -80,6 +84,7 @@ def test_it_refuses_a_revoked_link_at_once_even_on_an_opened_page(table_scorer, 
     assert open_link(table_scorer, token).status_code == 404
 
 
+@pytest.mark.both_databases
 def test_it_refuses_a_deal_once_the_session_is_closed(table_scorer, make_night, director):
     night = make_night()
     table = tables(night)[0]
@@ -90,6 +95,7 @@ def test_it_refuses_a_deal_once_the_session_is_closed(table_scorer, make_night, 
     assert not Deal.objects.exists()
 
 
+@pytest.mark.both_databases
 def test_it_slows_an_address_that_tried_too_many_unknown_links_never_a_valid_card(table_scorer, make_night, caplog):
     """A hall shares one address (issue 20): twenty scans of old cards after a reprint refuse the
     next unknown link, never a valid card, and no log line holds a link."""
@@ -121,6 +127,7 @@ def test_no_log_line_holds_a_secret_link():
         assert "…" in record.getMessage() and path.split("/")[2] not in record.getMessage()
 
 
+@pytest.mark.both_databases
 def test_it_makes_a_new_link_that_replaces_the_old_one(table_scorer, make_night):
     night = make_night()
     table = tables(night)[0]
@@ -143,9 +150,10 @@ def test_the_progress_never_tells_a_stranger_that_a_night_exists(client, cast, m
 
 def test_the_deployed_proxy_keeps_no_address_in_a_log():
     """nginx's access log would write every table card's and link's token (its addresses): the
-    operating guide's server block turns it off; gunicorn's command writes none either."""
+    operating guide's server block turns it off; gunicorn's access log, which the guide keeps in the
+    journal, hides them with the site's mask (gunicorn.conf.py; tests/test_no_token_in_logs.py)."""
     from bench import deployment
 
     block = deployment.nginx_block()
     assert "access_log off;" in block
-    assert not any("access" in part for part in deployment.gunicorn_line())
+    assert "RedactLinks" in (deployment.ROOT / "gunicorn.conf.py").read_text()

@@ -12,6 +12,7 @@ from scorebook.evenings.models import Evening
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.both_databases
 def test_a_table_of_a_four_deal_night_refuses_a_fifth_deal(make_night, director):
     night = make_night(players=8, deals=4)
     table = tables(night)[0].evening
@@ -23,6 +24,7 @@ def test_a_table_of_a_four_deal_night_refuses_a_fifth_deal(make_night, director)
     assert table.deals.count() == 4
 
 
+@pytest.mark.both_databases
 def test_the_scoring_page_says_the_table_has_played_its_deals(director_client, make_night, director):
     night = make_night(players=8, deals=1)
     table = tables(night)[0].evening
@@ -37,6 +39,7 @@ def test_the_scoring_page_says_the_table_has_played_its_deals(director_client, m
     assert table.deals.count() == 1
 
 
+@pytest.mark.both_databases
 def test_a_put_back_deal_respects_the_limit_too(make_night, director):
     night = make_night(players=8, deals=1)
     table = tables(night)[0].evening
@@ -48,6 +51,7 @@ def test_a_put_back_deal_respects_the_limit_too(make_night, director):
         evenings.restore_deal(table, revision.pk, director)
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize(
     "act",
     [
@@ -67,6 +71,7 @@ def test_only_the_night_closes_deletes_archives_or_shares_a_table(make_night, di
     assert table.is_open and not table.archived and not table.share_id
 
 
+@pytest.mark.both_databases
 def test_the_night_still_closes_and_reopens_its_tables(make_night, director):
     from scorebook.nights import services as nights
 
@@ -120,6 +125,7 @@ def test_an_admin_refused_on_a_nights_table_is_told_it_belongs_to_the_night(clie
     assert table.is_open and not table.archived
 
 
+@pytest.mark.both_databases
 def test_the_tables_phone_says_its_sessions_deals_are_done_after_its_last_deal(director_client, make_night):
     """After its last deal of the session a table's page offers no "Deal 5" (issue 30): the answer to
     that deal is the whole board, which says the session's deals are done, without the record form;

@@ -12,7 +12,8 @@ import pytest
 from scorebook.rules import evening_file, registry
 from scorebook.rules.deals import ClassicDeal, ContractDeal, Evening, Pass
 from scorebook.rules.evening_file import FORMAT
-from scorebook.rules.model import RulesError, ruleset_from_dict, to_dict
+from scorebook.rules.model import RulesError, to_dict
+from scorebook.rules.reading import ruleset_from_dict
 from scorebook.rules.scoring import score
 
 PRESETS = ["classique", "short", "francais", "mort", "gand", "kleurenwiezen", "liege", "encheres"]

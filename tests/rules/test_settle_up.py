@@ -4,6 +4,7 @@ cent, exactly: its search is cross-checked against a brute force over every part
 against the dynamic programming over every subset up to 16 parties; it proves its answer on club
 months like real ones, within its node budget, and says when it could not."""
 
+import hashlib
 import random
 from decimal import Decimal
 
@@ -58,7 +59,8 @@ def clears(transfers, balances) -> bool:
 def test_its_search_finds_the_fewest_transfers_a_brute_force_search_finds(cents):
     balances = balances_from(cents)
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(settle_up, "SMALL", 0)  # the branch and bound on its own, not the dynamic programming
+        m.setattr(settle_up, "TABLE", 0)  # the branch and bound on its own, not the dynamic programming
+        m.setattr(settle_up, "SMALL", 0)
         found = settle_up.fewest_transfers(balances, nodes=10**6)
     assert clears(found.transfers, balances)
     assert found.proved and len(found.transfers) == brute_force_fewest(cents)
@@ -69,6 +71,7 @@ def test_its_search_finds_the_fewest_transfers_a_brute_force_search_finds(cents)
 def test_its_search_finds_the_minimum_of_the_dynamic_programming_up_to_16(cents):
     balances = balances_from(cents)
     with pytest.MonkeyPatch.context() as m:
+        m.setattr(settle_up, "TABLE", 0)
         m.setattr(settle_up, "SMALL", 0)
         found = settle_up.fewest_transfers(balances, nodes=10**6)
     assert clears(found.transfers, balances)
@@ -125,3 +128,69 @@ def test_it_gives_the_same_list_for_the_same_balances():
     assert settle_up.fewest_transfers(balances) == settle_up.fewest_transfers(dict(balances))
     with pytest.raises(ValueError):
         settle_up.fewest_transfers({"A": Decimal("1.00")})
+
+
+# --- what the pages show, pinned (issue 37: one search for every page, and no figure changed) ------------
+#
+# The transfers of club months and of clubs of 9 to 12 parties, and the nodes the search needs to prove
+# them, as the settle-up gave them before the evening's search and the club's became one (the same
+# figures): a change to the search that changes a page, or only how much of its budget it spends (a
+# weaker bound, another order), fails here.
+
+MONTHS = {  # (seed, members): (nodes to prove it, None: not within NODES; transfers; their digest)
+    (0, 30): (144, 22, "82eb27bd04c3"),
+    (3, 30): (119, 21, "15fb6e76f0f7"),
+    (4, 30): (292, 22, "5802a4c08dc8"),
+    (7, 30): (85, 22, "07ddb706751c"),
+    (9, 20): (57, 16, "e97b71cd26e7"),
+    (5, 40): (392, 26, "588bbc1d03d9"),
+    (7, 40): (128, 28, "39a6740925e1"),
+    (8, 40): (37, 28, "f432a3364c3b"),
+    (0, 40): (None, 28, "c0ebe7e175a5"),
+    (2, 30): (None, 23, "1e88b1c62ea7"),
+}
+PAIRED_FIRST = {  # balances in cents of 9 to 12 parties: their transfers and digest
+    (100, -300, -50, 200, 150, 100, -50, 150, 50, 300, -100, -550): (8, "ab35eaa07454"),
+    (300, -200, -50, -200, 150, 150, 150, 250, 100, -650): (8, "048745e00e53"),
+    (-200, -200, 50, -150, -250, 250, -50, -50, 600): (6, "ae85bc52a7dd"),
+}
+
+
+def digest(transfers) -> str:
+    return hashlib.sha256(";".join(f"{t.payer}>{t.payee}:{t.amount}" for t in transfers).encode()).hexdigest()[:12]
+
+
+def nodes_to_prove(balances) -> int | None:
+    """The fewest nodes with which the search proves its answer (it is deterministic: a budget that
+    proves it, any larger one does too), None beyond ``NODES``."""
+    low, high = 1, settle_up.NODES
+    if not settle_up.fewest_transfers(balances, nodes=high).proved:
+        return None
+    while low < high:
+        middle = (low + high) // 2
+        if settle_up.fewest_transfers(balances, nodes=middle).proved:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+@pytest.mark.parametrize(("seed", "members"), list(MONTHS))
+def test_a_club_months_settle_up_is_the_same_list_found_with_the_same_nodes(seed, members):
+    nodes, count, pinned = MONTHS[seed, members]
+    balances = balances_from(club_month(random.Random(seed), members))
+    found = settle_up.fewest_transfers(balances)
+    assert clears(found.transfers, balances)
+    assert (len(found.transfers), digest(found.transfers), found.proved) == (count, pinned, nodes is not None)
+    assert nodes_to_prove(balances) == nodes
+
+
+@pytest.mark.parametrize("cents", list(PAIRED_FIRST))
+def test_a_small_clubs_settle_up_pairs_equal_and_opposite_balances_first(cents):
+    count, pinned = PAIRED_FIRST[cents]
+    balances = balances_from(list(cents))
+    found = settle_up.fewest_transfers(balances)
+    assert clears(found.transfers, balances) and found.proved
+    assert (len(found.transfers), digest(found.transfers)) == (count, pinned) and count == brute_force_fewest(
+        list(cents)
+    )

@@ -16,6 +16,10 @@ from scorebook.rules.settlement import (
     money,
     outstanding,
     remaining_transfers,
+    seat_open,
+    still_open,
+    transfer_rows,
+    transfers_of,
 )
 
 D = Decimal
@@ -321,3 +325,62 @@ def test_it_never_asks_again_for_a_transfer_already_paid(data) -> None:
     unpaid = [t for t in transfers if t not in paid]
     assert balances_of(unpaid, order=balances) == outstanding(balances, paid)  # what is left is what is unpaid
     assert balances_of(rest, order=balances) == outstanding(balances, paid)
+
+
+# --- what remains of an evening, seat by seat (Seat.unpaid and Seat.open_transfers, the ledger's balances) ----
+
+
+SEATS = ["Anne", "Bert", "Carl", "Dina"]
+DUE = [Transfer("Bert", "Anne", D("1.80")), Transfer("Dina", "Carl", D("1.30"))]
+
+
+def test_an_evening_with_nothing_paid_still_owes_its_settlement_as_it_is() -> None:
+    assert still_open(DUE, SEATS, []) == DUE
+    assert [seat_open(DUE, name) for name in SEATS] == [
+        (D("1.80"), 1),
+        (D("-1.80"), 1),
+        (D("1.30"), 1),
+        (D("-1.30"), 1),
+    ]
+
+
+def test_a_payment_is_netted_against_the_settlement_and_a_seat_keeps_what_remains_for_it() -> None:
+    left = still_open(DUE, SEATS, [Transfer("Bert", "Anne", D("0.80")), Transfer("Carl", "Dina", D("0.20"))])
+    assert left == [Transfer("Bert", "Anne", D("1.00")), Transfer("Dina", "Carl", D("1.50"))]
+    assert [seat_open(left, name) for name in SEATS] == [
+        (D("1.00"), 1),
+        (D("-1.00"), 1),
+        (D("1.50"), 1),
+        (D("-1.50"), 1),
+    ]
+    assert seat_open(left, "Eric") == (D("0.00"), 0)
+
+
+def test_a_seat_in_several_open_transfers_nets_them_all() -> None:
+    # Carl owes Anne and is owed by Dina; a payment that no transfer asked for is owed back (ties in seat order)
+    left = still_open([Transfer("Carl", "Anne", D("2.00")), Transfer("Dina", "Carl", D("0.50"))], SEATS, [])
+    assert seat_open(left, "Carl") == (D("-1.50"), 2)
+    paid = still_open(DUE, SEATS, [Transfer("Anne", "Bert", D("0.30"))])
+    assert paid == [Transfer("Bert", "Anne", D("2.10")), Transfer("Dina", "Carl", D("1.30"))]
+
+
+def test_the_summarys_transfer_rows_read_back_as_the_same_transfers() -> None:
+    rows = transfer_rows(DUE)
+    assert rows == [{"from": "Bert", "to": "Anne", "amount": "1.80"}, {"from": "Dina", "to": "Carl", "amount": "1.30"}]
+    assert transfers_of(rows) == DUE
+    assert transfers_of(None) == [] == transfers_of([])
+
+
+def test_what_remains_is_listed_in_seat_order_whatever_order_the_settlement_names_the_parties_in() -> None:
+    seats = ["Anne", "Bert", "Carl", "Dina", "Eric"]
+    due = [
+        Transfer("Carl", "Anne", D("1.50")),
+        Transfer("Eric", "Bert", D("1.00")),
+        Transfer("Eric", "Dina", D("0.50")),
+    ]
+    # Bert paid Dina a euro: Dina owes him 0.50 back, and Eric owes him 1.50 (Dina's part of Eric's debt moved)
+    assert still_open(due, seats, [Transfer("Bert", "Dina", D("1.00"))]) == [
+        Transfer("Carl", "Anne", D("1.50")),
+        Transfer("Dina", "Bert", D("0.50")),
+        Transfer("Eric", "Bert", D("1.50")),
+    ]

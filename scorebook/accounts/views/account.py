@@ -1,10 +1,12 @@
 """Signing up and the profile page. Logging in and out and the passwords are django.contrib.auth's views."""
 
+from __future__ import annotations
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -12,12 +14,15 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from scorebook.core.http import AuthenticatedHttpRequest
+
+from .. import sign_up
 from ..forms import ProfileForm, SignupForm, focus_first_error
 
-INVALID = 422
+INVALID, FORBIDDEN = 422, 403
 
 
-def _safe_next(request) -> str:
+def _safe_next(request: HttpRequest) -> str:
     """The ``next`` URL of the request when it stays on this site, else an empty string."""
     candidate = request.POST.get("next") or request.GET.get("next") or ""
     if url_has_allowed_host_and_scheme(
@@ -27,17 +32,20 @@ def _safe_next(request) -> str:
     return ""
 
 
-def _after_login(next_url: str):
+def _after_login(next_url: str) -> HttpResponse:
     return HttpResponseRedirect(next_url) if next_url else redirect(settings.LOGIN_REDIRECT_URL)
 
 
 @sensitive_post_parameters("password1", "password2")
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
-def signup(request):
+def signup(request: HttpRequest) -> HttpResponse:
     next_url = _safe_next(request)
     if request.user.is_authenticated:
         return _after_login(next_url)
+    if why := sign_up.refusal(invited=False):  # settings.SIGNUP: nothing is written, the page says why
+        status = FORBIDDEN if request.method == "POST" else 200
+        return render(request, "accounts/signup_refused.html", {"why": why, "next": next_url}, status=status)
     form = SignupForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         user = form.save()
@@ -50,7 +58,7 @@ def signup(request):
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def profile(request):
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The owner's own page: the only place where his e-mail address is shown."""
     form = ProfileForm(request.POST if request.method == "POST" else None, user=request.user)
     if form.is_bound and form.is_valid():

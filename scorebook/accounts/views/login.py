@@ -6,10 +6,13 @@ response, so that a known and an unknown address take the same time to answer.""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import PasswordResetForm
-from django.http import HttpResponseRedirect
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, SetPasswordForm
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
@@ -27,21 +30,23 @@ TOO_MANY = 429
 log = logging.getLogger(__name__)
 
 
-class _Invalid422:
-    def form_invalid(self, form):
+class _Invalid422(FormView):
+    def form_invalid(self, form: Form) -> HttpResponse:
         return self.render_to_response(self.get_context_data(form=form), status=422)
 
 
 class LoginView(_Invalid422, auth_views.LoginView):
     authentication_form = LoginForm
 
-    def form_valid(self, form):
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_valid(form)
         remember_device(self.request, response, form.get_user())
         return response
 
 
-def locked_out(request, original_response=None, credentials=None):
+def locked_out(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: dict[str, Any] | None = None
+) -> HttpResponse:
     """AXES_LOCKOUT_CALLABLE: the login page again, saying what happened and what lifts it
     (for the admin's login page too)."""
     wanted = request.POST.get("next") or request.GET.get("next") or ""
@@ -80,15 +85,15 @@ class PasswordChangeView(_Invalid422, auth_views.PasswordChangeView):
 class MailLaterResetForm(PasswordResetForm):
     """Keeps the reset mails instead of sending them; ``send_kept`` renders and sends them."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["email"].label = _("E-mail address")
-        self.kept = []
+        self.kept: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
 
-    def send_mail(self, *args, **kwargs):
+    def send_mail(self, *args: Any, **kwargs: Any) -> None:
         self.kept.append((args, kwargs))
 
-    def send_kept(self):
+    def send_kept(self) -> None:
         for args, kwargs in self.kept:
             super().send_mail(*args, **kwargs)
 
@@ -96,12 +101,12 @@ class MailLaterResetForm(PasswordResetForm):
 class RedirectThenMail(HttpResponseRedirect):
     """The answer goes out first; the server then closes the response, and the mails are sent."""
 
-    def __init__(self, url, form: MailLaterResetForm):
+    def __init__(self, url: str, form: MailLaterResetForm) -> None:
         super().__init__(url)
         self.form = form
         self.language = translation.get_language()
 
-    def close(self):
+    def close(self) -> None:
         # the server has written the answer; the request's database connection is still open
         # until super().close() announces the end of the request
         try:
@@ -116,9 +121,9 @@ class RedirectThenMail(HttpResponseRedirect):
 class PasswordResetView(_Invalid422, auth_views.PasswordResetView):
     form_class = MailLaterResetForm
 
-    def form_valid(self, form):
-        response = super().form_valid(form)  # form.save() keeps the mails
-        return RedirectThenMail(response.url, form)
+    def form_valid(self, form: MailLaterResetForm) -> HttpResponse:
+        super().form_valid(form)  # form.save() keeps the mails
+        return RedirectThenMail(self.get_success_url(), form)
 
 
 class PasswordResetConfirmView(_Invalid422, auth_views.PasswordResetConfirmView):
@@ -129,7 +134,7 @@ class PasswordResetConfirmView(_Invalid422, auth_views.PasswordResetConfirmView)
 
     @method_decorator(sensitive_post_parameters())
     @method_decorator(never_cache)
-    def dispatch(self, request, *args, **kwargs):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         self.user = self.get_user(kwargs["uidb64"])
         token = kwargs["token"]
         self.validlink = (
@@ -141,7 +146,7 @@ class PasswordResetConfirmView(_Invalid422, auth_views.PasswordResetConfirmView)
             return FormView.dispatch(self, request, *args, **kwargs)  # the form, here
         return self.render_to_response(self.get_context_data())
 
-    def form_valid(self, form):
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:
         form.save()  # Django's would also take the token out of the session, where it never was
         response = HttpResponseRedirect(self.get_success_url())
         lift_lockouts(form.user)

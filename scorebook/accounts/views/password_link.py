@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import SetPasswordForm
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -24,7 +25,7 @@ INVALID, GONE = 422, 410
 @sensitive_post_parameters("new_password1", "new_password2")
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
-def password_link(request, token):
+def password_link(request: HttpRequest, token: str) -> HttpResponse:
     link = password_links.find(token)
     if link is None:
         return render(request, "accounts/password_link.html", {"gone": True}, status=GONE)

@@ -1,8 +1,12 @@
+from __future__ import annotations
+
 import hashlib
 import secrets
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -33,10 +37,13 @@ class Club(models.Model):
     class Meta:
         ordering = ["name"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
     # get_absolute_url: the club's page is the league's (a later layer); settings.ABSOLUTE_URL_OVERRIDES names it.
+    if TYPE_CHECKING:  # (Django adds it from the settings; declared for the type checker)
+
+        def get_absolute_url(self) -> str: ...
 
     def overrides_for(self, ruleset: str) -> dict:
         """The club's house rules for preset ``ruleset``: its changes to the preset ({}: it plays the preset)."""
@@ -51,7 +58,7 @@ class FormerSlug(models.Model):
     slug = models.SlugField(max_length=40, unique=True)
     changed_at = models.DateTimeField(auto_now_add=True)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.slug} → {self.club.slug}"
 
 
@@ -72,7 +79,7 @@ class Membership(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["club", "user"], name="membership_unique")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.user} in {self.club} ({self.role})"
 
 
@@ -101,7 +108,7 @@ class Invitation(models.Model):
     uses = models.PositiveSmallIntegerField(default=0)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"invitation to {self.club_id} as {self.role}"
 
     @property
@@ -109,6 +116,6 @@ class Invitation(models.Model):
         return self.revoked_at is None and self.uses < self.max_uses and timezone.now() < self.expires_at
 
     @classmethod
-    def usable(cls):
+    def usable(cls) -> QuerySet[Invitation]:
         """The invitations that still let someone join (the creator's role is checked on joining)."""
         return cls.objects.filter(revoked_at__isnull=True, uses__lt=models.F("max_uses"), expires_at__gt=timezone.now())

@@ -35,7 +35,7 @@ class Player(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
@@ -50,5 +50,5 @@ class PlayerClaim(models.Model):
         ordering = ["created_at", "pk"]
         constraints = [models.UniqueConstraint(fields=["player", "user"], name="player_claim_unique")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.user} claims {self.player}"

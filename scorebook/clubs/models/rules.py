@@ -1,3 +1,5 @@
+import hashlib
+import json
 from typing import Any
 
 from django.conf import settings
@@ -5,7 +7,13 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from scorebook.rules import registry
-from scorebook.rules.model import to_dict
+from scorebook.rules.model import Ruleset, to_dict
+
+
+def rules_version(overrides: dict | None) -> str:
+    """A fingerprint of a club's stored overrides: a form saved over other changes is noticed."""
+    text = json.dumps(overrides or {}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class HouseRules(models.Model):
@@ -22,10 +30,10 @@ class HouseRules(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["club", "ruleset"], name="house_rules_unique")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"house rules of {self.club_id} for {self.ruleset}"
 
-    def resolved(self):
+    def resolved(self) -> Ruleset:
         return registry.resolve(self.ruleset, self.overrides)
 
     def changed_figures(self) -> int:

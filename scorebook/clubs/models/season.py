@@ -1,4 +1,9 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import models
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from scorebook.rules import registry
@@ -39,16 +44,19 @@ class Season(models.Model):
     class Meta:
         ordering = ["-start"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
     # get_absolute_url: a season's page is the league's (a later layer); settings.ABSOLUTE_URL_OVERRIDES names it.
+    if TYPE_CHECKING:  # (Django adds it from the settings; declared for the type checker)
 
-    def same_name(self):
+        def get_absolute_url(self) -> str: ...
+
+    def same_name(self) -> QuerySet[Season]:
         """The club's other seasons of this name (in any case): a club names each of its seasons apart."""
         return Season.objects.filter(club_id=self.club_id, name__iexact=self.name).exclude(pk=self.pk)
 
-    def overlapping(self):
+    def overlapping(self) -> QuerySet[Season]:
         """The club's other seasons of the same variant whose dates meet this one's."""
         return (
             Season.objects.filter(club_id=self.club_id, ruleset=self.ruleset, start__lte=self.end, end__gte=self.start)

@@ -24,9 +24,11 @@ By what they edit:
 
 from __future__ import annotations
 
+from typing import Any
+
 from scorebook.rules.model import ContractRules, Ruleset
 
-from .base import HouseRulesForm, rules_version
+from .base import HouseRulesForm
 from .classic import ClassicRulesForm
 from .contract import ContractRulesForm
 from .grid import OUTCOMES, SIDES, cell_name
@@ -39,11 +41,10 @@ __all__ = [
     "HouseRulesForm",
     "cell_name",
     "house_rules_form",
-    "rules_version",
 ]
 
 
-def house_rules_form(key: str, current: Ruleset, data=None, **options) -> HouseRulesForm:
+def house_rules_form(key: str, current: Ruleset, data: Any = None, **options: Any) -> HouseRulesForm:
     """The editor of every figure of ``current`` (the club's rules of preset ``key``)."""
     form_class = ContractRulesForm if isinstance(current, ContractRules) else ClassicRulesForm
     return form_class(key, current, data, **options)

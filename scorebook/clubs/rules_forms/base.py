@@ -1,12 +1,10 @@
 """What every house-rules form shares: figure inputs, the page's sections, errors placed by path, and
-the validation that turns the inputs back into a ruleset (``scorebook.rules.model.ruleset_from_dict``)
+the validation that turns the inputs back into a ruleset (``scorebook.rules.reading.ruleset_from_dict``)
 and into the club's overrides (``registry.diff``)."""
 
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,15 +14,10 @@ from django.utils.translation import gettext as _
 from scorebook.core import cleaning
 from scorebook.core.engine_messages import localized, localized_with_path
 from scorebook.rules import registry
-from scorebook.rules.model import RulesError, Ruleset, ruleset_from_dict, to_dict
+from scorebook.rules.model import RulesError, Ruleset, to_dict
+from scorebook.rules.reading import ruleset_from_dict
 
 FIGURE_LIMIT = 1_000
-
-
-def rules_version(overrides: dict | None) -> str:
-    """A fingerprint of a club's stored overrides: a form saved over other changes is noticed."""
-    text = json.dumps(overrides or {}, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def int_or_none(raw: Any) -> int | None:
@@ -39,7 +32,7 @@ class Item:
     label: str = ""
 
     @property
-    def field(self):
+    def field(self) -> forms.BoundField | None:
         return self.fields[0] if self.fields else None
 
 
@@ -60,7 +53,9 @@ class HouseRulesForm(forms.Form):
 
     required_css_class = ""
 
-    def __init__(self, key: str, current: Ruleset, data=None, *, editable: bool = True, open_contract: str = ""):
+    def __init__(
+        self, key: str, current: Ruleset, data: Any = None, *, editable: bool = True, open_contract: str = ""
+    ) -> None:
         super().__init__(data=data)
         self.key = key
         self.current = current
@@ -83,14 +78,14 @@ class HouseRulesForm(forms.Form):
     def number(
         self,
         name: str,
-        label,
-        initial,
+        label: str,
+        initial: int | None,
         *,
         required: bool = True,
         low: int | None = None,
         high: int | None = None,
-        help_text="",
-        **attrs,
+        help_text: str = "",
+        **attrs: str,
     ) -> None:
         """A whole-number input named after its path in the rules."""
         widget_attrs = {"inputmode": "numeric"} if low is not None and low >= 0 else {}
@@ -164,8 +159,9 @@ class HouseRulesForm(forms.Form):
         """Whether valid ``rules`` may be saved as they are (else the errors say what to confirm)."""
         return True
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if not self.editable:
             raise forms.ValidationError(_("Only the club's admins can change its rules."))
         data = copy.deepcopy(self.current_dict)

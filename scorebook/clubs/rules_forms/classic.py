@@ -3,6 +3,8 @@ the table of manche values, the honours, and claiming the manche with honours.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext as _
 
@@ -17,13 +19,15 @@ EXTRA_MANCHE_ROWS = 2  # empty rows offered below the manche-value table
 class ClassicRulesForm(HouseRulesForm):
     """Every figure of a classic game."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._manche_rows: list[int] = []  # the inputs' row of each row of the cleaned table
         super().__init__(*args, **kwargs)
 
     # --- building the fields --------------------------------------------------------
 
     def add_fields(self) -> None:
+        """The manche, the honours, the claim, the value of a manche and the robre, in the order the
+        page shows them."""
         d = self.current_dict
         self.number("manche_target", _("Points to win a manche"), d["manche_target"], low=1, high=100)
         self.number(
@@ -41,7 +45,24 @@ class ClassicRulesForm(HouseRulesForm):
             initial=d["honours"]["cards"],
             widget=Taps(css="rules-taps"),
         )
-        points = {int(k): v for k, v in d["honours"]["points"].items()}
+        self._honours_fields(d["honours"])
+        self._claim_fields(d["claim"])
+        self._manche_fields(d)
+        self.number("manches_to_win", _("Manches to win the robre"), d["manches_to_win"], low=1, high=5)
+        self.number("robre_bonus", _("Robre bonus"), d["robre_bonus"], low=0, high=100)
+        self.number(
+            "chelem_points",
+            _("Chelem (all 13 tricks), outside the manche"),
+            d["chelem_points"],
+            required=False,
+            low=0,
+            high=FIGURE_LIMIT,
+            help_text=_("Empty: a chelem scores as any other deal."),
+        )
+
+    def _honours_fields(self, honours: dict) -> None:
+        """The points of 3, 4 (and 5) honours held, whether they count towards the manche, when barred."""
+        points = {int(k): v for k, v in honours["points"].items()}
         for held in sorted(set(range(3, 6)) | set(points)):
             self.number(
                 f"honours.points.{held}",
@@ -55,16 +76,18 @@ class ClassicRulesForm(HouseRulesForm):
             label=_("Honour points count towards the manche"),
             help_text=_("Off: they are kept aside and added when the manche ends (French rules)."),
             required=False,
-            initial=d["honours"]["towards_manche"],
+            initial=honours["towards_manche"],
         )
         self.fields["honours.barred_at"] = forms.CharField(
             label=_("No honours for a side standing at"),
             help_text=_("Scores separated by commas, e.g. 4; empty: never barred."),
             required=False,
-            initial=", ".join(str(v) for v in d["honours"]["barred_at"]),
+            initial=", ".join(str(v) for v in honours["barred_at"]),
             widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
         )
-        claim = d["claim"]
+
+    def _claim_fields(self, claim: dict | None) -> None:
+        """Whether a side may claim the manche by showing its honours, at what score, for how much."""
         self.fields["claim.on"] = forms.BooleanField(
             label=_("A side at a given score may claim the manche by showing honours"),
             required=False,
@@ -79,6 +102,10 @@ class ClassicRulesForm(HouseRulesForm):
             low=1,
             high=99,
         )
+
+    def _manche_fields(self, d: dict) -> None:
+        """How a won manche is valued: the table of values (a row more than the club has, and those
+        a page added), or by difference with its base."""
         self.fields["manche_scoring"] = forms.ChoiceField(
             label=_("How a won manche is valued"),
             choices=[
@@ -107,17 +134,6 @@ class ClassicRulesForm(HouseRulesForm):
             low=0,
             high=100,
             help_text=_("Points for winning the manche, added to the difference."),
-        )
-        self.number("manches_to_win", _("Manches to win the robre"), d["manches_to_win"], low=1, high=5)
-        self.number("robre_bonus", _("Robre bonus"), d["robre_bonus"], low=0, high=100)
-        self.number(
-            "chelem_points",
-            _("Chelem (all 13 tricks), outside the manche"),
-            d["chelem_points"],
-            required=False,
-            low=0,
-            high=FIGURE_LIMIT,
-            help_text=_("Empty: a chelem scores as any other deal."),
         )
 
     # --- what the template walks ------------------------------------------------------

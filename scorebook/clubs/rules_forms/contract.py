@@ -5,6 +5,7 @@ payout grid, with the schedule that fills a grid from one value and a step per t
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, overload
 
 from django import forms
 from django.utils.translation import get_language, ngettext
@@ -16,6 +17,7 @@ from scorebook.core.forms import ChoiceRows
 from scorebook.rules import registry
 from scorebook.rules.model import (
     MAX_TRICKS,
+    Bete,
     BeteEnd,
     Combination,
     Contract,
@@ -23,8 +25,8 @@ from scorebook.rules.model import (
     PayoutCells,
     RulesError,
     Ruleset,
-    contract_from_dict,
 )
+from scorebook.rules.reading import contract_from_dict
 
 from .base import FIGURE_LIMIT, HouseRulesForm, Section, int_or_none
 from .grid import (
@@ -44,23 +46,42 @@ from .grid import (
 class DoublingBox(forms.CheckboxInput):
     """A tick box for a multiplier of 1 or 2: ticked sends 2, unticked 1 (any other figure sent is kept)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(check_test=lambda value: str(value) == "2")
 
-    def format_value(self, value):
+    def format_value(self, value: object) -> str:
         return "2"
 
-    def value_from_datadict(self, data, files, name):
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:
         return data.get(name) or "1"
 
 
 class ContractRulesForm(HouseRulesForm):
     """Every figure of a contract game."""
 
+    current: ContractRules  # (``house_rules_form`` gives it a contract game's rules)
+
     # --- building the fields --------------------------------------------------------
 
     def add_fields(self) -> None:
-        rules: ContractRules = self.current  # type: ignore[assignment]
+        """The whole game's figures, the bête's, then each contract's needs, grid and schedule, in
+        the order the page shows them."""
+        rules = self.current
+        self._game_fields(rules)
+        if rules.bete is not None:
+            self._bete_fields(rules.bete)
+        self._layouts: dict[str, tuple[PayoutCells, ...]] = {}
+        for key, contract in rules.contracts.items():
+            self._layouts[key] = layout = self._needs_fields(key, contract)
+            self._payout_fields(key, contract, layout)
+            self._schedule_fields(key, contract)
+        self.fields["confirm_unbalanced"] = forms.BooleanField(
+            label=_("Yes, save a grid that is not zero-sum: the points of a deal will not add up to 0."),
+            required=False,
+        )
+
+    def _game_fields(self, rules: ContractRules) -> None:
+        """Several misère declarers in one deal, and the deal after an all-pass."""
         self.fields["misere_combination"] = forms.ChoiceField(
             label=_("Several misère or piccolo declarers in one deal"),
             choices=[
@@ -92,82 +113,83 @@ class ContractRulesForm(HouseRulesForm):
                 high=10,
                 help_text=_("1: no doubling; 2: the next played deal counts double."),
             )
-        if rules.bete is not None:
-            self.fields["bete.failure_floor"] = forms.BooleanField(
-                label=_("A failure pays at least the contract's value, even into an empty bête"),
+
+    def _bete_fields(self, bete: Bete) -> None:
+        self.fields["bete.failure_floor"] = forms.BooleanField(
+            label=_("A failure pays at least the contract's value, even into an empty bête"),
+            required=False,
+            initial=bete.failure_floor,
+        )
+        self.number(
+            "bete.ante",
+            _("Ante: jetons the dealer puts in the bête at each deal"),
+            bete.ante,
+            low=0,
+            high=FIGURE_LIMIT,
+        )
+        self.fields["bete.end"] = forms.ChoiceField(
+            label=_("What is left in the bête at the end of the evening"),
+            choices=[
+                (str(BeteEnd.SHARE), _("shared equally by the evening's players")),
+                (str(BeteEnd.CARRY), _("carried to the club's next evening")),
+            ],
+            initial=str(bete.end),
+        )
+
+    def _needs_fields(self, key: str, contract: Contract) -> tuple[PayoutCells, ...]:
+        """The tricks a contract needs (and needs when the trump was changed); the layout of its grid
+        for the needs submitted (the cells follow them), else the stored ones."""
+        needs_name = f"contracts.{key}.needs"
+        exact = contract.kind.per_declarer
+        self.number(
+            needs_name,
+            _("Tricks needed, exactly, by each declarer") if exact else _("Tricks needed (at least)"),
+            contract.needs,
+            low=None,
+            high=None,
+            inputmode="numeric",
+        )
+        changed = contract.needs_if_trump_changed
+        if changed is not None:
+            self.number(
+                f"contracts.{key}.needs_if_trump_changed",
+                _("Tricks needed when the trump was changed"),
+                changed,
                 required=False,
-                initial=rules.bete.failure_floor,
-            )
-            self.number(
-                "bete.ante",
-                _("Ante: jetons the dealer puts in the bête at each deal"),
-                rules.bete.ante,
-                low=0,
-                high=FIGURE_LIMIT,
-            )
-            self.fields["bete.end"] = forms.ChoiceField(
-                label=_("What is left in the bête at the end of the evening"),
-                choices=[
-                    (str(BeteEnd.SHARE), _("shared equally by the evening's players")),
-                    (str(BeteEnd.CARRY), _("carried to the club's next evening")),
-                ],
-                initial=str(rules.bete.end),
-            )
-        self._layouts: dict[str, tuple[PayoutCells, ...]] = {}
-        for key, contract in rules.contracts.items():
-            needs_name = f"contracts.{key}.needs"
-            exact = contract.kind.per_declarer
-            self.number(
-                needs_name,
-                _("Tricks needed, exactly, by each declarer") if exact else _("Tricks needed (at least)"),
-                contract.needs,
-                low=None,
-                high=None,
                 inputmode="numeric",
             )
-            changed = contract.needs_if_trump_changed
-            if changed is not None:
-                self.number(
-                    f"contracts.{key}.needs_if_trump_changed",
-                    _("Tricks needed when the trump was changed"),
-                    changed,
-                    required=False,
-                    inputmode="numeric",
-                )
-            needs = self._submitted_int(needs_name, contract.needs, 0, MAX_TRICKS)
-            if changed is not None:
-                changed = self._submitted_int(
-                    f"contracts.{key}.needs_if_trump_changed", changed, needs, MAX_TRICKS, blank_is_none=True
-                )
-            layout = cell_layout(contract, needs, changed)
-            self._layouts[key] = layout
-            for tricks, can_make, can_fail in layout:
-                for outcome, exists in (("made", can_make), ("failed", can_fail)):
-                    if not exists:
-                        continue
-                    table = contract.made if outcome == "made" else contract.failed
-                    payout = table.get(tricks)
-                    for side in SIDES:
-                        label = (
-                            _("Made with %(tricks)s tricks: %(who)s")
-                            if outcome == "made"
-                            else _("Failed with %(tricks)s tricks: %(who)s")
-                        ) % {"tricks": tricks, "who": _("each declarer") if side == "declarer" else _("each opponent")}
-                        self.fields[cell_name(key, outcome, tricks, side)] = cleaning.IntegerField(
-                            label=label,
-                            initial=None if payout is None else getattr(payout, side),
-                            min_value=-CELL_LIMIT,
-                            max_value=CELL_LIMIT,
-                            error_messages={
-                                "required": _("Enter the figure for %(tricks)s tricks.") % {"tricks": tricks},
-                                "invalid": _("Enter a whole number."),
-                            },
-                        )
-            self._schedule_fields(key, contract)
-        self.fields["confirm_unbalanced"] = forms.BooleanField(
-            label=_("Yes, save a grid that is not zero-sum: the points of a deal will not add up to 0."),
-            required=False,
-        )
+        needs = self._submitted_int(needs_name, contract.needs, 0, MAX_TRICKS)
+        if changed is not None:
+            changed = self._submitted_int(
+                f"contracts.{key}.needs_if_trump_changed", changed, needs, MAX_TRICKS, blank_is_none=True
+            )
+        return cell_layout(contract, needs, changed)
+
+    def _payout_fields(self, key: str, contract: Contract, layout: tuple[PayoutCells, ...]) -> None:
+        """A contract's grid: the declarer's and the opponent's figure for each number of tricks it
+        can be made or fail with."""
+        for tricks, can_make, can_fail in layout:
+            for outcome, exists in (("made", can_make), ("failed", can_fail)):
+                if not exists:
+                    continue
+                table = contract.made if outcome == "made" else contract.failed
+                payout = table.get(tricks)
+                for side in SIDES:
+                    label = (
+                        _("Made with %(tricks)s tricks: %(who)s")
+                        if outcome == "made"
+                        else _("Failed with %(tricks)s tricks: %(who)s")
+                    ) % {"tricks": tricks, "who": _("each declarer") if side == "declarer" else _("each opponent")}
+                    self.fields[cell_name(key, outcome, tricks, side)] = cleaning.IntegerField(
+                        label=label,
+                        initial=None if payout is None else getattr(payout, side),
+                        min_value=-CELL_LIMIT,
+                        max_value=CELL_LIMIT,
+                        error_messages={
+                            "required": _("Enter the figure for %(tricks)s tricks.") % {"tricks": tricks},
+                            "invalid": _("Enter a whole number."),
+                        },
+                    )
 
     def _schedule_fields(self, key: str, contract: Contract) -> None:
         """One value (and a step per trick) that fills the contract's whole grid, or its family's."""
@@ -219,16 +241,17 @@ class ContractRulesForm(HouseRulesForm):
     def with_schedule(self, key: str) -> tuple[dict, list[str]]:
         """The submitted figures with the grid of ``key`` (or of its family) filled from its schedule,
         and the contracts filled: what the preview shows before anything is saved."""
-        data = self.data.copy()
-        rules: ContractRules = self.current  # type: ignore[assignment]
+        # a QueryDict or a dict, both copied so (django-stubs types a form's data as a read-only Mapping)
+        data = self.data.copy()  # type: ignore[attr-defined]
+        rules = self.current
         source = rules.contracts[key]
 
-        def value(name: str, default: int | None) -> int | None:
+        def value(name: str) -> int | None:
             raw = self.data.get(f"schedule.{key}.{name}")
             number = int_or_none(raw)
-            return number if number is not None and abs(number) <= CELL_LIMIT else default
+            return number if number is not None and abs(number) <= CELL_LIMIT else None
 
-        schedule = Schedule(value("made", None), value("made_step", 0), value("failed", None), value("failed_step", 0))
+        schedule = Schedule(value("made"), value("made_step") or 0, value("failed"), value("failed_step") or 0)
         family = self.data.get(f"schedule.{key}.scope") == "family"
         targets = [
             k for k, c in rules.contracts.items() if k == key or (family and self._family(c) == self._family(source))
@@ -245,6 +268,14 @@ class ContractRulesForm(HouseRulesForm):
                     if f"schedule.{key}.{name}" in self.data:
                         data[f"schedule.{target}.{name}"] = self.data[f"schedule.{key}.{name}"]
         return data, targets
+
+    @overload
+    def _submitted_int(self, name: str, fallback: int, low: int, high: int) -> int: ...
+
+    @overload
+    def _submitted_int(
+        self, name: str, fallback: int | None, low: int, high: int, *, blank_is_none: bool
+    ) -> int | None: ...
 
     def _submitted_int(
         self, name: str, fallback: int | None, low: int, high: int, *, blank_is_none: bool = False
@@ -278,7 +309,9 @@ class ContractRulesForm(HouseRulesForm):
                     cells += pair
                     base = (preset.get(outcome) or {}).get(str(tricks))
                     if exists and base is not None:
-                        differs = [int_or_none(f.value()) != b for f, b in zip(pair, base, strict=True)]
+                        differs = [
+                            int_or_none(f.value()) != b for f, b in zip(pair, base, strict=True) if f is not None
+                        ]
                         half = half or differs[0] != differs[1]
                 rows.append(Row(tricks, cells, half))
             trump = f"contracts.{key}.needs_if_trump_changed"
@@ -370,10 +403,11 @@ class ContractRulesForm(HouseRulesForm):
         if not isinstance(rules, ContractRules) or cleaned.get("confirm_unbalanced"):
             return True
         preset = registry.get(self.key)
+        preset_grids = preset.contracts if isinstance(preset, ContractRules) else {}
         self.unbalanced = [
             key
             for key, contract in rules.contracts.items()
-            if key in preset.contracts and zero_sum(preset.contracts[key]) and not zero_sum(contract)
+            if key in preset_grids and zero_sum(preset_grids[key]) and not zero_sum(contract)
         ]
         for key in self.unbalanced:
             contract = rules.contracts[key]

@@ -113,7 +113,7 @@ class Schedule:
             else 0,
         )
 
-    def cells(self, contract: Contract, layout) -> dict[tuple[str, int], tuple[int, int]]:
+    def cells(self, contract: Contract, layout: tuple[PayoutCells, ...]) -> dict[tuple[str, int], tuple[int, int]]:
         """(outcome, tricks) -> (declarer, opponent) for every cell of ``layout``."""
         base = contract.needs * 2 if contract.exact and contract.declarers == 2 else contract.needs
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scorebook.clubs.access import club_for_user
+from scorebook.core.http import AuthenticatedHttpRequest
 
 from .. import services
 from ..forms import ClubForm
@@ -18,7 +20,7 @@ from ..models import Membership, Role
 INVALID = 422
 
 
-def _list_page(request, form=None, status=200):
+def _list_page(request: AuthenticatedHttpRequest, form: ClubForm | None = None, status: int = 200) -> HttpResponse:
     memberships = Membership.objects.filter(user=request.user).select_related("club").order_by("club__name")
     return render(
         request,
@@ -29,12 +31,12 @@ def _list_page(request, form=None, status=200):
 
 
 @login_required
-def club_list(request):
+def club_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _list_page(request)
 
 
 @login_required
-def club_new(request):
+def club_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """GET: the form alone; POST: create the club, its creator as admin."""
     if request.method != "POST":
         return render(request, "clubs/form.html", {"form": ClubForm()})
@@ -56,7 +58,7 @@ def club_new(request):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
-def club_settings(request, slug):
+def club_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Admins rename the club; a new short name keeps the old address working (it redirects)."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
     form = ClubForm(request.POST or None, club=club, initial={"name": club.name, "slug": club.slug})

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, ngettext
@@ -19,12 +18,14 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scorebook.clubs.access import club_for_user
 from scorebook.core.engine_messages import localized_with_path
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.rules import registry
-from scorebook.rules.model import Family, RulesError
+from scorebook.rules.model import ContractRules, Family, RulesError, Ruleset
 
 from .. import services as club_services
-from ..models import HouseRules, Role
-from ..rules_forms import house_rules_form, rules_version
+from ..models import Club, HouseRules, Role
+from ..models.rules import rules_version
+from ..rules_forms import ContractRulesForm, HouseRulesForm, house_rules_form
 
 INVALID = 422
 CONFLICT = 409
@@ -41,7 +42,7 @@ def _preset_key(ruleset: str) -> str:
         raise Http404("No such variant") from None
 
 
-def _current(club, key: str):
+def _current(club: Club, key: str) -> tuple[HouseRules | None, Ruleset, str]:
     """(house rules row or None, the rules the club plays by, a problem with the stored rules or "")."""
     house = HouseRules.objects.filter(club=club, ruleset=key).first()
     if house is None:
@@ -54,7 +55,7 @@ def _current(club, key: str):
 
 @login_required
 @require_safe
-def rules_list(request, slug):
+def rules_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club, role = club_for_user(request, slug)
     stored = {h.ruleset: h for h in HouseRules.objects.filter(club=club)}
     lang = _lang()
@@ -86,7 +87,7 @@ def rules_list(request, slug):
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def rules_edit(request, slug, ruleset):
+def rules_edit(request: AuthenticatedHttpRequest, slug: str, ruleset: str) -> HttpResponse:
     """GET: every figure of the variant (read-only for members). POST (admins): save, or go back to the preset."""
     if request.method == "POST":
         return _rules_save(request, slug, ruleset)
@@ -97,62 +98,35 @@ def rules_edit(request, slug, ruleset):
     return _editor(request, club, role, key, form, house, problem)
 
 
-def _rules_save(request, slug, ruleset):
+def _rules_save(request: AuthenticatedHttpRequest, slug: str, ruleset: str) -> HttpResponse:
+    """An admin's post: back to the preset, a schedule's preview, or the figures saved (the form
+    checked against the club's rules, then ``services.save_house_rules`` decides under the club's lock)."""
     club, role = club_for_user(request, slug, Role.ADMIN)
     key = _preset_key(ruleset)
-    if request.POST.get("action") == "reset":
-        deleted, _rows = HouseRules.objects.filter(club=club, ruleset=key).delete()
-        if deleted:
+    action = request.POST.get("action", "")
+    if action == "reset":
+        if club_services.reset_house_rules(club, key):
             messages.success(request, _("Back to the preset: the next evening uses its figures."))
         else:
             messages.info(request, _("These rules were already the preset's."))
         return redirect("club_rules_edit", club.slug, key)
-
-    action = request.POST.get("action", "")
     if action.startswith("schedule:"):
         return _schedule_preview(request, club, role, key, action.partition(":")[2])
-
-    with transaction.atomic():
-        club_services.lock_club(club.pk)  # two admins saving at once: the second sees the first's change
-        house, current, problem = _current(club, key)
-        form = house_rules_form(key, current, request.POST, open_contract=request.POST.get("_open", ""))
-        submitted = request.POST.get("_version")
-        stale = submitted is not None and submitted != rules_version(house.overrides if house else None)
-        if not form.is_valid():
-            # the re-shown form still carries the version it was opened with: a later change is still noticed
-            return _editor(request, club, role, key, form, house, problem, status=INVALID, version=submitted)
-        if stale:
-            form.add_error(
-                None,
-                _(
-                    "Someone changed these rules while you were editing them. Your figures are below, not saved: "
-                    "save again to replace the other change."
-                ),
-            )
-            return _editor(request, club, role, key, form, house, problem, status=CONFLICT)
-        overrides = form.cleaned_overrides
-        if not overrides:
-            if house is not None:
-                house.delete()
-            messages.success(request, _("Saved: these are the preset's figures."))
-        elif house is not None and house.overrides == overrides:
-            messages.info(request, _("Nothing changed."))
-        else:
-            house, _created = HouseRules.objects.update_or_create(
-                club=club, ruleset=key, defaults={"overrides": overrides, "updated_by": request.user}
-            )
-            count = house.changed_figures()
-            messages.success(
-                request,
-                ngettext(
-                    "Saved: %(count)s figure differs from the preset. The next evening uses it; "
-                    "evenings already started keep their rules.",
-                    "Saved: %(count)s figures differ from the preset. The next evening uses them; "
-                    "evenings already started keep their rules.",
-                    count,
-                )
-                % {"count": count},
-            )
+    house, current, problem = _current(club, key)
+    form = house_rules_form(key, current, request.POST, open_contract=request.POST.get("_open", ""))
+    submitted = request.POST.get("_version")
+    if not form.is_valid():
+        # the re-shown form still carries the version it was opened with: a later change is still noticed
+        return _editor(request, club, role, key, form, house, problem, status=INVALID, version=submitted)
+    checked = rules_version(house.overrides if house else None)  # what the form was checked against
+    seen = (checked,) if submitted is None else (checked, submitted)
+    try:
+        saved, house = club_services.save_house_rules(club, key, form.cleaned_overrides, request.user, seen=seen)
+    except club_services.RulesChanged as changed:
+        form.add_error(None, changed.message)
+        house, _rules, problem = _current(club, key)  # as the other change left them
+        return _editor(request, club, role, key, form, house, problem, status=CONFLICT)
+    _say_saved(request, saved, house)
     target = reverse("club_rules_edit", args=[club.slug, key])
     opened = request.POST.get("_open", "")
     if opened and opened in getattr(form.current, "contracts", {}):
@@ -160,14 +134,34 @@ def _rules_save(request, slug, ruleset):
     return redirect(target)
 
 
-def _schedule_preview(request, club, role, key, contract):
+def _say_saved(request: HttpRequest, saved: club_services.RulesSaved, house: HouseRules | None) -> None:
+    if saved is club_services.RulesSaved.PRESET:
+        messages.success(request, _("Saved: these are the preset's figures."))
+    elif saved is club_services.RulesSaved.UNCHANGED or house is None:
+        messages.info(request, _("Nothing changed."))
+    else:
+        count = house.changed_figures()
+        messages.success(
+            request,
+            ngettext(
+                "Saved: %(count)s figure differs from the preset. The next evening uses it; "
+                "evenings already started keep their rules.",
+                "Saved: %(count)s figures differ from the preset. The next evening uses them; "
+                "evenings already started keep their rules.",
+                count,
+            )
+            % {"count": count},
+        )
+
+
+def _schedule_preview(request: HttpRequest, club: Club, role: Role, key: str, contract: str) -> HttpResponse:
     """Fill a contract's grid (or its family's) from one value and a step per trick, and show the
     result: nothing is saved until the admin saves the page. Not zero-sum where the preset is, or
     any other problem, is shown next to the figures at once."""
     house, current, problem = _current(club, key)
-    if contract not in getattr(current, "contracts", {}):
+    if not isinstance(current, ContractRules) or contract not in current.contracts:
         raise Http404("No such contract")
-    probe = house_rules_form(key, current, request.POST)
+    probe = ContractRulesForm(key, current, request.POST)
     data, targets = probe.with_schedule(contract)
     form = house_rules_form(key, current, data, open_contract=contract)
     valid = form.is_valid()
@@ -191,7 +185,18 @@ def _schedule_preview(request, club, role, key, contract):
     )
 
 
-def _editor(request, club, role, key, form, house, problem, status=200, version=None, preview=""):
+def _editor(
+    request: HttpRequest,
+    club: Club,
+    role: Role,
+    key: str,
+    form: HouseRulesForm,
+    house: HouseRules | None,
+    problem: str,
+    status: int = 200,
+    version: str | None = None,
+    preview: str = "",
+) -> HttpResponse:
     preset = registry.get(key)
     context = {
         "club": club,

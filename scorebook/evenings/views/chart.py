@@ -10,7 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from scorebook.core.http import HtmxHttpRequest, page_or_fragment
+from scorebook.core.http import AuthenticatedHttpRequest, page_or_fragment
 
 from ..access import evening_for_user
 from ..charts import build, chart_context
@@ -22,8 +22,8 @@ __all__ = ["chart_context", "evening_chart"]
 @page_or_fragment
 @login_required
 @require_safe
-def evening_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    evening = evening_for_user(request, pk)
+def evening_chart(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    evening = evening_for_user(request, pk).evening
     sheet = read_sheet(evening)  # every deal's stored result: nothing scored again
     context = {"evening": evening, "chart": build(sheet.table.players, sheet.running())}
     if request.htmx:  # a live refresh only needs the chart

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import filesizeformat
@@ -19,7 +23,8 @@ from scorebook.clubs.models import Club, Player
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core import cleaning
 from scorebook.core.engine_messages import localized
-from scorebook.core.forms import ChoiceRows
+from scorebook.core.forms import ChoiceRows, field_of
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.rules import evening_file
 from scorebook.rules.evening_file import FileError
 from scorebook.rules.model import RulesError
@@ -33,7 +38,7 @@ MAX_FILE_BYTES = 1024 * 1024  # 1 MB: a long evening is a few tens of kilobytes
 
 
 class ImportForm(forms.Form):
-    club = forms.ModelChoiceField(
+    club: forms.ModelChoiceField[Club] = forms.ModelChoiceField(
         label=gettext_lazy("Table book"),
         queryset=None,
         required=False,
@@ -76,14 +81,14 @@ class ImportForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, user, **kwargs):
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # the clubs where this user records deals (as for a new evening)
-        self.fields["club"].queryset = Club.objects.filter(
+        field_of(self, "club", forms.ModelChoiceField).queryset = Club.objects.filter(
             memberships__user=user, memberships__role__in=SCORING_ROLES
         ).order_by("name")
 
-    def clean_file(self):
+    def clean_file(self) -> UploadedFile | None:
         upload = self.cleaned_data.get("file")
         if upload and upload.size > MAX_FILE_BYTES:
             raise forms.ValidationError(
@@ -93,7 +98,7 @@ class ImportForm(forms.Form):
             )
         return upload
 
-    def clean_text(self):
+    def clean_text(self) -> str:
         text = self.cleaned_data.get("text", "")
         if len(text.encode()) > MAX_FILE_BYTES:
             raise forms.ValidationError(
@@ -101,8 +106,9 @@ class ImportForm(forms.Form):
             )
         return text
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         if data.get("file") and data.get("text"):
@@ -179,12 +185,12 @@ def _roster_problems(form: ImportForm, club: Club, names: list[str]) -> bool:
             )
             % {"names": ", ".join(new)},
         )
-    return not spelled and (not new or form.cleaned_data.get("add_players"))
+    return not spelled and (not new or bool(form.cleaned_data.get("add_players")))
 
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def evening_import(request):
+def evening_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = ImportForm(request.POST, request.FILES, user=request.user)
     else:
@@ -204,7 +210,8 @@ def evening_import(request):
             else:
                 evening = None
                 if field == "file":  # keep what was sent: the next submit does not need the file again
-                    data = form.data.copy()
+                    # a QueryDict, copied so (django-stubs types a form's data as a read-only Mapping)
+                    data = form.data.copy()  # type: ignore[attr-defined]
                     data["text"] = content.decode("utf-8", "replace") if isinstance(content, bytes) else content
                     form.data = data
         except (FileError, DealError, RulesError) as exc:
@@ -239,8 +246,8 @@ def evening_import(request):
 
 @login_required
 @require_safe
-def evening_export(request, pk):
-    evening = evening_for_user(request, pk)
+def evening_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    evening = evening_for_user(request, pk).evening
     filename = f"scorebook-{evening.date.isoformat()}-{evening.ruleset}.json"
     response = HttpResponse(creation.export_text(evening), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)

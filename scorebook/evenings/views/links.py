@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
@@ -17,8 +17,9 @@ GONE = 410  # a replaced card: the page says to ask the director for the new one
 
 @require_safe
 @never_cache
-def scoring_link(request, token):
+def scoring_link(request: HttpRequest, token: str) -> HttpResponse:
     address = client_address(request) or "unknown"
+    response: HttpResponse
     link = links.find(token)  # a valid card always opens its table, whatever else was tried from here
     if link is not None:
         links.remember(request, link)

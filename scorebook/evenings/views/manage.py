@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -14,33 +15,37 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
+from scorebook.core.http import AuthenticatedHttpRequest
+
 from .. import payments, services
 from ..access import evening_for_user, refuse_if_managed
+from ..models import Evening
 
 CONFIRM = "core/confirm.html"
 
 
-def _label(evening) -> str:
-    where = evening.club.name if evening.club_id else _("My table book")
+def _label(evening: Evening) -> str:
+    where = evening.club.name if evening.club is not None else _("My table book")
     return f"{date_format(evening.date, 'DATE_FORMAT')} · {evening.variant_name} · {where}"
 
 
-def _after_delete(evening):
-    return redirect(evening.club.get_absolute_url() if evening.club_id else reverse("evening_list"))
+def _after_delete(evening: Evening) -> HttpResponse:
+    return redirect(evening.club.get_absolute_url() if evening.club is not None else reverse("evening_list"))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
-def evening_delete(request, pk):
+def evening_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """An evening without deals (started by mistake, or emptied) and without payments can be deleted.
     One with payments (cancelled ones too) cannot: the page names them, and offers to archive it."""
-    evening = evening_for_user(request, pk, write=True)
+    access = evening_for_user(request, pk, write=True)
+    evening = access.evening
     refuse_if_managed(evening)
     has_deals = evening.deals.exists()
     records = payments.payment_records(evening)
     if request.method == "POST" and not has_deals and not records:
         try:
-            services.delete_evening(evening)
+            services.delete_evening(access)
         except services.HasDeals:  # a deal was recorded in the meantime
             has_deals = True
         except services.HasPayments:  # a payment was recorded in the meantime
@@ -90,15 +95,16 @@ def evening_delete(request, pk):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
-def evening_archive(request, pk):
+def evening_archive(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Archive an evening out of the lists, or bring it back (``archived`` = 1 or 0)."""
-    evening = evening_for_user(request, pk, write=True)
+    access = evening_for_user(request, pk, write=True)
+    evening = access.evening
     refuse_if_managed(evening)
     wanted = not evening.archived
     if request.method == "POST":
         wanted = request.POST.get("archived", "1") != "0"
         try:
-            services.set_archived(evening, wanted)
+            services.set_archived(access, wanted)
         except services.EveningGone as gone:
             messages.error(request, gone.message)
             return _after_delete(evening)

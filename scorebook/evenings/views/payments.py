@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -24,10 +24,10 @@ from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Role
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core.formatting import money_text, party_label
-from scorebook.core.http import HtmxHttpRequest, page_or_fragment
+from scorebook.core.http import AuthenticatedHttpRequest, page_or_fragment
 
 from .. import payments
-from ..access import MAX_ID, evening_for_money, may_pay
+from ..access import MAX_ID, evening_for_money
 from ..forms import CancelForm
 from ..models import Payment
 
@@ -45,18 +45,20 @@ class _Line:
         self.marked_by = display_name(payment.marked_by)
 
 
-def _rights(request, payment: Payment, write: bool) -> tuple[bool, bool, str, str]:
+def _rights(request: HttpRequest, payment: Payment, write: bool) -> tuple[bool, bool, str, str]:
     """(may cancel it, as an admin, where to go back by default, the list htmx replaces): the
     evening's rights for an evening's payment, the club's role for the others."""
     if payment.evening_id is not None:
-        evening = evening_for_money(request, payment.evening_id, write=write)
-        back = reverse("settlement", args=[evening.pk]) + "#transfers"
-        return may_pay(evening), bool(getattr(evening, "as_admin", False)), back, "#transfers"
+        access = evening_for_money(request, payment.evening_id, write=write)
+        back = reverse("settlement", args=[payment.evening_id]) + "#transfers"
+        return access.may_pay, access.as_admin, back, "#transfers"
+    if payment.club is None:  # neither an evening's nor a club's: no payment of the site
+        raise Http404("No such payment")
     club, role = club_for_user(request, payment.club.slug, *((SCORING_ROLES) if write else ()))
     return role in SCORING_ROLES, role == Role.ADMIN, club.get_absolute_url(), "#ledger"
 
 
-def _back(request, default: str) -> str:
+def _back(request: HttpRequest, default: str) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
     # a path of this site only (never a view's name for ``redirect``, never another site)
     if target.startswith("/") and url_has_allowed_host_and_scheme(
@@ -69,7 +71,7 @@ def _back(request, default: str) -> str:
 @require_http_methods(["GET", "HEAD", "POST"])
 @page_or_fragment
 @login_required
-def payment_cancel(request: HtmxHttpRequest, payment: int) -> HttpResponse:
+def payment_cancel(request: AuthenticatedHttpRequest, payment: int) -> HttpResponse:
     """Cancel a payment after a confirmation, with a reason. A second tap is told it was cancelled already."""
     if not 0 < payment <= MAX_ID:
         raise Http404("No such payment")

@@ -12,33 +12,43 @@ normally and redirect back, or show the page with their errors.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.forms import Form
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
-from scorebook.core.cleaning import whole_number
-from scorebook.core.engine_messages import localized
-from scorebook.core.http import page_or_fragment
+from scorebook.core.http import AuthenticatedHttpRequest, HtmxHttpRequest, page_or_fragment
 from scorebook.rules import registry
+from scorebook.rules.deals import Evening as EngineEvening
 from scorebook.rules.evening_file import FileError
-from scorebook.rules.model import ClassicRules
-from scorebook.rules.scoring import DealError
+from scorebook.rules.model import ClassicRules, ContractRules
+from scorebook.rules.outcome import RobreState
+from scorebook.rules.scoring import DealError, Standing
 
 from .. import creation, display, headings, listing, rules_display, services, stored
-from ..access import MAX_ID, evening_for_user, visible_evenings
-from ..forms import AdjustmentForm, ClassicDealForm, NewEveningForm, RecordForm, RobreForm, deal_form_class
+from ..access import EveningAccess, evening_for_user, visible_evenings
+from ..forms import (
+    AdjustmentForm,
+    ClassicDealForm,
+    ContractDealForm,
+    NewEveningForm,
+    RecordForm,
+    RobreForm,
+    deal_form_class,
+)
 from ..links import login_or_link
-from ..models import DealRevision
+from ..models import DealRevision, Evening
 
 TEMPLATE = "evenings/scoring.html"
 INVALID = 422
@@ -50,7 +60,7 @@ LIST_PAGE = 30  # evenings a page of the list (the installed app's start page: t
 
 
 @login_required
-def evening_list(request):
+def evening_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The evenings this user may see, the newest first, a page at a time (?page=2: older ones);
     archived ones only when asked (?archived=1); a club night as one line (``listing``). A page costs
     the same however many there are."""
@@ -60,14 +70,13 @@ def evening_list(request):
     page = Paginator(evenings, LIST_PAGE).get_page(request.GET.get("page"))
     hidden = 0 if archived or page.number > 1 else visible.filter(archived=True).count()
     lines = listing.lines(page.object_list, request.user)
-    for e in page.object_list:
-        e.line = lines.get(e.pk)
-    context = {"evenings": page.object_list, "page": page, "archived": archived, "archived_count": hidden}
+    rows = [(e, lines.get(e.pk)) for e in page.object_list]  # a club night: its line, else none
+    context = {"evenings": page.object_list, "rows": rows, "page": page, "archived": archived, "archived_count": hidden}
     return render(request, "evenings/list.html", context)
 
 
 @login_required
-def evening_new(request):
+def evening_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     initial = {"club": request.GET.get("club", "")}
     if request.GET.get("ruleset") in registry.keys():  # noqa: SIM118 (a function of the registry, not a dict)  # the home page's link to a variant
         initial["ruleset"] = request.GET["ruleset"]
@@ -98,25 +107,27 @@ def evening_new(request):
 # ``robre``: the robre under way, for what the page shows (team names, the current partnerships).
 
 
-def _deal_form(table, data=None, robre=None, initial=None):
+def _deal_form(
+    table: EngineEvening, data: Any = None, robre: RobreState | None = None, initial: dict[str, Any] | None = None
+) -> ContractDealForm | ClassicDealForm:
     cls = deal_form_class(table.rules)
-    kwargs = {"rules": table.rules, "players": table.players, "initial": initial}
+    kwargs: dict[str, Any] = {"rules": table.rules, "players": table.players, "initial": initial}
     if cls is ClassicDealForm and robre is not None:
         kwargs["teams"] = robre.teams
     return cls(data, **kwargs)
 
 
-def _entered(evening, standing) -> dict:
+def _entered(evening: Evening, standing: Standing) -> dict[str, Any]:
     """What the record form says it was entered against: the evening's version, the next deal's
     number and dealer (a phone keeps them with a deal saved offline; the service compares)."""
     return {"evening_version": evening.version, "deal_number": standing.number + 1, "dealer": standing.next.dealer}
 
 
-def _adjustment_form(table, data=None, robre=None):
+def _adjustment_form(table: EngineEvening, data: Any = None, robre: RobreState | None = None) -> AdjustmentForm:
     return AdjustmentForm(data, players=table.players, prefix=ADJUSTMENT)
 
 
-def _robre_form(table, data=None, robre=None):
+def _robre_form(table: EngineEvening, data: Any = None, robre: RobreState | None = None) -> RobreForm:
     """The partnerships form of classic games; offered before the first deal of a robre."""
     rules = table.rules
     if not isinstance(rules, ClassicRules):
@@ -144,7 +155,7 @@ class Forms:
         return cls(deal=form)
 
 
-def _claim_teams(rules, robre) -> list[int]:
+def _claim_teams(rules: ClassicRules, robre: RobreState) -> list[int]:
     """The sides standing where they may claim the manche by showing their honours."""
     return [side for side in (0, 1) if rules.claim_at is not None and robre.points[side] == rules.claim_at]
 
@@ -153,15 +164,16 @@ def _claim_teams(rules, robre) -> list[int]:
 
 
 def _board_context(
-    request, evening, sheet: stored.Sheet, forms: Forms, *, refused: bool = False, revisions: bool = True
-) -> dict:
+    request: HttpRequest, access: EveningAccess, sheet: stored.Sheet, forms: Forms, *, refused: bool = False
+) -> dict[str, Any]:
     """What the board shows: the state after the evening's last deal, the record forms, the last
-    deals (``sheet``: read from what the writes stored, nothing scored again), and unless
-    ``revisions`` is False the latest corrections (with the undo of a deletion)."""
+    deals (``sheet``: read from what the writes stored, nothing scored again), and the latest
+    corrections (with the undo of a deletion)."""
+    evening = access.evening
     standing, rules = sheet.standing, sheet.table.rules
     classic = isinstance(rules, ClassicRules)
     robre = standing.next.robre
-    revisions = list(evening.revisions.select_related("by")[:5]) if revisions else []
+    revisions = list(evening.revisions.select_related("by")[:5])
     # undo is offered only while the deletion is the latest change of the evening, and only on the
     # phone that deleted (another phone's deletion is in the corrections, without an Undo)
     undo = next((r for r in revisions if r.action == DealRevision.Action.DELETED and not r.undone), None)
@@ -169,6 +181,7 @@ def _board_context(
         undo = None
     context = {
         "evening": evening,
+        "access": access,
         "rules": rules,
         "classic": classic,
         "players": sheet.table.players,
@@ -179,7 +192,7 @@ def _board_context(
         "has_bete": getattr(rules, "bete", None) is not None,
         "robre": robre,
         "robres_done": standing.robres,
-        "can_score": evening.is_open and evening.may_score,
+        "can_score": evening.is_open and access.may_score,
         # a night's table that has played its deals of the session: no form for a deal it cannot record
         "deals_done": evening.deal_limit is not None and standing.number >= evening.deal_limit,
         "rows": display.rows_of(sheet.lines, sheet.table.players, rules, sheet.deals, sheet.before)[::-1],
@@ -188,14 +201,16 @@ def _board_context(
         "undo": undo,
         "form": forms.deal or _deal_form(sheet.table, robre=robre, initial=_entered(evening, standing)),
         "adjustment_form": forms.adjustment or _adjustment_form(sheet.table),
-        "choices": None if classic else display.contract_choices(rules, quick=evening.quick_contracts),
+        "choices": display.contract_choices(rules, quick=evening.quick_contracts)
+        if isinstance(rules, ContractRules)
+        else None,
         "rotation": display.rotation(sheet.state),
         "undo_dealer": _dealer_of(evening, sheet, undo.number) if undo is not None else None,
         "refused": refused,
         "rules_summary": rules_display.summary(evening.ruleset, rules, evening.rules_from),
         "heading": headings.heading(evening),  # the page's h1: a night's table names its table and session
     }
-    if classic:
+    if isinstance(rules, ClassicRules) and robre is not None:  # (a classic game is always in a robre)
         context["claim_teams"] = _claim_teams(rules, robre)
         context["robre_form"] = forms.robre or (None if robre.deals else _robre_form(sheet.table, robre=robre))
     return context
@@ -204,21 +219,28 @@ def _board_context(
 UNDO_KEY = "deleted_here"  # {evening pk: the deletion this session made last}: its Undo is this phone's
 
 
-def _deleted_here(request, revision: DealRevision) -> bool:
+def _deleted_here(request: HttpRequest, revision: DealRevision) -> bool:
     return (request.session.get(UNDO_KEY) or {}).get(str(revision.evening_id)) == revision.pk
 
 
-def _board(request, evening, sheet: stored.Sheet | None = None, *, status: int = 200, forms: Forms = Forms()):
+def _board(
+    request: HtmxHttpRequest,
+    access: EveningAccess,
+    sheet: stored.Sheet | None = None,
+    *,
+    status: int = 200,
+    forms: Forms = Forms(),
+) -> HttpResponse:
     """The page, or its ``board`` partial for htmx: the state after the evening's last deal, the
     record forms (``forms``: one sent back with its errors), the latest deals."""
     if sheet is None:
-        sheet = stored.read_sheet(evening, None if request.GET.get("deals") == "all" else RECENT)
-    context = _board_context(request, evening, sheet, forms, refused=status == INVALID)
+        sheet = stored.read_sheet(access.evening, None if request.GET.get("deals") == "all" else RECENT)
+    context = _board_context(request, access, sheet, forms, refused=status == INVALID)
     template = f"{TEMPLATE}#board" if request.htmx else TEMPLATE
     return render(request, template, context, status=status)
 
 
-def _dealer_of(evening, sheet: stored.Sheet, number: int) -> str | None:
+def _dealer_of(evening: Evening, sheet: stored.Sheet, number: int) -> str | None:
     """Who deals deal ``number`` now (after a deletion moved it up), if it exists."""
     line = next((line for line in sheet.lines if line.number == number), None)
     if line is None and 0 < number <= sheet.standing.number:
@@ -227,29 +249,29 @@ def _dealer_of(evening, sheet: stored.Sheet, number: int) -> str | None:
     return line.dealer if line is not None else None
 
 
-def _broken_page(request, evening):
+def _broken_page(request: HttpRequest, evening: Evening) -> HttpResponse:
     """The evening's stored deals cannot be scored: say so, never loop."""
     return render(request, "evenings/broken.html", {"evening": evening}, status=500)
 
 
 @page_or_fragment
 @login_or_link
-def evening(request, pk):
-    evening = evening_for_user(request, pk)
+def evening(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    access = evening_for_user(request, pk)
     try:
-        sheet = stored.read_sheet(evening, None if request.GET.get("deals") == "all" else RECENT)
+        sheet = stored.read_sheet(access.evening, None if request.GET.get("deals") == "all" else RECENT)
     except (DealError, FileError):
-        return _broken_page(request, evening)
-    return _board(request, evening, sheet)
+        return _broken_page(request, access.evening)
+    return _board(request, access, sheet)
 
 
-def _refused(request, evening, refusal: services.Refused):
+def refused(request: HtmxHttpRequest, access: EveningAccess, refusal: services.Refused) -> HttpResponse:
     """A write that lost a race (or found the evening closed): the reason in words, with the board
     as it is now: in its notices for htmx (422, as a refused form: an offline queue keeps the line
     as refused), else the page with the notice (409; a closed evening: back to its page). An
     evening deleted meanwhile: the list of evenings. ``X-Refused`` names the refusal for a phone
     sending its waiting deals (closed, gone, limit: what it may offer to do next)."""
-    response = _refusal_answer(request, evening, refusal)
+    response = _refusal_answer(request, access, refusal)
     response["X-Refused"] = REFUSALS.get(type(refusal), "refused")
     return response
 
@@ -257,8 +279,8 @@ def _refused(request, evening, refusal: services.Refused):
 REFUSALS = {services.EveningClosed: "closed", services.EveningGone: "gone", services.DealLimit: "limit"}
 
 
-def _refusal_answer(request, evening, refusal: services.Refused):
-    message = refusal.message
+def _refusal_answer(request: HtmxHttpRequest, access: EveningAccess, refusal: services.Refused) -> HttpResponse:
+    evening, message = access.evening, refusal.message
     if isinstance(refusal, services.EveningClosed) and not request.user.is_authenticated:
         # a table's phone (a scoring link): the director closes and reopens its tables
         message = _("This table is closed: only the director can reopen it. Ask the director.")
@@ -269,53 +291,58 @@ def _refusal_answer(request, evening, refusal: services.Refused):
     if isinstance(refusal, services.EveningClosed) and not request.htmx:
         return redirect(evening)
     try:
-        return _board(request, evening, status=INVALID if request.htmx else 409)
+        return _board(request, access, status=INVALID if request.htmx else 409)
     except (DealError, FileError):
         return _broken_page(request, evening)
 
 
-def _after_write(request, evening):
+def after_write(request: HtmxHttpRequest, access: EveningAccess) -> HttpResponse:
     """After a change: the board for htmx, else back to the page (post, redirect, get)."""
     if request.htmx:
-        return _board(request, evening)
-    return redirect(evening)
+        return _board(request, access)
+    return redirect(access.evening)
 
 
-def _record(request, pk, build_form):
+def _record(request: HtmxHttpRequest, pk: int, build_form: Callable[[EngineEvening, Any], RecordForm]) -> HttpResponse:
     """Record one line from a posted form (``build_form``: the deal form, an adjustment, or a new
     robre). In the write's transaction, the evening is read once, under its lock: the user's rights
     are checked on it, the form is checked against its table, and the service scores the deal from
-    the state after the evening's last deal (``services.record_deal``, given both). The answer is
-    drawn once the transaction is over."""
-    evening = form = table = None
+    the state after the evening's last deal (``services.record_deal``, given the access read under
+    the lock, and the table). The answer is drawn once the transaction is over."""
+    access: EveningAccess | None = None
+    form: RecordForm | None = None
+    table: EngineEvening | None = None
     try:
         with transaction.atomic():
-            evening = evening_for_user(request, pk, write=True, locked=True)
-            if not evening.is_open:
+            access = evening_for_user(request, pk, write=True, locked=True)
+            if not access.evening.is_open:
                 raise services.EveningClosed()
-            table = stored.table_of(evening)
+            table = stored.table_of(access.evening)
             form = build_form(table, request.POST)
             recorded = None
             if form.is_valid():
                 key = form.cleaned_data.get("request_key") or ""
                 recorded = services.record_deal(
-                    evening, form.deal_data(), request.user, key, _entered_of(form), table=table
+                    access, form.deal_data(), request.user, key, _entered_of(form), table=table
                 )
     except (DealError, FileError) as error:
         if form is None:  # the evening's own table cannot be read: not the form's fault
             raise
         form.add_engine_error(error)
     except services.EveningMoved as moved:
-        return _moved(request, evening, table, moved)
+        assert access is not None and table is not None  # (read before the service could refuse)
+        return _moved(request, access, table, moved)
     except services.Refused as refusal:
-        return _refused(request, evening, refusal)
+        assert access is not None  # (read before anything could be refused)
+        return refused(request, access, refusal)
     else:
         if recorded is not None:
-            return _with_version(_recorded(request, evening, recorded), evening.version)
-    return _board(request, evening, status=INVALID, forms=Forms.refused(form))
+            return _with_version(_recorded(request, access, recorded), access.evening.version)
+    assert access is not None and form is not None  # (a form's error comes after both were read)
+    return _board(request, access, status=INVALID, forms=Forms.refused(form))
 
 
-def _entered_of(form) -> services.Entered | None:
+def _entered_of(form: RecordForm) -> services.Entered | None:
     """The evening's version the deal was entered against (a deal form that says it), else None."""
     version = form.cleaned_data.get("evening_version")
     if version is None:
@@ -323,39 +350,43 @@ def _entered_of(form) -> services.Entered | None:
     return services.Entered(version, form.cleaned_data.get("deal_number"), form.cleaned_data.get("dealer") or "")
 
 
-def _with_version(response, version: int):
+def _with_version(response: HttpResponse, version: int) -> HttpResponse:
     """The evening's version after the answer (a phone sending its waiting deals chains them on it)."""
     response.headers["X-Evening-Version"] = str(version)
     return response
 
 
-def _moved(request, evening, table, moved: services.EveningMoved):
+def _moved(
+    request: HtmxHttpRequest, access: EveningAccess, table: EngineEvening, moved: services.EveningMoved
+) -> HttpResponse:
     """The evening changed since the deal was entered: 409, never placed silently. The board as it
     is now, the deal back in the form (to be saved as the next deal, entered against the version now:
     the service checks again) with both places in words; a phone's waiting deal shows the words on
     its row with the choice."""
     messages.error(request, moved.message)
     data = request.POST.copy()
-    data["evening_version"], data["deal_number"], data["dealer"] = moved.version, moved.number, moved.dealer
-    evening.refresh_from_db()
+    data["evening_version"], data["deal_number"], data["dealer"] = str(moved.version), str(moved.number), moved.dealer
+    access.evening.refresh_from_db()
     form = _deal_form(table, data)
     form.is_valid()
     try:
-        return _with_version(_board(request, evening, status=409, forms=Forms(deal=form)), moved.version)
+        return _with_version(_board(request, access, status=409, forms=Forms(deal=form)), moved.version)
     except (DealError, FileError):
-        return _broken_page(request, evening)
+        return _broken_page(request, access.evening)
 
 
-def _recorded(request, evening, recorded: services.Recorded):
+def _recorded(request: HtmxHttpRequest, access: EveningAccess, recorded: services.Recorded) -> HttpResponse:
     """The answer to a recorded line. Without JavaScript: back to the page. With htmx, when the page
     that posted shows the evening as it was just before (``X-Board-Version``) and the record forms
     keep their shape: only what changed (``_answer``); otherwise the whole board."""
+    evening = access.evening
     if not recorded.created:
         if recorded.deal is None:
             messages.info(request, _("This deal was recorded, then deleted: it is not recorded again."))
-        return _after_write(request, evening)
-    result = recorded.after.results[-1]
-    words = display.saved_words(result, recorded.after.rules)
+        return after_write(request, access)
+    _deal, _before, after = recorded.new()
+    result = after.results[-1]
+    words = display.saved_words(result, after.rules)
     messages.success(request, _("Deal %(n)s saved: %(what)s") % {"n": result.number, "what": words}, extra_tags="saved")
     if not request.htmx:
         return redirect(evening)
@@ -365,19 +396,20 @@ def _recorded(request, evening, recorded: services.Recorded):
         answer = _answer(request, evening, recorded)
         if answer is not None:
             return answer
-    return _board(request, evening)
+    return _board(request, access)
 
 
-def _forms_kept(evening, recorded: services.Recorded) -> bool:
+def _forms_kept(evening: Evening, recorded: services.Recorded) -> bool:
     """The record forms look the same after the deal as before it (so the page keeps them, reset):
     for classic games, the same robre under way, begun before the deal (no partnerships form to show
     or hide) with no claim offered or withdrawn; contract games keep their quick buttons all
     evening (``Evening.quick_contracts``)."""
-    rules = recorded.after.rules
-    if evening.deal_limit is not None and recorded.after.number >= evening.deal_limit:
+    _deal, state_before, state_after = recorded.new()
+    rules = state_after.rules
+    if evening.deal_limit is not None and state_after.number >= evening.deal_limit:
         return False  # its last deal of the session: the board without the form
-    before, after = recorded.before.next_deal().robre, recorded.after.next_deal().robre
-    if isinstance(rules, ClassicRules):
+    before, after = state_before.next_deal().robre, state_after.next_deal().robre
+    if isinstance(rules, ClassicRules) and before is not None and after is not None:
         return (
             (before.number, before.teams) == (after.number, after.teams)
             and before.deals > 0
@@ -386,7 +418,7 @@ def _forms_kept(evening, recorded: services.Recorded) -> bool:
     return True
 
 
-def _answer(request, evening, recorded: services.Recorded):
+def _answer(request: HtmxHttpRequest, evening: Evening, recorded: services.Recorded) -> HttpResponse | None:
     """The small answer to a recorded line, swapped out of band into the page that posted it (the
     form stays where it is, reset by the page): the new row (and the one before it, whose delete
     warning may change), the totals, the robre, who deals next and sits out, the notices, the next
@@ -394,11 +426,12 @@ def _answer(request, evening, recorded: services.Recorded):
     what these parts show is worked out (no forms, no contract buttons, no rules summary), from what
     the service gave back: nothing is read again. None when what it gave does not make the rows (the
     evening was rebuilt first, a stored result does not fit): the whole board then."""
-    after, deal = recorded.after, recorded.deal
+    deal, _before, after = recorded.new()
     if recorded.previous is None:
         return None
-    earlier = [stored.result_of(row, after.evening) for row in recorded.previous]
-    if None in earlier:
+    found = [stored.result_of(row, after.evening) for row in recorded.previous]
+    earlier = [r for r in found if r is not None]
+    if len(earlier) != len(found):
         return None
     standing, rules, players = after.standing(), after.rules, after.players
     lines, deals = earlier[-1:] + [after.results[-1]], recorded.previous[-1:] + [deal]
@@ -430,138 +463,17 @@ def _answer(request, evening, recorded: services.Recorded):
 
 @login_or_link
 @require_POST
-def deal_record(request, pk):
+def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _record(request, pk, _deal_form)
 
 
 @login_or_link
 @require_POST
-def adjustment(request, pk):
+def adjustment(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _record(request, pk, _adjustment_form)
 
 
 @login_or_link
 @require_POST
-def robre_start(request, pk):
+def robre_start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _record(request, pk, _robre_form)
-
-
-def _deal_or_404(evening, number):
-    deal = evening.deals.filter(number=number).first() if 0 < number <= MAX_ID else None
-    if deal is None:
-        raise Http404("No such deal")
-    return deal
-
-
-@login_or_link
-def deal_edit(request, pk, number):
-    evening = evening_for_user(request, pk, write=True)
-    deal = _deal_or_404(evening, number)
-    table = stored.table_of(evening)
-    deal_result = stored.result_of(deal, table) if stored.state_of(evening, table) is not None else None
-    if deal_result is None:  # nothing stored for this version: scored from the deals
-        deal_result = stored.scored(evening).result.deals[number - 1]
-    rules, players = table.rules, list(table.players)
-    editable = "adjustment" not in deal.data and "robre" not in deal.data
-    status = 200
-    conflict = None
-    cls = deal_form_class(rules)
-    kwargs = {"rules": rules, "players": players}
-    if cls is ClassicDealForm:
-        kwargs["teams"] = deal_result.robre.teams
-    if request.method == "POST":
-        if not evening.is_open:
-            return _refused(request, evening, services.EveningClosed())
-        form = cls(request.POST, **kwargs)
-        if not editable:
-            form.is_valid()
-            form.add_error(None, _("This line cannot be corrected here: delete it and record it again."))
-        elif form.is_valid():
-            try:
-                services.edit_deal(
-                    evening,
-                    number,
-                    form.deal_data(),
-                    request.user,
-                    form.cleaned_data.get("version"),
-                    _posted_id(request),
-                )
-                messages.success(request, _("Deal %(n)s corrected.") % {"n": number})
-                return redirect(evening)
-            except DealError as error:
-                form.add_engine_error(error, number)
-            except services.StaleDeal as stale:
-                conflict = stale.deal
-                deal = stale.deal
-                form = cls(initial=cls.initial_from(deal.data, players) | {"version": deal.version}, **kwargs)
-            except services.Refused as refusal:
-                return _refused(request, evening, refusal)
-        status = 409 if conflict else INVALID
-    else:
-        initial = cls.initial_from(deal.data, players) | {"version": deal.version} if editable else None
-        form = cls(initial=initial, **kwargs)
-    context = {
-        "evening": evening,
-        "deal": deal,
-        "number": number,
-        "form": form,
-        "rules": rules,
-        "classic": isinstance(rules, ClassicRules),
-        "editable": editable,
-        "deal_result": deal_result,
-        "description": display.describe(deal_result, rules),
-        "players": players,
-        "conflict": conflict,
-        "can_score": evening.is_open,
-        "groups": None if isinstance(rules, ClassicRules) else display.contract_groups(rules),
-        "heading": headings.heading(evening),  # a correction waiting on the phone names its evening
-    }
-    return render(request, "evenings/deal_edit.html", context, status=status)
-
-
-@login_or_link
-@require_POST
-def deal_delete(request, pk, number):
-    evening = evening_for_user(request, pk, write=True)
-    if not evening.is_open:
-        return _refused(request, evening, services.EveningClosed())
-    if _posted_id(request) is None:  # a deal by its number alone (with its id: it may have moved or gone since)
-        _deal_or_404(evening, number)
-    try:
-        revision = services.delete_deal(
-            evening, number, request.user, _posted_id(request), _posted_int(request, "version")
-        )
-        request.session[UNDO_KEY] = (request.session.get(UNDO_KEY) or {}) | {str(evening.pk): revision.pk}
-    except DealError as error:
-        messages.error(request, _("Deal %(n)s cannot be deleted: %(why)s") % {"n": number, "why": localized(error)})
-    except services.Refused as refusal:
-        return _refused(request, evening, refusal)
-    return _after_write(request, evening)
-
-
-def _posted_int(request, name: str) -> int | None:
-    return whole_number(request.POST.get(name), low=0, high=MAX_ID)
-
-
-def _posted_id(request) -> int | None:
-    """The deal's id as the page showed it (guards a number that moved since)."""
-    return whole_number(request.POST.get("deal"), low=1, high=MAX_ID)
-
-
-@login_or_link
-@require_POST
-def deal_restore(request, pk, revision):
-    evening = evening_for_user(request, pk, write=True)
-    if not evening.is_open:
-        return _refused(request, evening, services.EveningClosed())
-    if not 0 < revision <= MAX_ID:
-        raise Http404("No such revision")
-    try:
-        services.restore_deal(evening, revision, request.user)
-    except services.NoSuchDeletion:
-        raise Http404("No such revision") from None
-    except DealError as error:
-        messages.error(request, _("The deal cannot be put back: %(why)s") % {"why": localized(error)})
-    except services.Refused as refusal:
-        return _refused(request, evening, refusal)
-    return _after_write(request, evening)

@@ -6,13 +6,16 @@ totals, the bête, money and the minimum list of transfers. The view only format
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -24,12 +27,12 @@ from django_htmx.http import HttpResponseClientRefresh
 from scorebook.accounts.models import display_name
 from scorebook.core.collation import sort_key
 from scorebook.core.formatting import lang, money_text, party_label, signed_points, stake_text, tone
-from scorebook.core.http import HtmxHttpRequest
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.rules.model import BeteEnd
-from scorebook.rules.scoring import BETE
+from scorebook.rules.scoring import BETE, Standing
 
 from .. import display, payments, rules_display, services, stored
-from ..access import evening_for_money, evening_for_user, may_pay, refuse_if_managed
+from ..access import EveningAccess, evening_for_money, evening_for_user, refuse_if_managed
 from ..display import TransferWords
 from ..forms import PaymentForm
 from ..models import Evening, Payment
@@ -63,15 +66,16 @@ class TransferRow(TransferWords):
         return self.cancelled_at is not None
 
 
-def _may_cancel(evening: Evening, payment: Payment, user) -> bool:
+def _may_cancel(access: EveningAccess, payment: Payment, user: User | AnonymousUser | None) -> bool:
     """A scorer cancels the payments they entered, an admin (of the club; a private evening's
     owner) any; a table's link, none."""
-    if not may_pay(evening):
+    if not access.may_pay:
         return False
-    return bool(getattr(evening, "as_admin", False)) or (user is not None and payment.marked_by_id == user.pk)
+    return access.as_admin or (user is not None and payment.marked_by_id == user.pk)
 
 
-def _payment_row(evening: Evening, p: Payment, user=None) -> TransferRow:
+def _payment_row(access: EveningAccess, p: Payment, user: User | AnonymousUser | None = None) -> TransferRow:
+    evening = access.evening
     cancellation = getattr(p, "cancellation", None) if p.cancelled else None
     return TransferRow(
         p.payer,
@@ -87,18 +91,19 @@ def _payment_row(evening: Evening, p: Payment, user=None) -> TransferRow:
         cancellation.at if cancellation else None,
         display_name(cancellation.by) if cancellation else "",
         cancellation.reason if cancellation else "",
-        not cancellation and _may_cancel(evening, p, user),
+        not cancellation and _may_cancel(access, p, user),
     )
 
 
-def _transfer_rows(evening: Evening, user=None) -> list[TransferRow]:
+def _transfer_rows(access: EveningAccess, user: User | AnonymousUser | None = None) -> list[TransferRow]:
     """What was paid (every payment, in the order they were made; the cancelled ones shown as such),
     then what remains to settle: the settlement netted against the payments that count
     (docs/rules/money.md; ``payments.still_due``)."""
+    evening = access.evening
     if evening.stake is None:
         return []
     records = payments.payment_records(evening)
-    rows = [_payment_row(evening, p, user) for p in records]
+    rows = [_payment_row(access, p, user) for p in records]
     # after a correction a payment marked against a transfer may match none any more: it stays,
     # counts on account (netted in every balance), and says so (docs/rules/money.md)
     due = payments.settlement_due(evening)
@@ -117,16 +122,10 @@ def _parties(evening: Evening) -> list[tuple[str, str]]:
     return sorted(named, key=lambda party: (party[0] == BETE, sort_key(party[1])))
 
 
-def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> dict:
-    """The settlement's context; ``sheet``: the evening as stored, with its ``last`` deals (all: None)."""
-    sheet = stored.read_sheet(evening, last)
-    result = sheet.standing
-    rules = sheet.table.rules
-    code = lang()
-    has_stake = evening.stake is not None
-    money = result.money(evening.stake) if has_stake else {}
+def _standings(result: Standing, money: Mapping[str, Decimal], currency: str) -> list[dict[str, Any]]:
+    """The players by their points, each with his money and his place."""
     seat = {name: i for i, name in enumerate(result.players)}
-    standings = []
+    standings: list[dict[str, Any]] = []
     for name in result.players:
         points = result.totals[name]
         amount = money.get(name)
@@ -136,7 +135,7 @@ def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> di
                 "points": points,
                 "points_text": signed_points(points),
                 "money": amount,
-                "money_text": money_text(amount, evening.currency, signed=True) if amount is not None else "",
+                "money_text": money_text(amount, currency, signed=True) if amount is not None else "",
                 "tone": tone(amount if amount is not None else points),
             }
         )
@@ -144,19 +143,39 @@ def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> di
     standings.sort(key=lambda row: (-row["points"], seat[row["name"]]))
     for row in standings:  # equal points share a place
         row["rank"] = 1 + sum(other["points"] > row["points"] for other in standings)
+    return standings
+
+
+def _context(
+    access: EveningAccess,
+    last: int | None = 0,
+    user: User | AnonymousUser | None = None,
+    form: PaymentForm | None = None,
+) -> dict[str, Any]:
+    """The settlement's context; ``sheet``: the evening as stored, with its ``last`` deals (all: None)."""
+    evening = access.evening
+    sheet = stored.read_sheet(evening, last)
+    result = sheet.standing
+    rules = sheet.table.rules
+    code = lang()
+    stake = evening.stake
+    has_stake = stake is not None
+    money = result.money(stake) if stake is not None else {}
+    standings = _standings(result, money, evening.currency)
     bete = getattr(rules, "bete", None)
     carried = bete is not None and result.bete_end is BeteEnd.CARRY
     bete_money = money.get(BETE)
-    transfers = _transfer_rows(evening, user)
-    if form is None and has_stake and may_pay(evening) and not evening.managed:
+    transfers = _transfer_rows(access, user)
+    if form is None and has_stake and access.may_pay and not evening.managed:
         form = PaymentForm(parties=_parties(evening))
     return {
         "evening": evening,
+        "access": access,
         "variant": rules.names.get(code),
         "players": list(result.players),
         "deal_count": result.number,
         "has_stake": has_stake,
-        "stake_text": stake_text(evening.stake, evening.currency) if has_stake else "",
+        "stake_text": stake_text(stake, evening.currency) if stake is not None else "",
         "standings": standings,
         "has_bete": bete is not None,
         "pot": result.pot,
@@ -167,8 +186,8 @@ def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> di
         "payment_form": form,
         "due_count": sum(not t.paid for t in transfers),
         "closed": not evening.is_open,
-        "may_score": getattr(evening, "may_score", False),
-        "may_pay": may_pay(evening) and not evening.managed,  # a night's table settles with its night
+        "may_score": access.may_score,
+        "may_pay": access.may_pay and not evening.managed,  # a night's table settles with its night
         "sheet": sheet,
         "lang": code,
         "summary": rules_display.summary(evening.ruleset, rules, evening.rules_from),
@@ -181,16 +200,14 @@ def _context(evening: Evening, last: int | None = 0, user=None, form=None) -> di
 
 @require_safe
 @login_required
-def settlement(request, pk):
-    evening = evening_for_user(request, pk)
-    return render(request, TEMPLATE, _context(evening, user=request.user))
+def settlement(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    return render(request, TEMPLATE, _context(evening_for_user(request, pk), user=request.user))
 
 
 @require_safe
 @login_required
-def evening_print(request, pk):
-    evening = evening_for_user(request, pk)
-    context = _context(evening, last=None)
+def evening_print(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    context = _context(evening_for_user(request, pk), last=None)
     sheet = context["sheet"]
     context["rows"] = display.rows_of(sheet.lines, sheet.table.players, sheet.table.rules, sheet.deals)
     context["totals"] = [sheet.standing.totals[name] for name in sheet.table.players]
@@ -205,21 +222,24 @@ def _settlement_url(evening: Evening, anchor: str = "") -> str:
     return reverse("settlement", args=[evening.pk]) + anchor
 
 
-def _transfers_answer(request, evening: Evening, form=None, status: int = 200) -> HttpResponse:
+def _transfers_answer(
+    request: AuthenticatedHttpRequest, access: EveningAccess, form: PaymentForm | None = None, status: int = 200
+) -> HttpResponse:
     """The settlement's list of transfers for htmx (in place), the page otherwise."""
     if request.htmx:
-        return render(request, TEMPLATE + "#transfers", _context(evening, user=request.user, form=form), status=status)
+        return render(request, TEMPLATE + "#transfers", _context(access, user=request.user, form=form), status=status)
     if form is not None:
-        return render(request, TEMPLATE, _context(evening, user=request.user, form=form), status=status)
-    return redirect(_settlement_url(evening, "#transfers"))
+        return render(request, TEMPLATE, _context(access, user=request.user, form=form), status=status)
+    return redirect(_settlement_url(access.evening, "#transfers"))
 
 
 @require_POST
 @login_required
-def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def payment_toggle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Mark a transfer still due paid in full (a double tap is harmless: the second finds it paid).
     ``paid`` = "0" with a ``payment`` asks to cancel that payment: its confirmation page."""
-    evening = evening_for_money(request, pk, write=True)
+    access = evening_for_money(request, pk, write=True)
+    evening = access.evening
     payer = (request.POST.get("payer") or "").strip()
     payee = (request.POST.get("payee") or "").strip()
     try:
@@ -254,22 +274,23 @@ def payment_toggle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except payments.NotDue:  # the page was out of date: a deal or a payment changed the settlement since
         messages.warning(request, _("The settlement has changed since the page was shown: check it again."))
         return HttpResponseClientRefresh() if request.htmx else redirect(_settlement_url(evening, "#transfers"))
-    return _transfers_answer(request, evening)
+    return _transfers_answer(request, access)
 
 
 @require_POST
 @login_required
-def payment_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def payment_add(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Record a payment typed in: part of a transfer, or a free amount between two parties of the
     evening, with a note. The form's key makes a repeated post record nothing."""
-    evening = evening_for_money(request, pk, write=True)
+    access = evening_for_money(request, pk, write=True)
+    evening = access.evening
     if evening.stake is None:
         return HttpResponseBadRequest("this evening has no stake")
     if evening.managed:
         raise PermissionDenied("A club night's table is settled with its night, in the club's ledger")
     form = PaymentForm(request.POST, parties=_parties(evening))
     if not form.is_valid():
-        return _transfers_answer(request, evening, form, status=422)
+        return _transfers_answer(request, access, form, status=422)
     data = form.cleaned_data
     try:
         _payment, created = payments.record_payment(
@@ -285,7 +306,7 @@ def payment_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         )
     except payments.NotDue:
         form.add_error("payer", _("Two parties of this evening are needed."))
-        return _transfers_answer(request, evening, form, status=422)
+        return _transfers_answer(request, access, form, status=422)
     if created:
         messages.success(
             request,
@@ -296,10 +317,10 @@ def payment_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 "amount": money_text(data["amount"], evening.currency),
             },
         )
-    return _transfers_answer(request, evening)
+    return _transfers_answer(request, access)
 
 
-def _back(request, evening: Evening):
+def _back(request: HttpRequest, evening: Evening) -> HttpResponse:
     target = request.POST.get("next") or request.GET.get("next") or ""
     if target and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -308,11 +329,12 @@ def _back(request, evening: Evening):
     return redirect(_settlement_url(evening))
 
 
-def _set_status(request, pk, status: str):
-    evening = evening_for_user(request, pk, write=True)
+def _set_status(request: AuthenticatedHttpRequest, pk: int, status: str) -> HttpResponse:
+    access = evening_for_user(request, pk, write=True)
+    evening = access.evening
     refuse_if_managed(evening)
     try:
-        services.set_status(evening, status, request.user, admin=evening.as_admin)
+        services.set_status(access, status, request.user, admin=access.as_admin)
     except services.AdminReopens:
         raise PermissionDenied("An admin of the club closed this evening: only an admin reopens it") from None
     except services.EveningGone as gone:  # deleted a moment ago
@@ -323,11 +345,11 @@ def _set_status(request, pk, status: str):
 
 @require_POST
 @login_required
-def evening_close(request, pk):
+def evening_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return _set_status(request, pk, Evening.Status.CLOSED)
 
 
 @require_POST
 @login_required
-def evening_reopen(request, pk):
+def evening_reopen(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return _set_status(request, pk, Evening.Status.OPEN)

@@ -8,10 +8,12 @@ an unchanged evening is never scored again for a poll.
 from __future__ import annotations
 
 import hmac
+from typing import Any
 
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
@@ -21,12 +23,13 @@ from django.views.decorators.http import condition, require_POST, require_safe
 from django_htmx.http import HttpResponseStopPolling
 
 from scorebook.core.formatting import lang
-from scorebook.core.http import noindex
+from scorebook.core.http import AuthenticatedHttpRequest, noindex
 from scorebook.rules import registry
 from scorebook.rules.model import ClassicRules
+from scorebook.rules.outcome import RobreState
 
 from .. import display, rules_display, services, stored
-from ..access import evening_for_token, evening_for_user, refuse_if_managed
+from ..access import EveningAccess, evening_for_token, evening_for_user, refuse_if_managed
 from ..models import Evening, link_token_hash
 
 LAST_DEALS = 10  # deals listed on the public page, newest first
@@ -35,17 +38,19 @@ QR_DARK, QR_LIGHT = "#111418", "#ffffff"  # dark on white in both themes: phones
 
 @login_required
 @require_safe
-def share(request, pk):
+def share(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Whether the evening has a read-only link, and the button that makes one: a link is shown
     only once, when it is made (its secret is stored as a digest)."""
-    evening = evening_for_user(request, pk)
-    refuse_if_managed(evening)  # a club night's table is followed on the night's ranking
-    return _share_page(request, evening)
+    access = evening_for_user(request, pk)
+    refuse_if_managed(access.evening)  # a club night's table is followed on the night's ranking
+    return _share_page(request, access)
 
 
-def _share_page(request, evening, token: str = ""):
+def _share_page(request: HttpRequest, access: EveningAccess, token: str = "") -> HttpResponse:
+    evening = access.evening
     context = {
         "evening": evening,
+        "access": access,
         "variant": registry.get(evening.ruleset).names.get(lang()),
         "has_link": bool(evening.share_id),
     }
@@ -72,7 +77,7 @@ def _qr(url: str) -> str:
 @require_safe
 @noindex
 @cache_control(no_cache=True)
-def public(request, token):
+def public(request: HttpRequest, token: str) -> HttpResponse:
     evening = evening_for_token(token)
     context = _board(evening) | {
         "token": token,
@@ -82,7 +87,7 @@ def public(request, token):
     return render(request, "evenings/share/public.html", context)
 
 
-def _live_etag(request, token):
+def _live_etag(request: HttpRequest, token: str) -> str | None:
     """The version alone says whether the score changed: one small query, no scoring.
     None (no 304) when the evening is unknown (the view answers 404) or closed (its final
     score is sent once more with the order to stop polling)."""
@@ -98,7 +103,7 @@ def _live_etag(request, token):
 @noindex
 @cache_control(no_cache=True)
 @condition(etag_func=_live_etag)
-def public_live(request, token):
+def public_live(request: HttpRequest, token: str) -> HttpResponse:
     evening = evening_for_token(token)
     response = render(request, "evenings/share/_live.html", _board(evening) | {"token": token})
     if not evening.is_open:  # the final score: the page stops asking
@@ -109,7 +114,7 @@ def public_live(request, token):
 # --- what the public page shows ------------------------------------------------------
 
 
-def _board(evening: Evening) -> dict:
+def _board(evening: Evening) -> dict[str, Any]:
     """What followers see, read from what the writes stored (nothing scored again: they poll)."""
     sheet = stored.read_sheet(evening, LAST_DEALS)
     standing, rules = sheet.standing, sheet.table.rules
@@ -131,14 +136,16 @@ def _board(evening: Evening) -> dict:
         "standings": standings,
         "has_bete": getattr(rules, "bete", None) is not None,
         "pot": standing.pot,
-        "robre": _robre(robre, rules, len(standing.robres)) if robre is not None else None,
+        "robre": _robre(robre, rules, len(standing.robres))
+        if robre is not None and isinstance(rules, ClassicRules)
+        else None,
         "next": standing.next,
         "deal_count": standing.number,
         "last_deals": rows[::-1],
     }
 
 
-def _robre(robre, rules: ClassicRules, finished: int) -> dict:
+def _robre(robre: RobreState, rules: ClassicRules, finished: int) -> dict[str, Any]:
     won = robre.manches_won
     aside = not rules.honours_towards_manche
     return {
@@ -161,12 +168,12 @@ def _robre(robre, rules: ClassicRules, finished: int) -> dict:
 
 @login_required
 @require_POST
-def share_reset(request, pk):
+def share_reset(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Make the read-only link (a former one answers 404 from now on); it is shown this once."""
-    evening = evening_for_user(request, pk, write=True)
-    refuse_if_managed(evening)
-    had_link = bool(evening.share_id)
-    token = services.new_share_link(evening)
+    access = evening_for_user(request, pk, write=True)
+    refuse_if_managed(access.evening)
+    had_link = bool(access.evening.share_id)
+    token = services.new_share_link(access)
     if had_link:
         messages.success(request, _("A new link was made: the old one no longer works."))
-    return _share_page(request, evening, token)
+    return _share_page(request, access, token)

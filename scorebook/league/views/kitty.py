@@ -5,18 +5,19 @@ and out of the kitty the scorers' too. A season's prizes are awarded from its pa
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorebook.clubs.access import club_for_user
-from scorebook.clubs.models import Player, Role
+from scorebook.clubs.models import Club, Player, Role
 from scorebook.core.formatting import money_text
-from scorebook.core.http import HtmxHttpRequest
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.evenings.payments import NotDue
 from scorebook.ledger import books, services
 from scorebook.ledger.forms import ExpenseForm, FeesForm, KittyPaymentForm, WithdrawForm
@@ -28,7 +29,7 @@ TEMPLATE = "league/kitty.html"
 RECORDS = 30  # the kitty's latest records a page
 
 
-def _records(club, number: int) -> tuple[list, bool]:
+def _records(club: Club, number: int) -> tuple[list[Expense | Prize], bool]:
     """The kitty's expenses and prizes, the latest first, a page of them, and whether more follow."""
     end = number * RECORDS
     expenses = list(
@@ -41,11 +42,20 @@ def _records(club, number: int) -> tuple[list, bool]:
         .select_related("player", "withdrawn_by__profile")
         .order_by("-recorded_at", "-pk")[: end + 1]
     )
-    merged = sorted(expenses + prizes, key=lambda r: (r.recorded_at, r.pk), reverse=True)
+    merged: list[Expense | Prize] = sorted([*expenses, *prizes], key=lambda r: (r.recorded_at, r.pk), reverse=True)
     return merged[end - RECORDS : end], len(merged) > end
 
 
-def _page(request, club, role, *, fees=None, expense=None, payment=None, status=200) -> HttpResponse:
+def _page(
+    request: HttpRequest,
+    club: Club,
+    role: Role,
+    *,
+    fees: forms.Form | None = None,
+    expense: forms.Form | None = None,
+    payment: forms.Form | None = None,
+    status: int = 200,
+) -> HttpResponse:
     all_balances = books.balances(club)
     kitty = books.kitty(club, all_balances)
     admin = role == Role.ADMIN
@@ -94,20 +104,20 @@ def _page(request, club, role, *, fees=None, expense=None, payment=None, status=
     )
 
 
-def _back(club, anchor: str = "") -> HttpResponse:
+def _back(club: Club, anchor: str = "") -> HttpResponse:
     return redirect(reverse("club_kitty", args=[club.slug]) + anchor)
 
 
 @require_safe
 @login_required
-def kitty(request, slug):
+def kitty(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club, role = club_for_user(request, slug)
     return _page(request, club, role)
 
 
 @require_POST
 @login_required
-def kitty_fees(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+def kitty_fees(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The club's fees for its kitty (admins): from the next evening and night on."""
     club, role = club_for_user(request, slug, Role.ADMIN)
     form = FeesForm(request.POST)
@@ -120,7 +130,7 @@ def kitty_fees(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def kitty_expense(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+def kitty_expense(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """An expense paid out of the kitty (admins)."""
     club, role = club_for_user(request, slug, Role.ADMIN)
     form = ExpenseForm(request.POST, prefix="expense")
@@ -139,7 +149,7 @@ def kitty_expense(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def kitty_payment(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+def kitty_payment(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """A player pays into the kitty, or the kitty pays him (scorers and admins). A repeated form records nothing."""
     club, role = club_for_user(request, slug, *MARKERS)
     form = KittyPaymentForm(request.POST, players=books.players(club), prefix="pay")
@@ -174,7 +184,7 @@ def kitty_payment(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
-def kitty_withdraw(request: HtmxHttpRequest, slug: str, what: str, pk: int) -> HttpResponse:
+def kitty_withdraw(request: AuthenticatedHttpRequest, slug: str, what: str, pk: int) -> HttpResponse:
     """Withdraw an expense or a prize recorded by mistake (admins), with a reason: it stays in the
     kitty's history, marked withdrawn, and counts no more."""
     club, _role = club_for_user(request, slug, Role.ADMIN)

@@ -9,20 +9,21 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from scorebook.clubs.access import club_for_user
-from scorebook.clubs.models import Player, Role
+from scorebook.clubs.models import Club, Player, Role
 from scorebook.core import cleaning
 from scorebook.core.formatting import money_text, party_label
-from scorebook.core.http import HtmxHttpRequest
+from scorebook.core.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scorebook.evenings import payments
 from scorebook.evenings.forms import PaymentForm
 from scorebook.evenings.models import Evening
@@ -37,11 +38,11 @@ HISTORY = 30  # the payments and kitty records a page of the history lists, each
 LATEST = 10  # the latest of them the ledger itself shows, the rest on the history's pages
 
 
-def page_number(request, name: str = "page") -> int:
+def page_number(request: HttpRequest, name: str = "page") -> int:
     return cleaning.whole_number(request.GET.get(name) or "1", low=1, high=10**6) or 1
 
 
-def _amount(value) -> Decimal | None:
+def _amount(value: object) -> Decimal | None:
     try:
         amount = Decimal(str(value)).quantize(Decimal("0.01"))
     except (InvalidOperation, TypeError, ValueError):
@@ -49,7 +50,7 @@ def _amount(value) -> Decimal | None:
     return amount if amount.is_finite() and amount > 0 else None
 
 
-def context(request, club, role, form=None) -> dict:
+def context(request: HttpRequest, club: Club, role: Role, form: PaymentForm | None = None) -> dict[str, Any]:
     """What the ledger page shows (its partial ``#ledger`` too, after a write)."""
     evenings_page, nights_page = page_number(request), page_number(request, "nights")
     all_balances = books.balances(club)
@@ -91,12 +92,14 @@ def context(request, club, role, form=None) -> dict:
 
 @require_safe
 @login_required
-def ledger(request, slug):
+def ledger(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club, role = club_for_user(request, slug)
     return render(request, TEMPLATE, context(request, club, role))
 
 
-def answer(request, club, role, anchor: str, form=None, status: int = 200) -> HttpResponse:
+def answer(
+    request: HtmxHttpRequest, club: Club, role: Role, anchor: str, form: PaymentForm | None = None, status: int = 200
+) -> HttpResponse:
     """After a write: the ledger's list in place (htmx), the page with the form's errors, or back to it."""
     if request.htmx:
         return render(request, TEMPLATE + "#ledger", context(request, club, role, form=form), status=status)
@@ -107,7 +110,7 @@ def answer(request, club, role, anchor: str, form=None, status: int = 200) -> Ht
 
 @require_POST
 @login_required
-def ledger_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+def ledger_paid(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Mark one open transfer of one evening paid. A second tap changes nothing."""
     club, role = club_for_user(request, slug, *MARKERS)
     evening_id = cleaning.whole_number(request.POST.get("evening") or "", low=1, high=2**63 - 1)
@@ -141,7 +144,7 @@ def ledger_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def ledger_pay(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+def ledger_pay(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Record a payment on account between two players of the club (no evening): any amount up to
     the bound, with a note; it counts in both players' balances and in the settle-up. A repeated
     form records nothing."""
@@ -173,7 +176,7 @@ def ledger_pay(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def ledger_night_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+def ledger_night_paid(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Mark one of a night's transfers paid (docs/rules/club-nights.md: the night settles once, across its tables):
     a payment for the night between the two players. The form's key makes a second tap record nothing."""
     club, role = club_for_user(request, slug, *MARKERS)
@@ -216,7 +219,7 @@ def ledger_night_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 @login_required
-def ledger_history(request, slug):
+def ledger_history(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The history of payments and of the kitty, page by page (the ledger shows its first page)."""
     club, role = club_for_user(request, slug)
     number = page_number(request)

@@ -16,23 +16,27 @@ evenings and nights where something remains for him. Long lists are capped, with
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Exists, OuterRef, Q, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scorebook.clubs.access import club_for_user
-from scorebook.clubs.models import Player, Season
+from scorebook.clubs.models import Club, Player, Season
 from scorebook.clubs.season_forms import FiguresForm
 from scorebook.core.cleaning import whole_number
 from scorebook.core.formatting import decimal_text, lang, money_text, signed_points, tone
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.evenings import charts
 from scorebook.evenings.models import Seat
 from scorebook.ledger import books
 from scorebook.ledger.books import variant_name
+from scorebook.ledger.winnings import COUNTED  # one of his evenings: deals were played and he took part
 from scorebook.nights import results as night_results
 from scorebook.rules import registry
 from scorebook.rules.model import RulesError
@@ -44,17 +48,16 @@ SHOWN_EVENINGS = 20  # the latest evenings listed per variant; the club's list (
 SHOWN_UNPAID = 10  # the newest evenings where something remains for him; the club's ledger has the rest
 SHOWN_NIGHTS = 5  # the same for his nights
 CHART_POINTS = 250  # a chart of more evenings draws every n-th (and always the last)
-COUNTED = Q(place__isnull=False)  # one of his evenings: deals were played and he took part (docs/rules/money.md)
 
 
-def _seats(club, player: Player, season: Season | None = None):
+def _seats(club: Club, player: Player, season: Season | None = None) -> QuerySet[Seat]:
     seats = Seat.objects.filter(player=player, evening__club=club)
     if season is not None:
         seats = seats.filter(evening__ruleset=season.ruleset, evening__date__range=(season.start, season.end))
     return seats
 
 
-def _latest_season(club, player: Player, seasons: list[Season]) -> Season | None:
+def _latest_season(club: Club, player: Player, seasons: list[Season]) -> Season | None:
     """The first of ``seasons`` with one of his evenings (one query)."""
     his = Seat.objects.filter(
         COUNTED,
@@ -94,21 +97,11 @@ class Figures:
         return sum(v.won for v in self.variants)
 
 
-def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[int, str]]:
-    """His figures per variant, added up by the database (a query for the sums, one for his
-    evenings in order with their records of one deal, one for the contracts), then his club
-    nights, one result each (docs/rules/club-nights.md: three queries for all of them). Also {evening id:
-    address} for the evenings that stand for a night (his line on its ranking)."""
-    found: dict[str, st.PlayerStats] = {}
-    nights = list(
-        seats.filter(evening__night_table__isnull=False)
-        .values_list("evening__night_table__session__night_id", flat=True)
-        .distinct()
-        .order_by()
-    )
-    seats = seats.filter(evening__night_table__isnull=True)  # a night's tables are one result, below
-    for ruleset, currency, evenings, won, deals, sat_out, absent, points, purse in (
-        seats.values("evening__ruleset", "evening__currency")
+def _counts(found: dict[str, st.PlayerStats], player: Player, seats: QuerySet[Seat]) -> None:
+    """His counts and points per variant, added up by the database (one query), and his winnings
+    (the ledger's, one query)."""
+    for ruleset, evenings, won, deals, sat_out, absent, points in (
+        seats.values("evening__ruleset")
         .annotate(
             evenings=Count("id", filter=COUNTED),
             won=Count("id", filter=Q(place=1)),
@@ -117,11 +110,8 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
             # no part in an evening with deals: he sat out every one (and only then is it counted)
             absent=Count("id", filter=Q(took_part=False, sat_out__gt=0)),
             total=Sum("points", filter=COUNTED),
-            purse=Sum("money", filter=COUNTED),
         )
-        .values_list(
-            "evening__ruleset", "evening__currency", "evenings", "won", "deals", "sat_outs", "absent", "total", "purse"
-        )
+        .values_list("evening__ruleset", "evenings", "won", "deals", "sat_outs", "absent", "total")
         .order_by()
     ):
         stats = found.setdefault(ruleset, st.PlayerStats(key=player.pk))
@@ -131,22 +121,20 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
         stats.sat_out += sat_out or 0
         stats.absent += absent
         stats.points += points or 0
-        st.add_money(stats.money, currency, purse)
-    counted = seats.filter(COUNTED)
-    # (ruleset, date, created, evening, points, best deal, worst deal) of each of his evenings
-    lines = list(
-        counted.values_list(
-            "evening__ruleset",
-            "evening__date",
-            "evening__created_at",
-            "evening_id",
-            "points",
-            "best_deal",
-            "worst_deal",
-        )
-    )
-    contracts: dict[tuple[str, str], st.ContractStat] = {}
-    declarations = list(counted.exclude(declared={}).values_list("evening__ruleset", "declared"))
+    for ruleset, purse in books.variant_winnings(seats).items():
+        for currency, amount in purse.items():
+            books.add_money(found[ruleset].money, currency, amount)
+
+
+Line = tuple  # (ruleset, date, created, evening, points, best deal, worst deal) of one of his evenings
+
+
+def _nights(
+    found: dict[str, st.PlayerStats], player: Player, nights: list[int], lines: list[Line], declarations: list
+) -> dict[int, str]:
+    """His club nights, one result each (docs/rules/club-nights.md: three queries for all of them),
+    added to ``found``, ``lines`` and ``declarations``; {evening id: address} for the evenings that
+    stand for a night (his line on its ranking)."""
     urls: dict[int, str] = {}
     for outcome in night_results.outcomes(nights).values():
         entry = next((e for e in outcome.summary["players"] if e.get("player") == player.pk), None)
@@ -162,7 +150,7 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
         stats.won += entry["night_place"] == 1  # a shared first place is a win for each
         stats.deals += int(entry.get("played") or 0)
         stats.points += points
-        st.add_money(stats.money, outcome.currency, st.money_of(entry))
+        books.add_money(stats.money, outcome.currency, books.money_of(entry))
         lines.append(
             (
                 outcome.ruleset,
@@ -177,6 +165,11 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
         declarations.append((outcome.ruleset, entry.get("declared") or {}))
         number = outcome.numbers.get(player.pk)
         urls[outcome.evening] = reverse("night_results_line", args=[outcome.pk, number]) if number else ""
+    return urls
+
+
+def _steps(found: dict[str, st.PlayerStats], lines: list[Line]) -> None:
+    """His evenings in the standings' order, with his running total and records, per variant."""
     lines.sort(key=lambda line: (line[1], line[2], line[3]))  # the standings' order of evenings
     running: dict[str, int] = {}
     for ruleset, day, _created, evening, points, best, worst in lines:
@@ -192,6 +185,10 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
             stats.best_deal = st.Mark(best, day, evening)
         if worst is not None and worst < 0 and (stats.worst_deal is None or worst < stats.worst_deal.value):
             stats.worst_deal = st.Mark(worst, day, evening)
+
+
+def _contracts(found: dict[str, st.PlayerStats], declarations: list) -> None:
+    contracts: dict[tuple[str, str], st.ContractStat] = {}
     for ruleset, declared in declarations:
         for contract, (times, made) in (declared or {}).items():
             if contract in (None, "", "null", "None"):
@@ -201,10 +198,42 @@ def _variants(player: Player, seats) -> tuple[dict[str, st.PlayerStats], dict[in
             stat.made += int(made)
     for stat in sorted(contracts.values(), key=lambda c: (c.ruleset, -c.declared, c.contract)):
         found[stat.ruleset].contracts.append(stat)
+
+
+def _variants(player: Player, seats: QuerySet[Seat]) -> tuple[dict[str, st.PlayerStats], dict[int, str]]:
+    """His figures per variant, added up by the database (a query for the counts, one for his
+    winnings, one for his evenings in order with their records of one deal, one for the contracts),
+    then his club nights, one result each. Also {evening id: address} for the evenings that stand for
+    a night (his line on its ranking)."""
+    found: dict[str, st.PlayerStats] = {}
+    nights = list(
+        seats.filter(evening__night_table__isnull=False)
+        .values_list("evening__night_table__session__night_id", flat=True)
+        .distinct()
+        .order_by()
+    )
+    seats = seats.filter(evening__night_table__isnull=True)  # a night's tables are one result, below
+    _counts(found, player, seats)
+    counted = seats.filter(COUNTED)
+    lines: list[Line] = list(
+        counted.values_list(
+            "evening__ruleset",
+            "evening__date",
+            "evening__created_at",
+            "evening_id",
+            "points",
+            "best_deal",
+            "worst_deal",
+        )
+    )
+    declarations = list(counted.exclude(declared={}).values_list("evening__ruleset", "declared"))
+    urls = _nights(found, player, nights, lines, declarations)
+    _steps(found, lines)
+    _contracts(found, declarations)
     return found, urls
 
 
-def money(club, player: Player) -> dict:
+def money(club: Club, player: Player) -> dict[str, Any]:
     """His money as the ledger has it: his balance (one figure, docs/rules/money.md), what he pays and receives
     in the club's settle-up (the fewest payments that clear the club, the kitty apart) and what he
     owes the kitty, and the newest evenings and nights where something remains for him."""
@@ -215,7 +244,7 @@ def money(club, player: Player) -> dict:
     settled = books.settle(all_balances, with_kitty=False)
     evenings, evening_count = books.open_evenings(club, player, limit=SHOWN_UNPAID)
     nights, _nights = books.open_nights(club, player, limit=SHOWN_NIGHTS)
-    items = [
+    items: list[dict[str, Any]] = [
         {
             "date": e.date,
             "label": e.variant,
@@ -254,7 +283,7 @@ def money(club, player: Player) -> dict:
     }
 
 
-def figures(club, player: Player, seasons: list[Season], wanted: str) -> Figures:
+def figures(club: Club, player: Player, seasons: list[Season], wanted: str) -> Figures:
     """The page's figures for the season ``wanted`` ("all", a season's id, or "": the latest
     season he played in): a fixed number of queries, whatever the length of the club's history."""
     if wanted == "all":
@@ -365,12 +394,12 @@ def _variant_view(
 
 @require_safe
 @login_required
-def player_page(request, slug, player):
+def player_page(request: AuthenticatedHttpRequest, slug: str, player: int) -> HttpResponse:
     club, role = club_for_user(request, slug)
-    player = get_object_or_404(Player, pk=player, club=club)
+    person = get_object_or_404(Player, pk=player, club=club)
     seasons = list(club.seasons.all())
     wanted = request.GET.get("season", "")
-    found = figures(club, player, seasons, wanted)
+    found = figures(club, person, seasons, wanted)
     chosen = next((s for s in seasons if s.pk == found.season), None)
     several = len(found.variants) > 1
     variants = [
@@ -378,7 +407,7 @@ def player_page(request, slug, player):
             stats,
             ruleset,
             f"-{ruleset}" if several else "",
-            player,
+            person,
             f"season-chart-{ruleset}" if several else "season-chart",
             found.night_urls,
         )
@@ -387,14 +416,14 @@ def player_page(request, slug, player):
     context = {
         "club": club,
         "role": role,
-        "player": player,
+        "player": person,
         "seasons": seasons,
         "season": chosen,
         "choice_form": FiguresForm(initial={"season": str(chosen.pk) if chosen else "all"}, seasons=seasons),
         "figures": found,
         "variants": variants,
         "several_variants": several,
-        "player_nights": night_results.nights_of(player),
+        "player_nights": night_results.nights_of(person),
     }
-    context |= money(club, player)
+    context |= money(club, person)
     return render(request, "league/player.html", context)

@@ -5,9 +5,11 @@ becomes what the kitty owes the player (``ledger.services.award_prizes``), in hi
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
@@ -17,6 +19,7 @@ from django.views.decorators.http import require_POST
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Player, Role, Season
 from scorebook.core.formatting import money_text
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.ledger import books, services
 from scorebook.ledger.models import Prize
 
@@ -25,7 +28,7 @@ from .. import standings as st
 
 def awards(season: Season, table: st.Standings) -> list[tuple[Player | None, int, Decimal]]:
     """What the final standings give each player: (player, place, amount), 1st first."""
-    shares = st.prize_shares(table.ranked, [Decimal(p) for p in season.prizes or ()])
+    shares = books.prize_shares(table.ranked, [Decimal(p) for p in season.prizes or ()])
     players = {
         p.pk: p
         for p in Player.objects.filter(club=season.club, pk__in=[k for k, _p, _a in shares if isinstance(k, int)])
@@ -33,7 +36,7 @@ def awards(season: Season, table: st.Standings) -> list[tuple[Player | None, int
     return [(players.get(key) if isinstance(key, int) else None, place, amount) for key, place, amount in shares]
 
 
-def context(season: Season, table: st.Standings, role) -> dict:
+def context(season: Season, table: st.Standings, role: Role) -> dict[str, Any]:
     """The season page's prizes: the amounts, and either the prizes awarded or, once the season is over,
     who the standings give them to (an admin awards them)."""
     if not season.prizes:
@@ -61,7 +64,7 @@ def context(season: Season, table: st.Standings, role) -> dict:
 
 @require_POST
 @login_required
-def season_prizes(request, slug, pk):
+def season_prizes(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     """Award the season's prizes from its final standings (admins, once the season is over). A second
     tap is told they were awarded already."""
     from .seasons import season_table

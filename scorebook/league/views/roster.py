@@ -5,11 +5,22 @@ A member who says a roster entry is him sends a claim; the club's admins approve
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from scorebook.clubs.models import Club
+
+if TYPE_CHECKING:
+    from scorebook.clubs.forms import PlayedPlayer
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError
 from django.db.models import Count, F, Q
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -24,6 +35,7 @@ from scorebook.clubs.models import Membership, Player, PlayerClaim, Role
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core import cleaning
 from scorebook.core.collation import by_name
+from scorebook.core.http import AuthenticatedHttpRequest
 
 from .. import roster
 
@@ -31,11 +43,11 @@ INVALID = 422
 CONFLICT = 409
 
 
-def _row_id(player) -> str:
+def _row_id(player: Player) -> str:
     return f"id_p{player.pk}_%s"
 
 
-def _players(club):
+def _players(club: Club) -> QuerySet[PlayedPlayer]:
     return (
         Player.objects.filter(club=club)
         .annotate(
@@ -53,7 +65,7 @@ def _players(club):
     )
 
 
-def _roster(club, *, exclude=None) -> list[Player]:
+def _roster(club: Club, *, exclude: Player | None = None) -> list[PlayedPlayer]:
     """The club's players in the reader's order (the database's own order differs between databases)."""
     players = _players(club)
     if exclude is not None:
@@ -61,29 +73,29 @@ def _roster(club, *, exclude=None) -> list[Player]:
     return by_name(players, lambda p: p.name)
 
 
-def roster_rows(club) -> list[list]:
+def roster_rows(club: Club) -> list[list[Any]]:
     """The roster for a spreadsheet: [name, linked account, evenings played] (two queries)."""
     return [[p.name, display_name(p.user) if p.user_id else "", p.evenings] for p in _roster(club)]
 
 
-def _members(club):
+def _members(club: Club) -> list[Membership]:
     members = Membership.objects.filter(club=club).select_related("user__profile")
     return by_name(members, lambda m: display_name(m.user))
 
 
 def _roster_page(
-    request,
-    club,
-    role,
+    request: AuthenticatedHttpRequest,
+    club: Club,
+    role: Role,
     *,
-    add_form=None,
-    failed=None,
-    link_form=None,
-    rename_form=None,
-    paste_error="",
-    paste_text="",
-    status=200,
-):
+    add_form: PlayerForm | None = None,
+    failed: Player | None = None,
+    link_form: LinkForm | None = None,
+    rename_form: PlayerForm | None = None,
+    paste_error: str = "",
+    paste_text: str = "",
+    status: int = 200,
+) -> HttpResponse:
     """The roster; ``failed`` is the player whose link or new name was refused (its card shows why)."""
     is_admin = role == Role.ADMIN
     may_rename = role in SCORING_ROLES
@@ -132,14 +144,14 @@ def _roster_page(
     return render(request, "league/players/list.html", context, status=status)
 
 
-def _lost(request, club, role, conflict: services.Conflict):
+def _lost(request: AuthenticatedHttpRequest, club: Club, role: Role, conflict: services.Conflict) -> HttpResponse:
     """The roster again, saying why nothing was done: the player or claim changed in the meantime."""
     messages.error(request, conflict.message)
     return _roster_page(request, club, role, status=CONFLICT)
 
 
 @login_required
-def player_list(request, slug):
+def player_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """GET: the roster (members); POST: a new player (admins and scorers)."""
     if request.method != "POST":
         club, role = club_for_user(request, slug)
@@ -160,12 +172,12 @@ def player_list(request, slug):
 MAX_PASTE_BYTES = 200_000
 
 
-def _pasted(request) -> tuple[list[str], str]:
+def _pasted(request: HttpRequest) -> tuple[list[str], str]:
     """The names of the pasted list and of the CSV file sent, and what is wrong with them ("" if nothing)."""
     names = cleaning.pasted_names(request.POST.get("names") or "")
     upload = request.FILES.get("file")
     if upload is not None:
-        if upload.size > MAX_PASTE_BYTES:
+        if (upload.size or 0) > MAX_PASTE_BYTES:
             return [], _("This file is too large for a list of players: at most 200 kB.")
         try:
             names += cleaning.csv_names(upload.read().decode("utf-8-sig"))
@@ -180,7 +192,7 @@ def _pasted(request) -> tuple[list[str], str]:
 
 @login_required
 @require_POST
-def player_paste(request, slug):
+def player_paste(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Several players at once (admins and scorers): the list pasted (or a CSV file) is checked
     first, name by name (``check``: nothing is written); the names kept are then added in one go."""
     club, role = club_for_user(request, slug, *SCORING_ROLES)
@@ -205,7 +217,7 @@ def player_paste(request, slug):
     return _paste_page(request, club, names)
 
 
-def _paste_page(request, club, names: list[str], error: str = ""):
+def _paste_page(request: HttpRequest, club: Club, names: list[str], error: str = "") -> HttpResponse:
     lines = services.check_names(club, names)
     context = {
         "club": club,
@@ -219,25 +231,25 @@ def _paste_page(request, club, names: list[str], error: str = ""):
 
 @login_required
 @require_POST
-def player_link(request, slug, player):
+def player_link(request: AuthenticatedHttpRequest, slug: str, player: int) -> HttpResponse:
     """Admins link any member's account (or none); a member links himself to an unlinked player, or unlinks himself."""
     club, role = club_for_user(request, slug)
-    player = get_object_or_404(Player.objects.select_related("user"), pk=player, club=club)
+    person = get_object_or_404(Player.objects.select_related("user"), pk=player, club=club)
     if role == Role.ADMIN:
-        form = LinkForm(request.POST, members=_members(club), player=player, auto_id=_row_id(player))
+        form = LinkForm(request.POST, members=_members(club), player=person, auto_id=_row_id(person))
     else:
         wanted = request.POST.get("user", "")
         if wanted not in ("", str(request.user.pk)):
             raise PermissionDenied("Only an admin links someone else's account")
-        if wanted == "" and player.user_id != request.user.pk:
+        if wanted == "" and person.user_id != request.user.pk:
             raise PermissionDenied("Only an admin unlinks someone else's account")
         own = Membership.objects.filter(club=club, user=request.user).select_related("user")
-        form = LinkForm(request.POST, members=own, player=player, auto_id=_row_id(player))
+        form = LinkForm(request.POST, members=own, player=person, auto_id=_row_id(person))
     if form.is_valid():
         user_id = form.cleaned_data["user"]
         if role != Role.ADMIN and user_id is not None:  # "this is me": a claim the admins answer
             try:
-                services.claim_player(player, request.user)
+                services.claim_player(person, request.user)
             except services.Conflict as conflict:
                 return _lost(request, club, role, conflict)
             except services.Refused as refused:
@@ -245,48 +257,48 @@ def player_link(request, slug, player):
             else:
                 messages.success(
                     request,
-                    _("Your claim is sent: an admin of the club will link you to %(name)s.") % {"name": player.name},
+                    _("Your claim is sent: an admin of the club will link you to %(name)s.") % {"name": person.name},
                 )
                 return redirect("club_players", club.slug)
         else:
             user = next((m.user for m in _members(club) if m.user_id == user_id), None)
             try:
-                services.link_player(player, user)
+                services.link_player(person, user)
             except services.Conflict as conflict:
                 return _lost(request, club, role, conflict)
             except services.Refused as refused:
                 form.add_error("user", refused.message)
             else:
                 if user is None:
-                    messages.success(request, _("%(name)s is no longer linked to an account.") % {"name": player.name})
+                    messages.success(request, _("%(name)s is no longer linked to an account.") % {"name": person.name})
                 else:
                     messages.success(
                         request,
                         _("%(name)s is now linked to %(account)s.")
-                        % {"name": player.name, "account": display_name(user)},
+                        % {"name": person.name, "account": display_name(user)},
                     )
                 return redirect("club_players", club.slug)
-    return _roster_page(request, club, role, failed=player, link_form=form, status=INVALID)
+    return _roster_page(request, club, role, failed=person, link_form=form, status=INVALID)
 
 
 @login_required
 @require_POST
-def player_claim_withdraw(request, slug, player):
+def player_claim_withdraw(request: AuthenticatedHttpRequest, slug: str, player: int) -> HttpResponse:
     """A member takes back his claim on a roster entry."""
     club, _role = club_for_user(request, slug)
-    player = get_object_or_404(Player, pk=player, club=club)
-    services.withdraw_claim(player, request.user)
-    messages.success(request, _("Your claim on %(name)s is withdrawn.") % {"name": player.name})
+    person = get_object_or_404(Player, pk=player, club=club)
+    services.withdraw_claim(person, request.user)
+    messages.success(request, _("Your claim on %(name)s is withdrawn.") % {"name": person.name})
     return redirect("club_players", club.slug)
 
 
 @login_required
 @require_POST
-def claim_answer(request, slug, claim):
+def claim_answer(request: AuthenticatedHttpRequest, slug: str, claim: int) -> HttpResponse:
     """An admin approves a claim (the member's account is linked to the player) or refuses it."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
-    claim = PlayerClaim.objects.select_related("player", "user").filter(pk=claim, player__club=club).first()
-    if claim is None:  # approved or refused by another admin (or withdrawn) in the meantime
+    answered = PlayerClaim.objects.select_related("player", "user").filter(pk=claim, player__club=club).first()
+    if answered is None:  # approved or refused by another admin (or withdrawn) in the meantime
         messages.error(request, _("This claim was already answered."))
         return redirect(reverse("club_players", args=[club.slug]) + "#claims")
     form = ClaimAnswerForm(request.POST)
@@ -294,9 +306,9 @@ def claim_answer(request, slug, claim):
         messages.error(request, _("Choose to approve or to refuse the claim."))
         return redirect(reverse("club_players", args=[club.slug]) + "#claims")
     approve = form.cleaned_data["answer"] == "approve"
-    who, name = display_name(claim.user), claim.player.name
+    who, name = display_name(answered.user), answered.player.name
     try:
-        services.decide_claim(claim, approve)
+        services.decide_claim(answered, approve)
     except services.Refused as refused:
         messages.error(request, refused.message)
     else:
@@ -311,15 +323,15 @@ def claim_answer(request, slug, claim):
 
 @login_required
 @require_POST
-def player_rename(request, slug, player):
+def player_rename(request: AuthenticatedHttpRequest, slug: str, player: int) -> HttpResponse:
     """A new name for a roster entry (admins and scorers); each past evening keeps the name used that evening."""
     club, role = club_for_user(request, slug, *SCORING_ROLES)
-    player = get_object_or_404(Player, pk=player, club=club)
-    old = player.name
-    form = PlayerForm(request.POST, club=club, player=player, auto_id=f"id_r{player.pk}_%s")
+    person = get_object_or_404(Player, pk=player, club=club)
+    old = person.name
+    form = PlayerForm(request.POST, club=club, player=person, auto_id=f"id_r{person.pk}_%s")
     if form.is_valid():
         try:
-            player = services.rename_player(player, form.cleaned_data["name"])
+            person = services.rename_player(person, form.cleaned_data["name"])
         except services.Conflict as conflict:
             return _lost(request, club, role, conflict)
         except (services.Refused, IntegrityError) as refused:
@@ -329,24 +341,24 @@ def player_rename(request, slug, player):
                 or _("%(name)s is already in the roster.") % {"name": form.cleaned_data["name"]},
             )
         else:
-            messages.success(request, _("%(old)s is now called %(name)s.") % {"old": old, "name": player.name})
+            messages.success(request, _("%(old)s is now called %(name)s.") % {"old": old, "name": person.name})
             return redirect("club_players", club.slug)
-    return _roster_page(request, club, role, failed=player, rename_form=form, status=INVALID)
+    return _roster_page(request, club, role, failed=person, rename_form=form, status=INVALID)
 
 
 @login_required
-def player_merge(request, slug, player):
+def player_merge(request: AuthenticatedHttpRequest, slug: str, player: int) -> HttpResponse:
     """Two records of the same person: pick the other one (?with=), then which one stays."""
     club, _role = club_for_user(request, slug, Role.ADMIN)
-    player = get_object_or_404(_players(club), pk=player)
-    others = _roster(club, exclude=player)
-    context = {"club": club, "player": player, "others": others}
+    person = get_object_or_404(_players(club), pk=player)
+    others = _roster(club, exclude=person)
+    context = {"club": club, "player": person, "others": others}
     if request.method == "POST":
-        form = MergeForm(request.POST, player=player, others=others)
+        form = MergeForm(request.POST, player=person, others=others)
         status = INVALID
         if form.is_valid():
             other = form.cleaned_data["other_player"]
-            keep, drop = (player, other) if form.cleaned_data["keep"] == player.pk else (other, player)
+            keep, drop = (person, other) if form.cleaned_data["keep"] == person.pk else (other, person)
             try:
                 moved = roster.merge_players(keep, drop)
             except services.Refused as refused:
@@ -363,17 +375,17 @@ def player_merge(request, slug, player):
                     % {"drop": drop.name, "keep": keep.name, "count": moved},
                 )
                 return redirect("club_players", club.slug)
-        context |= _pair(form.cleaned_data.get("other_player"), player)
+        context |= _pair(form.cleaned_data.get("other_player"), person)
         context["form"] = form
         return render(request, "league/players/merge.html", context, status=status)
     other = next((p for p in others if str(p.pk) == request.GET.get("with", "")), None)
     if other is not None:
-        context["form"] = MergeForm(initial={"other": other.pk, "keep": player.pk}, player=player, others=others)
-        context |= _pair(other, player)
+        context["form"] = MergeForm(initial={"other": other.pk, "keep": person.pk}, player=person, others=others)
+        context |= _pair(other, person)
     return render(request, "league/players/merge.html", context)
 
 
-def _pair(other, player) -> dict:
+def _pair(other: Player | None, player: Player) -> dict[str, Any]:
     """The other record, and the evenings that forbid the merge (the form shows the two records)."""
     if other is None:
         return {}

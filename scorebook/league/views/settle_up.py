@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,11 +20,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from scorebook.clubs.access import club_for_user
-from scorebook.clubs.models import Player
+from scorebook.clubs.models import Club, Player, Role
 from scorebook.core import cleaning
 from scorebook.core.fields import AmountField
 from scorebook.core.formatting import money_text
-from scorebook.core.http import HtmxHttpRequest
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.evenings import payments
 from scorebook.evenings.forms import bounded_amount
 from scorebook.ledger import books, services
@@ -39,14 +40,14 @@ class PartForm(forms.Form):
     amount = AmountField(label=gettext_lazy("Amount paid"))
     note = forms.CharField(label=gettext_lazy("Note"), max_length=200, required=False)
 
-    def __init__(self, *args, line: Decimal, **kwargs):
+    def __init__(self, *args: Any, line: Decimal, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.line = line
 
-    def clean_amount(self):
+    def clean_amount(self) -> Decimal | None:
         return bounded_amount(self.cleaned_data.get("amount"), self.line)
 
-    def clean_note(self):
+    def clean_note(self) -> str:
         return cleaning.clean_text(self.cleaned_data.get("note") or "")
 
 
@@ -55,7 +56,14 @@ def line_id(line: books.SettleLine) -> str:
     return f"{line.payer_key}:{line.payee_key}:{line.currency}"
 
 
-def _page(request, club, role, with_kitty: bool, bound: tuple[str, PartForm] | None = None, status=200):
+def _page(
+    request: HttpRequest,
+    club: Club,
+    role: Role,
+    with_kitty: bool,
+    bound: tuple[str, PartForm] | None = None,
+    status: int = 200,
+) -> HttpResponse:
     all_balances = books.balances(club)
     settled = books.settle(all_balances, with_kitty=with_kitty)
     rows = []
@@ -88,14 +96,14 @@ def _page(request, club, role, with_kitty: bool, bound: tuple[str, PartForm] | N
 
 @require_safe
 @login_required
-def settle_up(request, slug):
+def settle_up(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club, role = club_for_user(request, slug)
     return _page(request, club, role, request.GET.get("kitty") == "1")
 
 
 @require_POST
 @login_required
-def settle_up_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+def settle_up_paid(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """A settle-up line paid, in full (``amount`` the line's) or in part (the form of the line, at most
     the line). The line must still be one of the settle-up's (else the page says it changed)."""
     club, role = club_for_user(request, slug, *MARKERS)
@@ -119,7 +127,7 @@ def settle_up_paid(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         amount, note = form.cleaned_data["amount"], form.cleaned_data["note"]
     else:
         amount, note = line.amount, ""
-    people = {
+    people: dict[int | str, Player] = {
         p.pk: p
         for p in Player.objects.filter(
             club=club, pk__in=[k for k in (line.payer_key, line.payee_key) if isinstance(k, int)]

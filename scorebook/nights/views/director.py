@@ -10,12 +10,14 @@ seconds (htmx), answering 304 while nothing changed.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.forms import Form
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -25,6 +27,7 @@ from django.views.decorators.http import condition, require_http_methods, requir
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.core.cleaning import whole_number
+from scorebook.core.http import AuthenticatedHttpRequest
 from scorebook.evenings import payments
 from scorebook.evenings.models import Deal
 
@@ -44,14 +47,14 @@ def qr_svg(url: str, title: str) -> str:
 
 
 @login_required
-def night_list(request, slug):
+def night_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club, role = club_for_user(request, slug)
     nights = Night.objects.filter(club=club)
     return render(request, "nights/list.html", {"club": club, "nights": nights, "can_direct": role in SCORING_ROLES})
 
 
 @login_required
-def night_new(request, slug):
+def night_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club, _role = club_for_user(request, slug, *SCORING_ROLES)
     form = NightForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
@@ -119,7 +122,7 @@ def _progress(night: Night) -> dict:
         session["finished"] = sum(1 for t in tables if target and t["deals"] >= target)
         for t in tables:
             behind = leader - t["deals"] >= 2
-            others_done = bool(target) and leader >= target and t["deals"] < target
+            others_done = target is not None and target != 0 and leader >= target and t["deals"] < target
             t["late"] = session["open"] and t["open"] and leader > 0 and (behind or others_done)
             t["to_play"] = max(target - t["deals"], 0) if target else None
         session["late"] = sum(1 for t in tables if t["late"])
@@ -138,7 +141,7 @@ def _progress(night: Night) -> dict:
     return {"sessions": ordered, "current": current["number"] if current else None, "late_tables": late}
 
 
-def _night_context(request, night: Night, **forms) -> dict:
+def _night_context(request: HttpRequest, night: Night, **forms: Form) -> dict[str, Any]:
     participants = list(night.participants.all())
     playing = [p for p in participants if p.last_session is None]
     return {
@@ -156,12 +159,12 @@ def _night_context(request, night: Night, **forms) -> dict:
 
 
 @login_required
-def night(request, pk):
+def night(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     night = night_for_director(request, pk)
     return render(request, "nights/night.html", _night_context(request, night))
 
 
-def _progress_etag(request, pk):
+def _progress_etag(request: HttpRequest, pk: int) -> str | None:
     """The progress's version, for its directors only: anyone else gets no tag, so never a 304 that
     would tell him the night exists (the view then answers 404 or 403)."""
     try:
@@ -175,7 +178,7 @@ def _progress_etag(request, pk):
 @login_required
 @never_cache
 @condition(etag_func=_progress_etag)
-def night_progress(request, pk):
+def night_progress(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     night = night_for_director(request, pk)
     return render(request, "nights/night.html#progress", {"night": night, "progress": _progress(night)})
 
@@ -189,7 +192,7 @@ def _session_or_404(night: Night, number: int) -> NightSession:
 
 @login_required
 @require_POST
-def session_close(request, pk, number):
+def session_close(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     night = night_for_director(request, pk)
     _session_or_404(night, number)
     services.close_session(night, number, request.user)
@@ -198,7 +201,7 @@ def session_close(request, pk, number):
 
 
 @login_required
-def session_reopen(request, pk, number):
+def session_reopen(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     night = night_for_director(request, pk)
     session = _session_or_404(night, number)
     form = ReopenForm(request.POST or None)
@@ -212,7 +215,7 @@ def session_reopen(request, pk, number):
 
 @login_required
 @require_POST
-def night_substitute(request, pk):
+def night_substitute(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     night = night_for_director(request, pk)
     playing = [p for p in night.participants.all() if p.last_session is None]
     form = SubstituteForm(request.POST, participants=playing)
@@ -234,7 +237,7 @@ def night_substitute(request, pk):
 
 @login_required
 @require_POST
-def night_late(request, pk):
+def night_late(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     night = night_for_director(request, pk)
     form = LateForm(request.POST)
     if form.is_valid():
@@ -255,7 +258,7 @@ def night_late(request, pk):
 # --- table cards, links, the plan --------------------------------------------------------------
 
 
-def _cards(request, night: Night, tokens: dict[int, str]):
+def _cards(request: HttpRequest, night: Night, tokens: dict[int, str]) -> HttpResponse:
     tables = NightTable.objects.filter(evening_id__in=list(tokens)).select_related("session", "evening")
     tables = tables.order_by("session__number", "number").prefetch_related("evening__seats")
     cards = []
@@ -278,7 +281,7 @@ def _cards(request, night: Night, tokens: dict[int, str]):
 
 @login_required
 @require_POST
-def night_cards(request, pk):
+def night_cards(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """New links for every table (of one session when asked) and their cards, to print.
     The cards printed before stop working."""
     night = night_for_director(request, pk)
@@ -297,7 +300,7 @@ def _table_or_404(night: Night, table: int) -> NightTable:
 
 @login_required
 @require_POST
-def table_link(request, pk, table):
+def table_link(request: AuthenticatedHttpRequest, pk: int, table: int) -> HttpResponse:
     night = night_for_director(request, pk)
     t = _table_or_404(night, table)
     return _cards(request, night, {t.evening_id: services.table_link(t)})
@@ -305,7 +308,7 @@ def table_link(request, pk, table):
 
 @login_required
 @require_POST
-def table_revoke(request, pk, table):
+def table_revoke(request: AuthenticatedHttpRequest, pk: int, table: int) -> HttpResponse:
     night = night_for_director(request, pk)
     t = _table_or_404(night, table)
     services.revoke_table_link(t)
@@ -315,7 +318,7 @@ def table_revoke(request, pk, table):
 
 @login_required
 @require_POST
-def ranking_link(request, pk):
+def ranking_link(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """A new link to the live ranking, shown this once with its QR (the one before stops working)."""
     night = night_for_director(request, pk)
     token = services.new_ranking_link(night)
@@ -328,7 +331,7 @@ def ranking_link(request, pk):
 
 
 @login_required
-def night_plan(request, pk):
+def night_plan(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     night = night_for_director(request, pk)
     names = {p.number: p.name for p in night.participants.all()}
     sessions = [
@@ -340,7 +343,7 @@ def night_plan(request, pk):
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def night_edit(request, pk):
+def night_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The night's name, date and deals per session, changed after it was made (in its log)."""
     night = night_for_director(request, pk)
     initial = {"name": night.name, "date": night.date, "deals_per_session": night.deals_per_session}
@@ -362,7 +365,7 @@ def night_edit(request, pk):
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def night_delete(request, pk):
+def night_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """GET: what deleting the night does; POST: delete it, while no deal is recorded at its tables."""
     night = night_for_director(request, pk)
     played = Deal.objects.filter(evening__night_table__session__night=night).exists()

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from functools import wraps
+from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
@@ -47,7 +49,7 @@ class Way:
     """How a ranking page was reached: ``lookup`` finds its night (the link's digest, or its id for a
     member, checked already); ``night`` loads it (once)."""
 
-    lookup: dict
+    lookup: dict[str, Any]
     member: bool  # reached from the club's pages (not by the link)
 
     def night(self) -> Night:
@@ -57,12 +59,14 @@ class Way:
         return found
 
 
-def reached(view):
+def reached(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """A ranking view reached by the night's link (``token``: whoever holds it) or from the club's
     pages (``pk``: a logged-in member of the club; 404 for anyone else)."""
 
     @wraps(view)
-    def wrapped(request, *args, token=None, pk=None, **kwargs):
+    def wrapped(
+        request: HttpRequest, *args: Any, token: str | None = None, pk: int | None = None, **kwargs: Any
+    ) -> HttpResponse:
         if token is not None:
             lookup = ranking_lookup(token)
             if lookup is None:
@@ -71,13 +75,15 @@ def reached(view):
         else:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
+            if pk is None:  # (its URL gives the link or the night)
+                raise Http404("No such night")
             way = Way({"pk": night_for_member(request, pk).pk}, member=True)
         return view(request, way, *args, **kwargs)
 
     return wrapped
 
 
-def region_context(night: Night, shown: hall.Shown, key: str, phase: int) -> dict:
+def region_context(night: Night, shown: hall.Shown, key: str, phase: int) -> dict[str, Any]:
     """What the live region's partials read: the rows as shown, the page's marks (``phase``) and
     the version it sends back (``key``: ``hall.state``'s, of what they were computed from)."""
     return {
@@ -167,7 +173,7 @@ def ranking_live(request: HtmxHttpRequest, way: Way) -> HttpResponse:
 @noindex
 @cache_control(no_cache=True)
 @reached
-def night_line(request, way: Way, number):
+def night_line(request: HttpRequest, way: Way, number: int) -> HttpResponse:
     """One player's night: per session his table, his opponents, his points."""
     night = way.night()
     r = results.results(night)
@@ -198,7 +204,7 @@ def night_line(request, way: Way, number):
 @noindex
 @cache_control(no_cache=True)
 @reached
-def session_results(request, way: Way, number):
+def session_results(request: HttpRequest, way: Way, number: int) -> HttpResponse:
     """Every table of one session, its players by points (and places)."""
     night = way.night()
     if not 0 < number <= night.sessions:
@@ -216,7 +222,7 @@ def session_results(request, way: Way, number):
 @require_safe
 @noindex
 @reached
-def ranking_csv(request, way: Way):
+def ranking_csv(request: HttpRequest, way: Way) -> HttpResponse:
     """The ranking for a spreadsheet, like the club's other CSV files: the reader's separators and
     decimals (``;`` and ``1,50`` in French and Dutch), a translated header, never a formula."""
     night = way.night()
@@ -233,7 +239,7 @@ def ranking_csv(request, way: Way):
         *([_("Place points")] if places else []),
     ]
 
-    def figure(value) -> str:
+    def figure(value: Decimal | int | None) -> str:
         """Every figure one way, as the page shows it: a whole number without decimals, a shared
         place's points with two (never "10.0" beside "12"); nothing for a table not played yet."""
         if value is None:
@@ -241,7 +247,7 @@ def ranking_csv(request, way: Way):
         value = round(Decimal(value), 2)
         return str(int(value)) if value == value.to_integral_value() else spreadsheet.number(value, 2, fmt)
 
-    def cell(line):
+    def cell(line: ranking.SessionLine | None) -> str:
         if line is None:
             return ""
         return figure(line.place_points) if places else figure(line.points)

@@ -1,7 +1,8 @@
 import json
 import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from scorebook.rules import registry
 from scorebook.rules.model import RulesError, to_dict
@@ -10,13 +11,13 @@ from scorebook.rules.model import RulesError, to_dict
 class Command(BaseCommand):
     help = "List the presets, or show one preset's rules in the shape the evening file's 'rules' field accepts."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         sub = parser.add_subparsers(dest="action", required=True)
         sub.add_parser("list", help="list the presets")
         show = sub.add_parser("show", help="print a preset's rules as JSON")
         show.add_argument("key")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["action"] == "list":
             for rules in registry.all_presets():
                 players = f"{rules.min_players}-{rules.max_players}"

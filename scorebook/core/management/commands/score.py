@@ -1,7 +1,8 @@
 import json
 import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from scorebook.rules.evening_file import FileError, score_file
 from scorebook.rules.scoring import DealError
@@ -10,10 +11,10 @@ from scorebook.rules.scoring import DealError
 class Command(BaseCommand):
     help = "Score an evening file (docs/evening-file.md) and print the totals as JSON."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the evening file, or - for standard input")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
         try:
             if path == "-":

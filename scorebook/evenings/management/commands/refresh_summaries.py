@@ -5,7 +5,9 @@ python manage.py refresh_summaries               # every evening
 python manage.py refresh_summaries --evening 12  # one evening
 """
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scorebook.evenings import services
 from scorebook.evenings.models import Evening
@@ -14,10 +16,10 @@ from scorebook.evenings.models import Evening
 class Command(BaseCommand):
     help = "Rebuild what evenings store of their deals (results, states, summaries, seat figures) from the deals."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--evening", type=int, metavar="PK", help="Only this evening.")
 
-    def handle(self, *args, evening=None, **options):
+    def handle(self, *args: Any, evening: int | None = None, **options: Any) -> None:
         evenings = Evening.objects.order_by("pk")
         if evening is not None:
             evenings = evenings.filter(pk=evening)

@@ -10,12 +10,15 @@ and it never touches an existing account (a user called demo may be a real perso
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Sequence
+from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
@@ -110,7 +113,7 @@ CLASSIQUE = [
 ]
 
 # (ruleset, players, days ago, stake, closed, deals)
-EVENINGS = [
+EVENINGS: list[tuple[str, list[str], int, str, bool, list[Any]]] = [
     ("kleurenwiezen", ["Anne", "Bert", "Carl", "Dina", "Eric"], 24, "0.10", True, KLEURENWIEZEN),
     ("liege", ["Marc", "Nadia", "Olivier", "Pascale"], 17, "0.05", True, LIEGE),
     ("classique", ["Anne", "Bert", "Carl", "Dina"], 11, "0.50", True, CLASSIQUE),
@@ -119,7 +122,7 @@ EVENINGS = [
 ]
 
 
-def contract_deal(step, playing: tuple[str, ...]) -> dict:
+def contract_deal(step: Any, playing: Sequence[str]) -> dict[str, Any]:
     if step == PASS:
         return {"contract": "pass"}
     contract, declarers, tricks = step
@@ -132,7 +135,7 @@ def contract_deal(step, playing: tuple[str, ...]) -> dict:
 class Command(BaseCommand):
     help = "Create the demo user (demo / demo-scorebook) and a few past evenings of several variants."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--if-empty", action="store_true", help="Do nothing when any evening exists.")
         parser.add_argument(
             "--in-production",
@@ -140,7 +143,7 @@ class Command(BaseCommand):
             help="Run even with DEBUG=false: anyone who reads this help can then log in as the demo user.",
         )
 
-    def handle(self, *args, if_empty=False, in_production=False, **options):
+    def handle(self, *args: Any, if_empty: bool = False, in_production: bool = False, **options: Any) -> None:
         if not settings.DEBUG and not in_production:
             raise CommandError(
                 f"DEBUG is false: this looks like a real site, and the demo user's password ({PASSWORD}) is public. "
@@ -164,10 +167,20 @@ class Command(BaseCommand):
             status = evening.get_status_display()
             self.stdout.write(f"  {evening.ruleset:<14} {evening.date}  {deals:>2} deals  {status}")
 
-    def demo_user(self):
+    def demo_user(self) -> User:
         return get_user_model().objects.create_user(username=USERNAME, password=PASSWORD, first_name="Demo")
 
-    def evening(self, user, today, ruleset, players, days_ago, stake, closed, script):
+    def evening(
+        self,
+        user: User,
+        today: date,
+        ruleset: str,
+        players: list[str],
+        days_ago: int,
+        stake: str,
+        closed: bool,
+        script: list[Any],
+    ) -> Evening:
         evening = creation.create_evening(
             ruleset=ruleset,
             players=players,

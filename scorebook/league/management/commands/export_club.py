@@ -1,7 +1,8 @@
 import json
 import os
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scorebook.clubs.models import Club
 from scorebook.league.backup import export_club
@@ -13,7 +14,7 @@ class Command(BaseCommand):
         "A file is readable by its owner only (0600)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
         parser.add_argument("-o", "--output", help="a file to write (default: standard output)")
         parser.add_argument(
@@ -23,7 +24,9 @@ class Command(BaseCommand):
             "after a restore into another database (keep such a file like a password)",
         )
 
-    def handle(self, *args, slug, output=None, with_secrets=False, **options):
+    def handle(
+        self, *args: Any, slug: str, output: str | None = None, with_secrets: bool = False, **options: Any
+    ) -> None:
         club = Club.objects.filter(slug=slug).first()
         if club is None:
             raise CommandError(f"no club {slug!r}")

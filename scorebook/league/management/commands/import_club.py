@@ -1,9 +1,12 @@
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scorebook.accounts import password_links
 from scorebook.accounts.models import display_name
-from scorebook.clubs.models import Role
-from scorebook.league.backup import BackupError, import_club
+from scorebook.clubs.models import Club, Role
+from scorebook.league.backup import BackupError
+from scorebook.league.restore import import_club
 from scorebook.rules.evening_file import FileError, parse_json
 
 MAX_BYTES = 50 * 1024 * 1024
@@ -15,7 +18,7 @@ class Command(BaseCommand):
         "Every field is checked first; nothing is written when anything is wrong."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file")
         parser.add_argument(
             "--account",
@@ -31,9 +34,9 @@ class Command(BaseCommand):
             help="the site's address (e.g. https://scorebook.example.org), written before the admins' links",
         )
 
-    def handle(self, *args, file, account, site="", **options):
+    def handle(self, *args: Any, file: str, account: list[str] | None, site: str = "", **options: Any) -> None:
         mapping = {}
-        for item in account:
+        for item in account or ():
             name, sep, target = item.partition("=")
             if not sep or not name or not target:
                 raise CommandError(f"--account {item!r}: write it FILE_NAME=USER.")
@@ -54,7 +57,7 @@ class Command(BaseCommand):
         self.stdout.write(f"{club.name}: {club.evenings.count()} evenings, {club.memberships.count()} members restored")
         self._admins_links(club, site)
 
-    def _admins_links(self, club, site: str) -> None:
+    def _admins_links(self, club: Club, site: str) -> None:
         """The members restored without a password choose one through a link: the operator hands the admins
         theirs (shown this once); each admin then makes the other members' links on the members page."""
         waiting = [

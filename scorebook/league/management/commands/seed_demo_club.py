@@ -4,6 +4,7 @@ club night under way (its second session of three). Every deal goes through the 
 engine checks it), every payment and every record of the kitty through the ledger's services.
 
     python manage.py seed_demo_club    # after seed_demo (it runs it first when there is no demo user)
+    python manage.py seed_demo_club --language fr    # what its members typed in French (or nl), for the guides
 
 The club's guides are illustrated from it (``make screenshots``, docs/screenshots.py). Like
 seed_demo it refuses to run with DEBUG=false unless given --in-production, and it never touches an
@@ -12,13 +13,15 @@ existing account or club: the other members are accounts that cannot log in (no 
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
@@ -29,7 +32,7 @@ from scorebook.evenings.management.commands.seed_demo import GAND, KLEURENWIEZEN
 from scorebook.evenings.models import Evening
 from scorebook.ledger import services as ledger
 from scorebook.nights import services as nights
-from scorebook.nights.models import Night
+from scorebook.nights.models import Night, NightTable
 
 NAME, SLUG = "De Troef", "de-troef"
 ROSTER = ["Anne", "Bert", "Carl", "Dina", "Eric", "Fien", "Geert", "Hilde", "Ivo", "Jana"]
@@ -40,10 +43,47 @@ HOUSE_RULES = {"kleurenwiezen": {"contracts": {"troel": {"made": {"13": [32, -32
 # the kitty: a fee per player per evening and per night (set before the evenings, which keep theirs)
 EVENING_FEE, NIGHT_FEE = Decimal("1.00"), Decimal("2.00")
 # a short cup of the liège evening, over before today, with prizes for its first two places
-CUP = ("Liège cup", "liege", 24, 18, ["10.00", "5.00"])
+CUP = ("cup", "liege", 24, 18, ["10.00", "5.00"])
+# what the club's members typed (the seasons' names, the notes of payments and expenses...), in each
+# language the guides are written in, so that a guide's pictures show its reader's language only
+WORDS = {
+    "en": {
+        "autumn": "Autumn {year}",
+        "season": "Season {year}",
+        "cup": "Liège cup",
+        "half": "half now",
+        "on account": "on account",
+        "cards": "Two packs of cards",
+        "twice": "entered twice",
+        "fees": "fees",
+        "night": "Kaartavond",
+    },
+    "fr": {
+        "autumn": "Automne {year}",
+        "season": "Saison {year}",
+        "cup": "Coupe de Liège",
+        "half": "la moitié maintenant",
+        "on account": "en compte",
+        "cards": "Deux jeux de cartes",
+        "twice": "noté deux fois",
+        "fees": "cotisations",
+        "night": "Grande soirée",
+    },
+    "nl": {
+        "autumn": "Najaar {year}",
+        "season": "Seizoen {year}",
+        "cup": "Luikse beker",
+        "half": "de helft nu",
+        "on account": "op rekening",
+        "cards": "Twee pakken kaarten",
+        "twice": "twee keer ingevoerd",
+        "fees": "bijdragen",
+        "night": "Kaartavond",
+    },
+}
 
 # (ruleset, players, days ago, stake, script, closed)
-EVENINGS = [
+EVENINGS: list[tuple[str, list[str], int, str, list[Any], bool]] = [
     ("kleurenwiezen", ["Anne", "Bert", "Carl", "Dina", "Eric"], 35, "0.10", KLEURENWIEZEN[:14], True),
     ("kleurenwiezen", ["Fien", "Geert", "Hilde", "Ivo"], 28, "0.10", KLEURENWIEZEN[6:18], True),
     ("liege", ["Anne", "Carl", "Eric", "Geert"], 21, "0.05", LIEGE, True),
@@ -66,14 +106,18 @@ NIGHT_DEALS = [
 class Command(BaseCommand):
     help = "Create the demo club (De Troef) for the demo user: members, roster, a season, evenings, payments, a night."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--language", choices=sorted(WORDS), default="en", help="the language of the names and notes typed in it"
+        )
         parser.add_argument(
             "--in-production",
             action="store_true",
             help="Run even with DEBUG=false: anyone who reads this help can then log in as the demo user.",
         )
 
-    def handle(self, *args, in_production=False, **options):
+    def handle(self, *args: Any, in_production: bool = False, language: str = "en", **options: Any) -> None:
+        self.words = WORDS[language]
         if not settings.DEBUG and not in_production:
             raise CommandError("DEBUG is false: this looks like a real site. Nothing was seeded (--in-production).")
         if Club.objects.filter(slug__iexact=SLUG).exists():
@@ -97,7 +141,7 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"Created the club {NAME} (/c/{SLUG}/), its admin: {USERNAME}"))
         self.stdout.write(f"  {len(ROSTER)} players, {len(made)} evenings, a night of {night.participants.count()}")
 
-    def club(self, demo) -> Club:
+    def club(self, demo: User) -> Club:
         club = clubs.create_club(name=NAME, slug=SLUG, user=demo)
         clubs.add_players(club, ROSTER, demo)
         for username, role, player in MEMBERS:
@@ -110,17 +154,28 @@ class Command(BaseCommand):
             HouseRules.objects.create(club=club, ruleset=ruleset, overrides=overrides, updated_by=demo)
         return club
 
-    def season(self, club, today) -> Season:
+    def season(self, club: Club, today: date) -> Season:
         season = Season(
             club=club,
-            name=f"Autumn {today.year}" if today.month >= 9 else f"Season {today.year}",
+            name=self.words["autumn" if today.month >= 9 else "season"].format(year=today.year),
             start=today - timedelta(days=40),
             end=today + timedelta(days=60),
             ruleset="kleurenwiezen",
         )
         return clubs.save_season(season, overlap_confirmed=True)
 
-    def evening(self, club, demo, today, ruleset, players, days_ago, stake, script, closed) -> Evening:
+    def evening(
+        self,
+        club: Club,
+        demo: User,
+        today: date,
+        ruleset: str,
+        players: list[str],
+        days_ago: int,
+        stake: str,
+        script: list[Any],
+        closed: bool,
+    ) -> Evening:
         evening = creation.create_evening(
             ruleset=ruleset,
             players=players,
@@ -136,7 +191,7 @@ class Command(BaseCommand):
             services.set_status(evening, Evening.Status.CLOSED, demo, admin=True)
         return evening
 
-    def payments(self, club, demo, made) -> None:
+    def payments(self, club: Club, demo: User, made: list[Evening]) -> None:
         """The first evening settled in full, the second in part, the liège one not yet; a payment on account."""
         first, second = made[0], made[1]
         for transfer in payments.still_due(first):
@@ -145,26 +200,26 @@ class Command(BaseCommand):
         if due:
             part = (due[0].amount / 2).quantize(Decimal("0.01"))
             payments.record_payment(
-                second, due[0].payer, due[0].payee, part, demo, closed_too=True, free=True, note="half now"
+                second, due[0].payer, due[0].payee, part, demo, closed_too=True, free=True, note=self.words["half"]
             )
         anne, jana = (Player.objects.get(club=club, name=name) for name in ("Anne", "Jana"))
-        ledger.record_on_account(club, jana, anne, Decimal("2.00"), "EUR", demo, note="on account")
+        ledger.record_on_account(club, jana, anne, Decimal("2.00"), "EUR", demo, note=self.words["on account"])
 
-    def kitty(self, club, demo, today) -> None:
+    def kitty(self, club: Club, demo: User, today: date) -> None:
         """Two expenses (the second entered twice by mistake, withdrawn), the cup's prizes awarded from its
         final standings, fees paid into the kitty by two players."""
         from scorebook.league.views.prizes import awards
         from scorebook.league.views.seasons import season_table
 
-        cards = ("Two packs of cards", Decimal("12.50"), today - timedelta(days=20))
+        cards = (self.words["cards"], Decimal("12.50"), today - timedelta(days=20))
         for note, amount, day in (cards, cards):
             expense = ledger.record_expense(club, amount, "EUR", day, note, demo)
-        ledger.withdraw(expense, demo, "entered twice")
-        name, ruleset, starts, ends, prizes = CUP
+        ledger.withdraw(expense, demo, self.words["twice"])
+        word, ruleset, starts, ends, prizes = CUP
         cup = clubs.save_season(
             Season(
                 club=club,
-                name=name,
+                name=self.words[word],
                 start=today - timedelta(days=starts),
                 end=today - timedelta(days=ends),
                 ruleset=ruleset,
@@ -175,15 +230,15 @@ class Command(BaseCommand):
         standings = awards(cup, season_table(cup))
         given = [ledger.Award(place, player, amount) for player, place, amount in standings if player]
         ledger.award_prizes(cup, given, "EUR", demo)
-        for name, amount in (("Anne", "10.00"), ("Bert", "8.00")):
+        for name, fee in (("Anne", "10.00"), ("Bert", "8.00")):
             player = Player.objects.get(club=club, name=name)
-            ledger.record_kitty_payment(club, player, Decimal(amount), "EUR", demo, into=True, note="fees")
+            ledger.record_kitty_payment(club, player, Decimal(fee), "EUR", demo, into=True, note=self.words["fees"])
 
-    def night(self, club, demo, today) -> Night:
+    def night(self, club: Club, demo: User, today: date) -> Night:
         night = nights.create_night(
             club=club,
             user=demo,
-            name="Kaartavond",
+            name=self.words["night"],
             date=today,
             ruleset="kleurenwiezen",
             sessions=3,
@@ -203,15 +258,15 @@ class Command(BaseCommand):
         return night
 
 
-def tables(night, session: int):
+def tables(night: Night, session: int) -> list[NightTable]:
     return list(night.night_sessions.get(number=session).tables.select_related("evening").order_by("number"))
 
 
-def rotate(script: list, by: int) -> list:
+def rotate(script: list[Any], by: int) -> list[Any]:
     return script[by % len(script) :] + script[: by % len(script)]
 
 
-def record(evening: Evening, script: list, user) -> None:
+def record(evening: Evening, script: list[Any], user: User) -> None:
     classic = evening.rules["family"] == "classic"
     for step in script:
         data = step if classic else contract_deal(step, stored.scored(evening).result.next.playing)

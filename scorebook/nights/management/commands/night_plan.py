@@ -1,7 +1,8 @@
 import json
 import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from scorebook.nights.seating import PlanError, make_plan
 
@@ -12,12 +13,12 @@ class Command(BaseCommand):
         "players numbered 1..N, each table in seat order from its first dealer."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--players", type=int, required=True, help="how many players (N, numbered 1..N)")
         parser.add_argument("--sessions", type=int, required=True, help="how many sessions")
         parser.add_argument("--seed", type=int, default=0, help="the same seed gives the same plan")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             plan = make_plan(options["players"], options["sessions"], seed=options["seed"])
         except PlanError as exc:
