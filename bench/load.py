@@ -95,10 +95,11 @@ class _RecordForm(html.parser.HTMLParser):
     """The fields the record form (``form#record``) posts as a browser's FormData reads them: every
     named control but the buttons, a radio button or checkbox only when checked, a select's chosen
     option (else its first), in document order; and what the page shows besides (its board's
-    version, the players at the table, the rotation)."""
+    version, the players at the table, the rotation, whether the table's deals of the session are done)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
+        self.deals_done = False  # the board says the table has played its deals of the session
         self.pairs: list[tuple[str, str]] = []
         self.names: list[str] = []  # every control's name, checked or not
         self.players: list[str] = []
@@ -108,10 +109,12 @@ class _RecordForm(html.parser.HTMLParser):
         self._options: list[tuple[str, bool]] = []
         self.rotation_text = ""
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
         if a.get("id") == "board" and a.get("data-version"):
             self.version = a["data-version"]
+        if a.get("id") == "deals-done" and "hidden" not in a:
+            self.deals_done = True
         if tag == "script" and a.get("id") == "rotation":
             self._script = True
         if tag == "form" and a.get("id") == "record":
@@ -167,17 +170,22 @@ class ScoringPage:
     headers of htmx and of the page's script (``X-Board-Version``: the version the board shows).
     After each answer the page is brought up to date as its script does: a small answer (swapped
     out of band) gives the next request key, the version in ``#next`` and the rotation (the next
-    deal's number and dealer); any other answer with a board is read again."""
+    deal's number and dealer); any other answer with a board is read again. A board without a record
+    form (the table has played its deals of the session, or it is closed) leaves the page without one:
+    ``recording`` is then False and ``deals_done`` says whether the table's deals are done."""
 
-    def __init__(self, url: str, html: str):
+    def __init__(self, url: str, html: str) -> None:
         self.url = url
         self.read(html)
+        if not self.recording:
+            raise ValueError("the page shows no record form")
 
     def read(self, html: str) -> None:
         form = _RecordForm()
         form.feed(html)
-        if not form.names:
-            raise ValueError("the page shows no record form")
+        self.recording, self.deals_done = bool(form.names), form.deals_done
+        if not self.recording:
+            return  # the form's last fields stay: nothing more is posted from this page
         self.pairs, self.names, self.players = form.pairs, form.names, form.players
         self.version = form.version
         self.rotation = json.loads(form.rotation_text) if form.rotation_text else None
@@ -279,8 +287,14 @@ class PairReport(PhoneReport):
     both_stored_ms: list[float] = field(default_factory=list)  # from the two taps to both deals stored
 
 
-def _save(phone: Phone, page: ScoringPage, base: str, evening_pk: int, deal: dict, report: PhoneReport):
-    """One tap of Save, as the page posts it; (status, the request key), the page brought up to date."""
+def _save(
+    phone: Phone, page: ScoringPage, base: str, evening_pk: int, deal: dict, report: PhoneReport
+) -> tuple[int | None, str]:
+    """One tap of Save, as the page posts it; (status, the request key), the page brought up to date.
+    A page without a record form (the evening closed meanwhile) posts nothing: an error."""
+    if not page.recording:
+        report.errors.append("record: the page shows no record form")
+        return None, ""
     pairs, headers = page.post(deal)
     key = dict(pairs)["request_key"]
     t = time.perf_counter()
@@ -475,9 +489,11 @@ def run_phones(target, bases, sessions, evening_pk, players, per_phone, seed, se
     reports = [PhoneReport() for _ in sessions]
     deadline = time.monotonic() + seconds
 
-    def phone(i):
+    def phone(i: int) -> None:
         try:
             target(bases, sessions[i], evening_pk, players, per_phone, seed + i, deadline, reports[i])
+        except Exception as error:  # noqa: BLE001 - a phone that dies is an error, never a silent thread
+            reports[i].errors.append(f"the phone's thread died: {error!r}")
         finally:
             connections.close_all()
 

@@ -74,7 +74,7 @@ if str(ROOT) not in sys.path:
 
 from bench import deployment, seating_search  # noqa: E402
 from bench.deployment import NGINX  # noqa: E402
-from bench.report import figure, finish, relay  # noqa: E402
+from bench.report import SHAPES, figure, finish, relay  # noqa: E402
 
 # The club: weekly evenings of 80 deals; seasons of 200, 500 and 2,000 of them (the same history).
 DEALS = 80
@@ -129,6 +129,33 @@ EDIT_TARGETS = {"errors": 0, "aborted": "no", "lost": 0, "doubled": 0, "summarie
 # evenings, and how they grow from a club of 200 evenings to one of 2,000.
 MONEY_PAGES = {"ledger_page": "club_ledger", "settle_up_page": "club_settle_up"}
 TARGETS |= {f"{page}_{what}": target for page in MONEY_PAGES for what, target in (("ratio", 4), ("growth", 2))}
+
+
+# What each figure measured, printed beside it (bench/report.py), by the start of its name.
+_SIX = "6 seats, kleurenwiezen, a stake"
+SHAPES |= {
+    "record_deal_": f"{_SIX}, as the page posts it, each inside the bench's rolled-back transaction "
+    "(its savepoint: +2 statements); at 20, 80 and 400 deals",
+    "record_deal_queries_at_4_seats": "4 seats, 20 deals: one request as the page posts it, committed, as a phone's",
+    "record_answer": f"{_SIX}, 80 deals",
+    "record_growth": f"{_SIX}: deal 401 over deal 21",
+    "record_deal_ms": f"{_SIX}, 80 deals, inside the bench's rolled-back transaction",
+    "record_deal_cpu_ms": f"{_SIX}, 80 deals, inside the bench's rolled-back transaction, processor time",
+    "record_deal_ratio": f"{_SIX}, 80 deals, over the insert reference, both rolled back",
+    "insert_reference": "one row inserted through the same middleware, rolled back alike",
+    "list_reference": "80 rows listed through the same middleware",
+    "scoring_page_": f"{_SIX}; at 20, 80 and 200 deals",
+    "standings_": "a club of 2,000 evenings of 80 deals, 6 players: seasons of 200, 500 and 2,000",
+    "player_page": "a club of 2,000 evenings of 80 deals, 6 players (_small: a club of 200)",
+    "ledger_page": "a club of 2,000 evenings of 80 deals, 6 players (_small: a club of 200)",
+    "settle_up_page": "a club of 2,000 evenings of 80 deals, 6 players (_small: a club of 200)",
+    "first_load_": f"the scoring page, {_SIX}, 80 deals, an empty cache",
+    "first_paint_": f"the scoring page, {_SIX}, slow 4G and CPU 4x, an empty cache",
+    "sqlite_pair_": "2 phones at one table of 4 seats, one gunicorn on SQLite",
+    "postgres_pair_": "2 phones at one table of 4 seats, two gunicorns on one PostgreSQL",
+    "sqlite_edits_": f"{PHONES} phones on one evening of 4 seats, one gunicorn on SQLite",
+    "postgres_edits_": f"{PHONES} phones on one evening of 4 seats, two gunicorns on one PostgreSQL",
+}
 
 
 def money_pages(data) -> dict[str, tuple[str, list]]:
@@ -501,6 +528,7 @@ def measure_requests(data: Data, want_profile: bool, budget: float) -> dict[str,
             probes.append(Probe("standings_2000_uncached", standings_uncached, lambda: [w() for w in warm]))
 
         results |= run_rounds(probes, budget=budget)
+        results["record_deal_queries_at_4_seats"] = record_queries_at_four(client, data)
         # the list of the user's evenings (2,000 and more in the club): the service worker fetches
         # it after a first visit; timed once (it may take long)
         started = time.perf_counter()
@@ -521,6 +549,30 @@ def measure_requests(data: Data, want_profile: bool, budget: float) -> dict[str,
                 ):
                     profile(probe.name, probe.request, after=probe.after)
     return results
+
+
+def record_queries_at_four(client, data: Data) -> int:
+    """The queries of one deal recorded at a table of four as the page posts it, committed (outside
+    the rolled-back transaction the timed records run in): what a phone's deal costs the database."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from bench import load
+    from bench import synthetic as syn
+
+    rng = random.Random(4)
+    evening = syn.make_evening(data.club, data.user, TODAY, 20, players=syn.PLAYERS[:4], rng=rng)
+    url = reverse("evening", args=[evening.pk])
+    page = load.ScoringPage(url, _body(client.get(url)).decode())
+    pairs, headers = page.post(syn.random_deal(page.playing(), rng, allow_pass=False))
+    body = urllib.parse.urlencode(pairs)
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(
+            reverse("deal_record", args=[evening.pk]), body, "application/x-www-form-urlencoded", headers=headers
+        )
+    assert response.status_code == 200 and response["HX-Reswap"] == "none", response.status_code  # the small answer
+    return len(captured.captured_queries)
 
 
 # --- what a phone downloads -----------------------------------------------------------------------
@@ -1210,6 +1262,7 @@ def main() -> int:
             m = results.get(name, "unavailable")
             out(f"{name}_ms", m.median_ms if isinstance(m, Measure) else m)
             out(f"{name}_queries", m.queries if isinstance(m, Measure) else m)
+        out("record_deal_queries_at_4_seats", results.get("record_deal_queries_at_4_seats", "unavailable"))
         out("record_deal_ms", ms(f"record_deal_{DEALS}"))  # at an evening of 80 deals
         record = results.get(f"record_deal_{DEALS}")
         out("record_deal_cpu_ms", record.cpu_ms if isinstance(record, Measure) else record)

@@ -17,6 +17,17 @@ hypothesis_settings.load_profile("scorebook")
 # the test of the tests' database groups (tests/write_path.py), and pytester for its own test
 pytest_plugins = ["write_path", "pytester"]
 
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On two processes, the modules with a slow test run first (in their own order, each module's
+    tests together): a sweep of minutes collected last would otherwise run alone at the end of the
+    pass while the other process waits."""
+    if not config.getoption("numprocesses", default=None):
+        return
+    slow = {getattr(item, "module", None) for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: getattr(item, "module", None) not in slow)
+
+
 PASSWORD = "a-long-test-password"
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -101,7 +101,7 @@ def test_no_token_of_any_kind_is_kept_in_clear(make_user):
     assert table.get(reverse("evening", args=[evening.pk + 1])).status_code in (200, 404)
     hall = Client()
     assert hall.get(reverse("night_ranking", args=[ranking])).status_code == 200
-    assert hall.get(reverse("night_ranking_live", args=[ranking])).status_code == 200  # its render kept in the cache
+    assert hall.get(reverse("night_ranking_live", args=[ranking])).status_code == 200
     assert Client().get(reverse("password_link", args=[choose])).status_code == 200
     forgetful = Client()
     opened = forgetful.get(reverse("password_reset_confirm", args=reset.groups()), follow=True)

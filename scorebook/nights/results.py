@@ -1,7 +1,8 @@
-"""What the ranking pages read: two queries whatever the number of deals played."""
+"""What the ranking pages read: three queries whatever the number of deals played."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -17,7 +18,7 @@ from django.utils.translation import ngettext
 from scorebook.clubs.models import Membership, Player
 from scorebook.clubs.models.club import SCORING_ROLES
 from scorebook.evenings.listing import Line
-from scorebook.evenings.models import Evening
+from scorebook.evenings.models import Deal, Evening, Seat
 
 from . import ranking
 from .models import Night, NightSession, NightTable, Participant
@@ -35,21 +36,145 @@ class NightResults:
         return [t for t in self.tables if t.session == number]
 
 
-def results(night: Night) -> NightResults:
+@dataclass
+class Table:
+    """One table as its seats keep its evening's figures (``summary.write_seat_figures``, in the
+    transaction of every write): a summary's players, with how many deals it played."""
+
+    session: int
+    number: int
+    is_open: bool
+    session_closed: bool
+    closed_at: datetime | None  # when its session was closed
+    seats: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # player, name, points, took_part, played
+    deals: int = 0
+
+    def closed(self, until: datetime | None) -> bool:
+        """Its session closed (by ``until``, when given)."""
+        return self.session_closed and (until is None or self.closed_at is None or self.closed_at <= until)
+
+
+@dataclass
+class Recent:
+    """A deal recorded after ``Read.since`` at a table of a session open then: when, and its stored result's parts."""
+
+    evening: int
+    at: datetime
+    deltas: dict[str, int] | None
+    playing: list[str]
+    sitting_out: list[str] | None
+
+
+@dataclass
+class Read:
+    """What a night's ranking is made of, read in three queries: who takes part, every table's seats,
+    and the deals recorded after ``since`` at the tables of the sessions then open (none when it is None)."""
+
+    participants: list[tuple[int, int, str]]  # (number, roster player id, name)
+    tables: dict[int, Table]  # by evening id, in session and table order
+    recent: list[Recent]
+    # each table's result from its stored figures, once for the rankings made from this read
+    stored: dict[int, ranking.TableResult] = dataclasses.field(default_factory=dict)
+
+
+def open_at(since: datetime, prefix: str = "") -> Q:
+    """The night's sessions (through ``prefix``) open at ``since``: open now, or closed after it."""
+    return Q(**{f"{prefix}status": NightSession.Status.OPEN}) | Q(**{f"{prefix}closed_at__gt": since})
+
+
+def read(night: Night, since: datetime | None = None) -> Read:
     participants = list(night.participants.values_list("number", "player_id", "name"))
-    numbers = {player: (number, name) for number, player, name in participants}
-    rows = list(
-        NightTable.objects.filter(session__night=night)
-        .order_by("session__number", "number")
-        .values_list("session__number", "number", "evening__summary", "evening__status", "session__status")
-    )
-    tables = [
-        ranking.table_result(s, t, summary or {}, status == "open", numbers, night.place_value)
-        for s, t, summary, status, _session_status in rows
-    ]
-    closed = len({r[0] for r in rows if r[4] == NightSession.Status.CLOSED})
+    at = "evening__night_table__"
+    tables: dict[int, Table] = {}
+    for session, number, evening, status, session_status, closed_at, player, *figures in (
+        Seat.objects.filter(**{f"{at}session__night": night})
+        .order_by(f"{at}session__number", f"{at}number", "position")
+        .values_list(
+            f"{at}session__number",
+            f"{at}number",
+            "evening_id",
+            "evening__status",
+            f"{at}session__status",
+            f"{at}session__closed_at",
+            "player_id",
+            "name",
+            "points",
+            "took_part",
+            "played",
+            "sat_out",
+        )
+    ):
+        table = tables.get(evening)
+        if table is None:
+            closed = session_status == NightSession.Status.CLOSED
+            table = tables[evening] = Table(session, number, status == "open", closed, closed_at)
+        name, points, took_part, played, sat_out = figures
+        # every deal at the table is played or sat out by each seat: its deals, as the summary counts them
+        table.deals = played + sat_out
+        table.seats.append({"player": player, "name": name, "points": points, "took_part": took_part, "played": played})
+    recent: list[Recent] = []
+    if since is not None:
+        later = Deal.objects.filter(open_at(since, f"{at}session__"), **{f"{at}session__night": night})
+        for evening, recorded, result in later.filter(recorded_at__gt=since).values_list(
+            "evening_id", "recorded_at", "result"
+        ):
+            result = result or {}
+            recent.append(
+                Recent(evening, recorded, result.get("deltas"), result.get("playing") or [], result.get("sitting_out"))
+            )
+    return Read(participants, tables, recent)
+
+
+def _as_of(table: Table, deals: list[Recent]) -> dict[str, Any]:
+    """The table's figures as a summary gives them, without ``deals`` (recorded at it, their results stored)."""
+    seats = {seat["name"]: dict(seat) for seat in table.seats}
+    played = table.deals
+    for deal in deals:
+        for name, delta in (deal.deltas or {}).items():
+            if name in seats:
+                seats[name]["points"] -= int(delta)
+        if deal.playing:
+            played -= 1
+            for name in set(deal.playing) - set(deal.sitting_out or ()):
+                if name in seats:
+                    seats[name]["played"] -= 1
+    for seat in seats.values():  # who has not played one of the deals counted took no part yet
+        seat["took_part"] = seat["took_part"] and seat["played"] > 0
+    return {"deals": played, "players": list(seats.values())}
+
+
+def ranked(night: Night, found: Read, until: datetime | None = None) -> NightResults:
+    """The night's ranking from ``found``: every deal and session counted, or with ``until``, as it
+    stood then (the hall's ranking: ``hall.py``): the sessions closed by then, and the deals recorded
+    by then at the others (those of ``found.recent`` recorded after it are taken off), each as it is
+    now. Once every session is closed, all of it (the final ranking). A deal without a stored result
+    (its evening to be rebuilt) stays counted."""
+    final = all(t.session_closed for t in found.tables.values())
+    until = None if final else until
+    later: dict[int, list[Recent]] = {}
+    for deal in found.recent:
+        if until is not None and deal.at > until and deal.deltas is not None:
+            later.setdefault(deal.evening, []).append(deal)
+    numbers = {player: (number, name) for number, player, name in found.participants}
+    tables = []
+    for evening, table in found.tables.items():
+        taken_off = evening in later and not table.closed(until)
+        if not taken_off and evening in found.stored:
+            tables.append(found.stored[evening])
+            continue
+        summary = _as_of(table, later[evening]) if taken_off else {"deals": table.deals, "players": table.seats}
+        result = ranking.table_result(table.session, table.number, summary, table.is_open, numbers, night.place_value)
+        tables.append(result)
+        if not taken_off:
+            found.stored[evening] = result
+    closed = len({t.session for t in found.tables.values() if t.closed(until)})
     places = night.ranking == Night.Ranking.PLACES
-    return NightResults(night, ranking.rank(participants, tables, places), tables, closed == night.sessions, closed)
+    return NightResults(night, ranking.rank(found.participants, tables, places), tables, final, closed)
+
+
+def results(night: Night) -> NightResults:
+    """The night's ranking, every deal counted."""
+    return ranked(night, read(night))
 
 
 def version(**night: Any) -> tuple[int, str] | None:

@@ -95,3 +95,23 @@ def test_it_meets_a_conflict_as_a_phone_does_when_another_phone_recorded_first(c
 def syn_deal(deal: dict) -> dict:
     """A deal as the form stores it (its tricks a whole number)."""
     return deal | ({"tricks": int(deal["tricks"])} if isinstance(deal.get("tricks"), str) else {})
+
+
+def test_it_stops_at_the_tables_last_deal_of_the_session_without_dying(scorer_client, make_evening):
+    """The answer to a table's last deal of a club night's session is its board without the record
+    form ("the deals are done"): the phone reads it as the end of its session. It died on it (an
+    uncaught ValueError in its thread) and the bench counted no error: 53 phones last round."""
+    from scorebook.evenings.models import Evening
+
+    evening = make_evening("kleurenwiezen", PLAYERS[:4])
+    Evening.objects.filter(pk=evening.pk).update(deal_limit=2)  # a session of two deals
+    url, record = reverse("evening", args=[evening.pk]), reverse("deal_record", args=[evening.pk])
+    page = ScoringPage(url, scorer_client.get(url).content.decode())
+    rng = random.Random(8)
+    for _deal in (1, 2):
+        assert page.recording and not page.deals_done
+        response = _post(scorer_client, record, *page.post(syn.random_deal(page.playing(), rng, allow_pass=False)))
+        assert response.status_code == 200
+        page.answered(response.status_code, response.content.decode(), response)
+    assert evening.deals.count() == 2
+    assert not page.recording and page.deals_done  # the board without the form: its deals are done

@@ -1,5 +1,5 @@
-"""The night's live ranking: read-only, from the tables' summaries, 304 while unchanged, final
-once every session is closed."""
+"""The night's ranking: read-only, from the tables' stored figures; its pages, its CSV. The live
+region's polls are tests/nights/test_hall.py's."""
 
 import csv
 import io
@@ -13,7 +13,6 @@ from night_builders import NAMES, deal, tables
 from scorebook.evenings import services as evenings
 from scorebook.nights import ranking
 from scorebook.nights.models import Night
-from scorebook.nights.views.ranking import FRESH_SECONDS
 
 pytestmark = pytest.mark.django_db
 
@@ -24,19 +23,16 @@ def follower(client):
     return client
 
 
-def live(client, night, **headers):
-    return client.get(reverse("night_ranking_live", args=[night.ranking_token]), **headers)
-
-
 def names_at(table):
     return [s.name for s in table.evening.seats.all()]
 
 
 @pytest.mark.both_databases
-def test_it_ranks_by_total_points_over_the_night_with_each_players_line(follower, make_night, director):
+def test_it_ranks_by_total_points_over_the_night_with_each_players_line(follower, make_night, clock):
     night = make_night(players=8)
     t1 = tables(night)[0]
-    evenings.record_deal(t1.evening, deal(t1.evening), director)  # seats 2 and 4 make samen-9: +11 each (kleurenwiezen)
+    clock.record(t1)  # seats 2 and 4 make samen-9: +11 each (kleurenwiezen)
+    clock.later()  # the hall counts it from the next mark (tests/nights/test_hall.py)
     html = follower.get(reverse("night_ranking", args=[night.ranking_token])).content.decode()
     winners = names_at(t1)[1], names_at(t1)[3]
     assert html.index(winners[0]) < html.index(names_at(t1)[0])
@@ -121,79 +117,6 @@ def test_its_csv_is_like_the_clubs_other_csv_files(follower, make_night, directo
     assert response["Content-Disposition"].endswith('.csv"') and "kaartavond" in response["Content-Disposition"]
 
 
-@pytest.fixture
-def later(monkeypatch):
-    """Moves the live ranking's clock on by ``seconds`` (its kept render is then that much older)."""
-    from types import SimpleNamespace
-
-    from scorebook.nights.views import ranking as views
-
-    real, offset = views.time.time, [0.0]
-    monkeypatch.setattr(views, "time", SimpleNamespace(time=lambda: real() + offset[0]))
-
-    def move(seconds):
-        offset[0] += seconds
-
-    return move
-
-
-@pytest.mark.both_databases
-def test_it_answers_304_while_no_table_changed_and_stops_polling_once_final(follower, make_night, director, later):
-    night = make_night(players=8)
-    first = live(follower, night)
-    assert first.status_code == 200 and "<html" not in first.content.decode()
-    unchanged = live(follower, night, HTTP_IF_NONE_MATCH=first["ETag"])
-    assert unchanged.status_code == 304 and unchanged["ETag"] == first["ETag"]
-    t = tables(night)[0]
-    evenings.record_deal(t.evening, deal(t.evening), director)
-    later(FRESH_SECONDS + 1)
-    changed = live(follower, night, HTTP_IF_NONE_MATCH=first["ETag"])
-    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
-    from scorebook.nights import services
-
-    services.close_session(night, 1, director)
-    services.close_session(night, 2, director)
-    later(FRESH_SECONDS + 1)
-    final = live(follower, night, HTTP_IF_NONE_MATCH=changed["ETag"])
-    assert final.status_code == 286  # htmx: stop polling
-    assert "Final ranking" in final.content.decode()
-
-
-@pytest.mark.both_databases
-def test_a_render_serves_the_hall_for_a_few_seconds_then_the_new_state_shows(follower, make_night, director, later):
-    night = make_night(players=8)
-    t = tables(night)[0]
-    first = live(follower, night)
-    evenings.record_deal(t.evening, deal(t.evening), director)
-    # within FRESH_SECONDS, a follower holding the render is told nothing changed, a new one gets it
-    assert live(follower, night, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
-    assert live(follower, night)["ETag"] == first["ETag"]
-    later(FRESH_SECONDS + 1)
-    newer = live(follower, night)
-    assert newer["ETag"] != first["ETag"] and "+11" in newer.content.decode()
-    page = follower.get(reverse("night_ranking", args=[night.ranking_token])).content.decode()
-    assert "+11" in page and 'id="live"' in page  # the page shows the same region
-
-
-@pytest.mark.both_databases
-def test_a_follower_whose_copy_is_current_costs_one_query_and_no_poll_writes(follower, make_night, director):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    night = make_night(players=8)
-    etag = live(follower, night)["ETag"]
-    with CaptureQueriesContext(connection) as queries:
-        assert live(follower, night, HTTP_IF_NONE_MATCH=etag).status_code == 304
-    assert len(queries) == 1
-    t = tables(night)[0]
-    evenings.record_deal(t.evening, deal(t.evening), director)
-    with CaptureQueriesContext(connection) as queries:
-        live(follower, night, HTTP_IF_NONE_MATCH=etag)
-        follower.get(reverse("night_ranking", args=[night.ranking_token]))
-    writes = [q["sql"] for q in queries if q["sql"].split()[0].upper() in {"INSERT", "UPDATE", "DELETE"}]
-    assert all("scorebook_cache" in sql for sql in writes), writes  # the kept render only, never the night
-
-
 @pytest.mark.both_databases
 def test_every_write_of_a_table_changes_the_nights_version(make_night, director):
     from scorebook.nights import results, services
@@ -210,34 +133,6 @@ def test_every_write_of_a_table_changes_the_nights_version(make_night, director)
     services.close_session(night, 1, director)
     seen.append(results.fingerprint(night.pk))
     assert len(set(seen)) == len(seen)
-
-
-@pytest.mark.both_databases
-def test_its_cost_does_not_grow_with_the_deals_played_and_a_state_is_built_once(follower, make_night, director, later):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    night = make_night(players=16)
-
-    def count():
-        with CaptureQueriesContext(connection) as q:
-            assert live(follower, night).status_code == 200
-        return len(q)
-
-    def play(deals):
-        for t in tables(night):
-            for _ in range(deals):
-                evenings.record_deal(t.evening, deal(t.evening), director)
-
-    live(follower, night)
-    play(1)
-    later(FRESH_SECONDS + 1)
-    built_early = count()
-    served_again = count()  # another follower, the same state: the kept render
-    play(6)
-    later(FRESH_SECONDS + 1)
-    assert count() == built_early
-    assert served_again <= 2 < built_early
 
 
 @pytest.mark.both_databases

@@ -2,53 +2,46 @@
 phone, provisional during a session and final once the last one is closed. The same pages are
 reached by the club's members from the club's pages, without the link (``/nights/<id>/ranking/``).
 
-The link's token is never stored (its digest finds the night), nor is it in anything kept: the
-pages link to each other by relative addresses (``players/3/``, ``../../``), so one render of the
-live region serves both ways in and holds no token when it is kept in the cache (the database).
+The link's token is never stored (its digest finds the night), nor is it in anything the pages
+show: they link to each other by relative addresses (``players/3/``, ``../../``).
 
-The live region polls ``ranking_live``. Its ETag is the night's version (``results.version``: one
-aggregate query over what the writes store, never a summary read), so a follower whose copy is
-current gets 304 at that cost. Otherwise the region is served as rendered for the night (in the
-active language) and kept in the cache (settings.CACHES: the database by default, shared by every
-instance), for every follower: rendered again only when the night changed AND the kept render is
-more than ``FRESH_SECONDS`` old. On a busy night (tables recording a deal every few seconds in all)
-a render thus serves the whole hall for those seconds instead of one poll; a follower sees a change
-within ``FRESH_SECONDS`` plus his poll. The ranking page itself shows the same kept region.
+The page polls ``ranking_live`` every few seconds, sending back the version of the region it shows
+(``If-None-Match``): a key of what it was computed from and a fingerprint of what it shows
+(``hall.py``). The answer: 304 when that is what it would be shown now; the rows that changed,
+swapped out of band, when the page shows the ranking of the mark before; else the whole region; and
+the whole final ranking once every session is closed, which stops the polling (286). Nothing is
+kept between requests and a poll writes nothing: each one reads the tables' stored figures. Without
+JavaScript, a reload shows the same region.
 """
 
 from __future__ import annotations
 
-import time
+import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from functools import wraps
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils import translation
-from django.utils.cache import get_conditional_response
-from django.utils.http import quote_etag
-from django.utils.safestring import mark_safe
+from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
-from django_htmx.http import HttpResponseStopPolling
+from django_htmx.http import HttpResponseStopPolling, reswap
 
 from scorebook.core import spreadsheet
-from scorebook.core.http import noindex
+from scorebook.core.http import HtmxHttpRequest, noindex
 
-from .. import ranking, results
+from .. import hall, ranking, results
 from ..access import night_for_member, ranking_lookup
 from ..models import Night
-
-POLL_SECONDS = 4
-FRESH_SECONDS = 2  # a kept render of an older state still serves the followers for this long
 
 
 @dataclass(frozen=True)
@@ -90,60 +83,25 @@ def reached(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     return wrapped
 
 
-def live_context(night: Night) -> dict:
-    """What the live region shows: the ranking, from the tables' stored summaries."""
-    r = results.results(night)
+def region_context(night: Night, shown: hall.Shown, key: str, phase: int) -> dict[str, Any]:
+    """What the live region's partials read: the rows as shown, the page's marks (``phase``) and
+    the version it sends back (``key``: ``hall.state``'s, of what they were computed from)."""
     return {
         "night": night,
-        "results": r,
-        "rows": [(row, [row.lines.get(s) for s in range(1, night.sessions + 1)]) for row in r.rows],
-        "session_numbers": list(range(1, night.sessions + 1)),
-        "places": night.ranking == Night.Ranking.PLACES,
+        "shown": shown,
+        "session_numbers": range(1, night.sessions + 1),
+        "poll": hall.POLL_SECONDS,
+        "phase": phase,
+        "asks": json.dumps({"If-None-Match": quote_etag(f"{key}.{shown.fingerprint}")}),
     }
 
 
-@dataclass(frozen=True)
-class Live:
-    """The live region as rendered for one state of the night, in one language."""
-
-    version: str
-    html: str
-    final: bool
-    made: float  # time.time() when rendered: instances on several machines compare it
-
-    @property
-    def etag(self) -> str:
-        return _etag(self.version)
-
-
-def _etag(version: str) -> str:
-    return quote_etag(f"{version}-{translation.get_language()}")
-
-
-def _not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
-    """304 (with its ETag) when the follower's copy has ``etag``, else None."""
-    response = get_conditional_response(request, etag=etag)
-    if response is not None:
-        response["ETag"] = etag
-    return response
-
-
-def _rendered(night_pk: int, version: str, way: Way) -> Live:
-    key = f"night-live:{night_pk}:{translation.get_language()}"
-    kept = cache.get(key)
-    if kept is not None and (kept.version == version or time.time() - kept.made < FRESH_SECONDS):
-        return kept
-    context = live_context(way.night())
-    live = Live(version, render_to_string("nights/ranking.html#live", context), context["results"].final, time.time())
-    cache.set(key, live, timeout=3600)
-    return live
-
-
-def _version(way: Way) -> tuple[int, str]:
-    found = results.version(**way.lookup)
+def _state(way: Way, at: datetime) -> str:
+    """``hall.state``'s key of the night at the mark ``at`` (read first: what is read after it is as new)."""
+    found = hall.state(way.lookup, at)
     if found is None:
         raise Http404("No such night")
-    return found
+    return found[1]
 
 
 @require_safe
@@ -151,33 +109,63 @@ def _version(way: Way) -> tuple[int, str]:
 @cache_control(no_cache=True)
 @reached
 def ranking_page(request: HttpRequest, way: Way) -> HttpResponse:
+    phase = hall.phase()  # its marks from now: it shows every deal recorded until now
+    at = hall.marks(phase)
+    key = _state(way, at[0])
     night = way.night()
-    pk, version = _version(way)
-    live = _rendered(pk, version, way)
-    context = {
-        "night": night,
-        "live": mark_safe(live.html),  # rendered by the template's own partial
-        "session_numbers": list(range(1, night.sessions + 1)),
-        "poll": POLL_SECONDS,
-        "member": way.member,
-    }
+    context = region_context(night, hall.Hall(night, at).now, key, phase) | {"member": way.member}
     return render(request, "nights/ranking.html", context)
+
+
+def _phase(request: HttpRequest) -> int:
+    """The polling page's marks (``?p=``, given by the page), 0 for anything else."""
+    value = request.GET.get("p", "")
+    return int(value) if re.fullmatch(r"[0-9]{1,2}", value) and int(value) < hall.TICK_SECONDS else 0
+
+
+def _held(request: HttpRequest) -> tuple[str, str]:
+    """The version the polling page shows (its ``If-None-Match``): (key, fingerprint), empty without one."""
+    for etag in parse_etags(request.headers.get("If-None-Match", "")):
+        key, _, fingerprint = etag.strip('"').partition(".")
+        return key, fingerprint
+    return "", ""
+
+
+def _not_modified(key: str, fingerprint: str) -> HttpResponse:
+    response = HttpResponseNotModified()
+    response["ETag"] = quote_etag(f"{key}.{fingerprint}")
+    return response
 
 
 @require_safe
 @noindex
 @cache_control(no_cache=True)
 @reached
-def ranking_live(request: HttpRequest, way: Way) -> HttpResponse:
-    """The ranking region, or 304 when the follower has what would be served."""
-    pk, version = _version(way)
-    if (unchanged := _not_modified(request, _etag(version))) is not None:
-        return unchanged  # his copy is of the night as it is now: one query
-    live = _rendered(pk, version, way)
-    if (unchanged := _not_modified(request, live.etag)) is not None:
-        return unchanged  # his copy is the render every follower is served for these few seconds
-    response = HttpResponseStopPolling(live.html) if live.final else HttpResponse(live.html)
-    response["ETag"] = live.etag
+def ranking_live(request: HtmxHttpRequest, way: Way) -> HttpResponse:
+    """The live region for the page that polls: 304 when it shows it already (its key the night's:
+    two queries; or its fingerprint, nothing it shows changed); the rows that changed when it shows
+    the ranking of the mark before; else the whole region (final: 286, the polling stops)."""
+    phase = _phase(request)
+    at = hall.marks(phase)
+    key = _state(way, at[0])
+    held = _held(request)
+    if held[0] == key:
+        return _not_modified(*held)
+    night = way.night()
+    view = hall.Hall(night, at)
+    now = view.now
+    if held[1] == now.fingerprint:
+        return _not_modified(key, now.fingerprint)
+    context = region_context(night, now, key, phase)
+    rows = hall.changed(view.before, now) if request.htmx and held[1] == view.before.fingerprint else None
+    if rows is not None:
+        context |= {"rows": rows, "status_changed": view.before.closed != now.closed}
+        response = reswap(render(request, "nights/ranking.html#changes", context), "none")
+    elif now.final:
+        response = HttpResponseStopPolling(render_to_string("nights/ranking.html#live", context, request))
+    else:
+        response = render(request, "nights/ranking.html#live", context)
+    response["ETag"] = quote_etag(f"{key}.{now.fingerprint}")
     return response
 
 
