@@ -7,6 +7,8 @@ whose evening has no deal yet may be seated again (a substitute, a late arrival)
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date as date_cls
 from decimal import Decimal
@@ -419,25 +421,21 @@ def late_arrival(night: Night, name: str, user: User | AnonymousUser | None) -> 
             night.refresh_from_db()
         except Night.DoesNotExist:
             raise NightGone(night) from None
-        start = next_unplayed(night)
-        if start is None:
-            raise NightError("Every session has begun: a late arrival can no longer be seated.")
-        version = night.version
-        participants = list(night.participants.select_related("player"))
-        number = max((p.number for p in participants), default=0) + 1
-        plan = _plan_with(night, start, participants, number)
-        with transaction.atomic():
-            lock_club(night.club_id)  # one roster change at a time
-            (player,) = creation.players_named([name], user, night.club)
-        if any(p.player_id == player.pk for p in participants):
-            raise NightError(f"{player.name} already takes part in this night.")
-        people = {p.number: p.player for p in participants} | {number: player}
-        try:
+        with _gone_meanwhile(night):
+            start = next_unplayed(night)
+            if start is None:
+                raise NightError("Every session has begun: a late arrival can no longer be seated.")
+            version = night.version
+            participants = list(night.participants.select_related("player"))
+            number = max((p.number for p in participants), default=0) + 1
+            plan = _plan_with(night, start, participants, number)
+            with transaction.atomic():
+                lock_club(night.club_id)  # one roster change at a time
+                (player,) = creation.players_named([name], user, night.club)
+            if any(p.player_id == player.pk for p in participants):
+                raise NightError(f"{player.name} already takes part in this night.")
+            people = {p.number: p.player for p in participants} | {number: player}
             reseating = _Reseating.prepare(night, start, plan, people, user)
-        except (KeyError, Evening.DoesNotExist):  # read without a lock: its tables went with the night
-            if not Night.objects.filter(pk=night.pk).exists():
-                raise NightGone(night) from None
-            raise
         with transaction.atomic():
             night = _locked(night)
             if night.version != version or next_unplayed(night) != start:
@@ -460,6 +458,18 @@ def late_arrival(night: Night, name: str, user: User | AnonymousUser | None) -> 
             _bump(night)
         return late
     raise NightError("The night changed while its plan was drawn again: try again.")
+
+
+@contextmanager
+def _gone_meanwhile(night: Night) -> Iterator[None]:
+    """What is read without a lock may meet the night's deletion (its sessions, participants or tables
+    gone, a plan of nobody refused): said as the night gone when it is, else as it was raised."""
+    try:
+        yield
+    except (NightError, KeyError, Evening.DoesNotExist):
+        if not Night.objects.filter(pk=night.pk).exists():
+            raise NightGone(night) from None
+        raise
 
 
 def _plan_with(night: Night, start: int, participants: list[Participant], number: int) -> seating.Plan:
