@@ -14,6 +14,7 @@ _.original_response  # accounts/views/login.py, locked_out: AXES_LOCKOUT_CALLABL
 _.FormerAddressMiddleware  # clubs/middleware.py: MIDDLEWARE
 _.RequestSizeLimitMiddleware  # core/middleware.py: MIDDLEWARE
 _.PrivatePagesMiddleware  # core/middleware.py: MIDDLEWARE
+_.VanishedMiddleware  # core/middleware.py: MIDDLEWARE
 _.RetryLostRaces  # core/races.py: MIDDLEWARE
 _.FormRenderer  # core/forms.py: FORM_RENDERER
 _.RedactLinks  # core/logs.py: LOGGING's filters

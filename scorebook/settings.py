@@ -112,6 +112,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # login limits (scorebook.accounts.limits): last, it answers a lockout
     "scorebook.clubs.middleware.FormerAddressMiddleware",  # a renamed club's old addresses redirect
+    "scorebook.core.middleware.VanishedMiddleware",  # a write whose object was deleted under it: said, sent on
     "scorebook.core.races.RetryLostRaces",  # a write that lost a deadlock runs again once, or answers 409
 ]
 # A session is read with its user in one query (scorebook/accounts/sessions.py).

@@ -159,7 +159,7 @@ def build(make_user) -> dict:
     # the kitty: fees paid in, an expense, one withdrawn, the archived season's prizes, one handed over
     ledger.record_kitty_payment(club, anne, Decimal("6.00"), "EUR", marie, into=True, note="bijdragen maart")
     ledger.record_expense(club, Decimal("12.40"), "EUR", date(2026, 3, 20), "kaarten en scoreblokken", adele)
-    typo = ledger.record_expense(club, Decimal("124.00"), "EUR", date(2026, 3, 20), "kaarten", adele)
+    typo, _ = ledger.record_expense(club, Decimal("124.00"), "EUR", date(2026, 3, 20), "kaarten", adele)
     ledger.withdraw(typo, adele, "tikfout: 12,40")
     carl, dina = Player.objects.get(club=club, name="Carl"), Player.objects.get(club=club, name="Dina")
     awards = [ledger.Award(1, carl, Decimal("20.00")), ledger.Award(2, dina, Decimal("10.00"))]

@@ -116,7 +116,7 @@ def _build(make_user):
             "EUR",
             users["admin"],
         )[0],
-        "expense": ledger.record_expense(club, Decimal("12.00"), "EUR", date(2026, 11, 20), "cards", users["admin"]),
+        "expense": ledger.record_expense(club, Decimal("12.00"), "EUR", date(2026, 11, 20), "cards", users["admin"])[0],
         "built": uuid.uuid4().hex,  # which build (the pages read in it are kept: _read)
     }
 

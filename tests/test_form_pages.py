@@ -84,7 +84,7 @@ def _build(make_user):
         "bert": Player.objects.get(club=club, name="Bert"),
         "carl": Player.objects.get(club=club, name="Carl"),
         "zoe": Player.objects.create(club=club, name="Zoé"),  # a second record of Anne, never at a table
-        "expense": ledger.record_expense(club, Decimal("12.00"), "EUR", date(2026, 11, 20), "cards", admin),
+        "expense": ledger.record_expense(club, Decimal("12.00"), "EUR", date(2026, 11, 20), "cards", admin)[0],
         "payment": ledger.record_on_account(
             club,
             Player.objects.get(club=club, name="Anne"),

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from scorebook.accounts import identity
 from scorebook.accounts.models import display_name
 from scorebook.core.cleaning import Names, clean_name, looks_like, shown, skeleton
+from scorebook.core.http import Vanished
 from scorebook.rules.scoring import BETE
 
 from .models import Club, FormerSlug, HouseRules, Invitation, Membership, Player, PlayerClaim, Role, Season
@@ -473,6 +474,13 @@ def save_season(season: Season, *, overlap_confirmed: bool) -> Season:
 
 def season_name_taken(name: str) -> str:
     return _("The club already has a season named “%(name)s”: choose another name.") % {"name": name}
+
+
+class SeasonGone(Vanished):
+    """The season was deleted meanwhile: the 410 page says so (the club's pages are the league's)."""
+
+    def __init__(self) -> None:
+        super().__init__(_("This season has been deleted."))
 
 
 def delete_season(season: Season) -> bool:

@@ -328,10 +328,17 @@ class DateField(forms.DateField):
         super().validate(value)
         if value is None or value in self.empty_values:
             return
-        low, high = date_bounds()
-        if not low <= value <= high:
-            raise ValidationError(
-                _("Choose a date from %(low)s to %(high)s."),
-                code="out_of_range",
-                params={"low": date_format(low, "DATE_FORMAT"), "high": date_format(high, "DATE_FORMAT")},
-            )
+        check_date(value)
+
+
+def check_date(value: date) -> date:
+    """A date a person may type (``date_bounds``), else the sentence next to his field: what a form's
+    date and a date in a file (a club's backup) go through."""
+    low, high = date_bounds()
+    if not low <= value <= high:
+        raise ValidationError(
+            _("Choose a date from %(low)s to %(high)s."),
+            code="out_of_range",
+            params={"low": date_format(low, "DATE_FORMAT"), "high": date_format(high, "DATE_FORMAT")},
+        )
+    return value

@@ -42,6 +42,15 @@ class Gone(Http404):
     the not-found page with this sentence for the person, in his language."""
 
 
+class Vanished(Gone):
+    """What a write was about was deleted meanwhile (by another phone, between the form and its post or
+    while it was written): said in words, as a gone evening is (``core.middleware.VanishedMiddleware``):
+    the sentence as a message and the person sent on to ``where`` (an address; HX-Redirect for htmx),
+    or, without one, the 410 page with the sentence."""
+
+    where = ""
+
+
 def noindex(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """No search engine indexes a page that only its link opens (read-only links: a score, a ranking)."""
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
+from django_htmx.http import HttpResponseClientRedirect
+
+from .http import Vanished
 
 
 class RequestSizeLimitMiddleware:
@@ -57,3 +61,24 @@ class PrivatePagesMiddleware:
         if (user is not None and user.is_authenticated) or (session is not None and session.keys()):
             patch_cache_control(response, private=True, no_cache=True)
         return response
+
+
+class VanishedMiddleware:
+    """A write whose evening, night, season or payment was deleted under it (``Vanished``, raised by the
+    service that found it gone under its lock) is answered as a gone evening always was: the sentence as
+    a message and the person sent on (HX-Redirect for htmx), never a 500. Without an address to go on to,
+    Django's not-found handling answers it: the 410 page with the sentence."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, Vanished) or not exception.where:
+            return None
+        messages.error(request, str(exception))
+        if request.headers.get("HX-Request") == "true":
+            return HttpResponseClientRedirect(exception.where)
+        return HttpResponseRedirect(exception.where)

@@ -218,7 +218,15 @@ def day(raw: Any) -> date:
         parsed = None
     if parsed is None:
         raise fault("a date written YYYY-MM-DD is expected")
-    return parsed
+    return a_typed_date(parsed)
+
+
+def a_typed_date(found: date) -> date:
+    """A date within what a person may type on the site (``cleaning.check_date``: the same sentence)."""
+    try:
+        return cleaning.check_date(found)
+    except FormError as error:
+        raise fault(_said(error)) from None
 
 
 Day = Annotated[date, value(day)]

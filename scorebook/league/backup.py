@@ -125,8 +125,9 @@ def export_club(club: Club, *, with_secrets: bool = False) -> dict[str, Any]:
     invitations = list(club.invitations.select_related("created_by").order_by("pk"))
     evenings = _evenings_of(club)
     return (
-        {
-            "format": FORMAT,
+        {"format": FORMAT}
+        | ({"with_secrets": True} if with_secrets else {})  # import_club reads its secrets only then, when told
+        | {
             "club": _club_entry(club),
             "accounts": _accounts(club, memberships, with_secrets=with_secrets),
             "invitation_links": [_invitation_entry(inv) for inv in invitations],

@@ -4,7 +4,7 @@ and the values their fields take: what one object needs of itself. The relations
 
 import re
 from datetime import datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Annotated, Any, Self
 
 from django.contrib.auth.hashers import identify_hasher
@@ -31,6 +31,7 @@ from scorebook.core.schema import (
     Schema,
     Variant,
     Whole,
+    a_typed_date,
     fault,
     plain_strings,
     text,
@@ -133,10 +134,8 @@ def _places(raw: Any) -> Any:
 
 
 def _amount(raw: Any) -> Decimal:
-    try:
-        amount = Decimal(raw) if isinstance(raw, str) else None
-    except InvalidOperation:
-        amount = None
+    """An amount written as a form takes it: the digits 0-9 and a point (no exponent, NaN or infinity)."""
+    amount = cleaning.decimal_number(raw)
     if (
         amount is None
         or not amount.is_finite()
@@ -155,10 +154,7 @@ def _fee(raw: Any) -> Decimal | None:
     an amount from 0.01 to FEE_LIMIT with at most two decimals."""
     if raw is None:
         return None
-    try:
-        fee = Decimal(raw) if isinstance(raw, str) else None
-    except InvalidOperation:
-        fee = None
+    fee = cleaning.decimal_number(raw)
     if fee is None or not fee.is_finite() or not 0 < fee <= FEE_LIMIT or fee != fee.quantize(Decimal("0.01")):
         raise fault(f"null, or an amount from 0.01 to {FEE_LIMIT} with at most two decimals, is expected")
     return fee
@@ -396,6 +392,7 @@ class EveningEntry(Schema):
             raise fault(str(exc)) from None
         if engine.date is None:
             raise fault("the evening has no date", "file")
+        a_typed_date(engine.date)  # as the new evening's form takes it
         if isinstance(self.file, dict):
             plain_strings(self.file.get("rules"), "file", "rules")
         known = getattr(engine.rules, "contracts", {})

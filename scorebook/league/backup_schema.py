@@ -18,10 +18,13 @@ Text is cleaned as the site's forms clean it (``core.schema.Name`` and ``FreeTex
 from collections.abc import Iterator
 from typing import Annotated, Any, Self
 
+from django.utils.translation import gettext as _
 from pydantic import ValidationInfo, field_validator, model_validator
 
 from scorebook.clubs.models import Role
+from scorebook.core.cleaning import Names
 from scorebook.core.schema import (
+    Flag,
     Schema,
     among,
     fault,
@@ -62,6 +65,7 @@ class ClubBackup(Schema):
     """The whole backup, in the order a restore reads it."""
 
     format: Annotated[str, value(_format)]
+    with_secrets: Flag = False  # made with export_club --with-secrets: its accounts' hashes and addresses
     club: ClubEntry
     accounts: list[Account]
     invitations: Any = None  # written by format 1 (their links in clear); never restored
@@ -79,8 +83,12 @@ class ClubBackup(Schema):
     @field_validator("accounts")
     @classmethod
     def _accounts(cls, accounts: list[Account]) -> list[Account]:
-        if len({a.username for a in accounts}) != len(accounts):
-            raise fault("a user name is given twice")
+        seen = Names()  # as the sign-up refuses it: in other capitals or a look-alike (a Cyrillic а) too
+        for i, a in enumerate(accounts):
+            if a.username in seen:
+                taken = _("This user name is taken, or one that looks just like it: choose another.")
+                raise fault(taken.rstrip("."), i, "username")  # the document's sentence ends it
+            seen.add(a.username)
         return accounts
 
     @field_validator("members")
@@ -113,8 +121,11 @@ class ClubBackup(Schema):
                 raise fault(f"{p.account!r} is not one of the backup's accounts", i, "account")
         if len({p.id for p in players}) != len(players):
             raise fault("an id is given twice")
-        if len({p.name.casefold() for p in players}) != len(players):
-            raise fault("a name is given twice")
+        roster = Names()  # as the roster refuses a name: in other capitals or a look-alike (a Cyrillic а) too
+        for i, p in enumerate(players):
+            if same := roster.like(p.name):
+                raise fault((_("%(name)s is already in the roster.") % {"name": same}).rstrip("."), i, "name")
+            roster.add(p.name)
         linked = [p.account for p in players if p.account is not None]
         if len(set(linked)) != len(linked):
             raise fault("an account is linked to two players")

@@ -121,21 +121,24 @@ def _stamp(model: type[Model], pk: int, **moments: Any) -> None:
         model._default_manager.filter(pk=pk).update(**moments)
 
 
-def import_club(data: dict[str, Any], *, account_map: dict[str, str] | None = None) -> Club:
+def import_club(data: dict[str, Any], *, account_map: dict[str, str] | None = None, with_secrets: bool = False) -> Club:
     """Restore a club exported by ``export_club``; nothing is written if anything is wrong.
     ``account_map``: {user name in the file: existing user name} for accounts that already exist here.
-    Its members without a password (a backup made without secrets) get one through a link:
-    ``accounts.password_links``."""
+    The accounts' password hashes and e-mail addresses are read only ``with_secrets``, from a backup
+    made with them (``export_club --with-secrets`` marks it; another file is refused so); otherwise
+    its members come in without them and get a password through a link: ``accounts.password_links``."""
     account_map = account_map or {}
     backup = check(data, account_map=account_map)
+    if with_secrets and not backup.with_secrets:
+        raise BackupError("with_secrets", "this backup was not made with --with-secrets: it holds no secrets to read")
     try:
         with transaction.atomic():
-            return _restore(backup, account_map)
+            return _restore(backup, account_map, secrets=with_secrets)
     except IntegrityError:  # what check() saw free was taken in the meantime (two restores at once)
         raise BackupError("the backup", "this database changed while it was restored: run the restore again") from None
 
 
-def _restore(backup: ClubBackup, account_map: dict[str, str]) -> Club:
+def _restore(backup: ClubBackup, account_map: dict[str, str], *, secrets: bool) -> Club:
     """Write the checked backup, in the order its objects point at each other."""
     club = Club.objects.create(
         name=backup.club.name,
@@ -147,7 +150,7 @@ def _restore(backup: ClubBackup, account_map: dict[str, str]) -> Club:
     for f in backup.club.former_slugs:
         former = FormerSlug.objects.create(club=club, slug=f.slug)
         _stamp(FormerSlug, former.pk, changed_at=f.changed_at)
-    accounts = _restore_accounts(backup, account_map)
+    accounts = _restore_accounts(backup, account_map, secrets=secrets)
     _restore_members(club, backup, accounts)
     players = _restore_roster(club, backup, accounts)
     for h in backup.house_rules:
@@ -168,9 +171,10 @@ def _restore(backup: ClubBackup, account_map: dict[str, str]) -> Club:
     return club
 
 
-def _restore_accounts(backup: ClubBackup, account_map: dict[str, str]) -> dict[str, Any]:
+def _restore_accounts(backup: ClubBackup, account_map: dict[str, str], *, secrets: bool) -> dict[str, Any]:
     """{user name in the backup: the user here}: an existing user where ``account_map`` attaches it,
-    else a new one (without a password when the backup holds none: he chooses one through a link)."""
+    else a new one (without a password and an address unless ``secrets``, or when the backup holds none:
+    he chooses a password through a link)."""
     User = get_user_model()
     accounts = {}
     for a in backup.accounts:
@@ -178,8 +182,9 @@ def _restore_accounts(backup: ClubBackup, account_map: dict[str, str]) -> dict[s
         if target is not None:
             accounts[a.username] = User.objects.get(username=target)
             continue
-        user = User(username=a.username, email=a.email, first_name=a.first_name, is_active=a.is_active)
-        if a.password:
+        email = a.email if secrets else ""
+        user = User(username=a.username, email=email, first_name=a.first_name, is_active=a.is_active)
+        if a.password and secrets:
             user.password = a.password
         else:
             user.set_unusable_password()  # he chooses one through a link (accounts.password_links)

@@ -51,9 +51,12 @@ class ExpenseForm(forms.Form):
     amount = AmountField()
     day = cleaning.DateField(label=_("Date"))
     note = forms.CharField(label=_("What for"), max_length=200)
+    key = forms.RegexField(KEY, widget=forms.HiddenInput, max_length=64, required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("initial", {}).setdefault("day", timezone.localdate())
+        initial = kwargs.setdefault("initial", {})
+        initial.setdefault("day", timezone.localdate())
+        initial.setdefault("key", new_request_key())
         super().__init__(*args, **kwargs)
 
     def clean_amount(self) -> Decimal | None:

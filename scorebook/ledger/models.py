@@ -64,9 +64,17 @@ class Expense(KittyRecord):
     kind = "expense"
     day = models.DateField(_("date"))
     note = models.CharField(_("what for"), max_length=200)
+    request_key = models.CharField(
+        max_length=64, blank=True, default="", help_text="The expense form's idempotency key."
+    )
 
     class Meta(KittyRecord.Meta):
-        constraints = [models.CheckConstraint(condition=models.Q(amount__gt=0), name="expense_amount_positive")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="expense_amount_positive"),
+            models.UniqueConstraint(
+                fields=["request_key"], condition=~models.Q(request_key=""), name="expense_request_key_unique"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"expense {self.amount} {self.currency}: {self.note}"

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorebook.clubs.models import Club, Player, Season
+from scorebook.clubs.services import SeasonGone
 from scorebook.core.money import FEE_LIMIT
 from scorebook.evenings.models import Payment
 from scorebook.evenings.payments import NotDue, OutOfBounds, ReasonNeeded, check_amount, spent
@@ -33,6 +34,12 @@ __all__ = ["FEE_LIMIT", "KITTY", "NotDue", "OutOfBounds", "ReasonNeeded"]
 
 def _lock(club: Club) -> None:
     Club.objects.select_for_update().filter(pk=club.pk).first()
+
+
+def lock_club(club: Club) -> None:
+    """Lock the club's row as its money's writes do, in the caller's transaction: what is read after it
+    is what the last of them left (a settle-up line read and paid under the lock)."""
+    _lock(club)
 
 
 def _players(club: Club, *ids: int) -> dict[int, Player]:
@@ -161,14 +168,27 @@ def set_fees(club: Club, evening_fee: Decimal | None, night_fee: Decimal | None)
     club.kitty_evening_fee, club.kitty_night_fee = evening_fee, night_fee
 
 
-def record_expense(club: Club, amount: Decimal, currency: str, day: date_cls, note: str, user: Author) -> Expense:
-    """What the kitty spent outside the club: it leaves the kitty's cash."""
+def record_expense(
+    club: Club, amount: Decimal, currency: str, day: date_cls, note: str, user: Author, *, request_key: str = ""
+) -> tuple[Expense, bool]:
+    """What the kitty spent outside the club: it leaves the kitty's cash. A ``request_key`` already spent
+    records nothing (a repeated form) and gives that expense back. ``(expense, created)``."""
     check_amount(amount)
     with transaction.atomic():
         _lock(club)
-        return Expense.objects.create(
-            club=club, amount=amount, currency=currency, day=day, note=note, recorded_by=author(user)
+        found = Expense.objects.filter(request_key=request_key).first() if request_key else None
+        if found is not None:
+            return found, False
+        expense = Expense.objects.create(
+            club=club,
+            amount=amount,
+            currency=currency,
+            day=day,
+            note=note,
+            request_key=request_key,
+            recorded_by=author(user),
         )
+    return expense, True
 
 
 @dataclass(frozen=True)
@@ -189,6 +209,8 @@ def award_prizes(season: Season, awards: list[Award], currency: str, user: Autho
         check_amount(award.amount)
     with transaction.atomic():
         _lock(season.club)
+        if not Season.objects.filter(pk=season.pk).exists():
+            raise SeasonGone()
         if Prize.objects.active().filter(season=season).exists():
             raise AlreadyAwarded()
         return [

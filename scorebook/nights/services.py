@@ -7,6 +7,8 @@ whose evening has no deal yet may be seated again (a substitute, a late arrival)
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date as date_cls
 from decimal import Decimal
@@ -15,12 +17,14 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import models, transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scorebook.clubs.models import Club, Player
 from scorebook.clubs.services import lock_club
+from scorebook.core.http import Vanished
 from scorebook.evenings import creation, links
 from scorebook.evenings import services as evenings
 from scorebook.evenings.models import Deal, Evening, Payment, Seat, link_token_hash, new_link_token
@@ -35,8 +39,19 @@ class NightError(Exception):
     """The change cannot be made (the message is a sentence for the director)."""
 
 
+class NightGone(Vanished):
+    """The night was deleted meanwhile: the person is sent to the club's nights with the sentence."""
+
+    def __init__(self, night: Night) -> None:
+        super().__init__(_("This club night has been deleted."))
+        self.where = reverse("night_list", args=[Club.objects.only("slug").get(pk=night.club_id).slug])
+
+
 def _locked(night: Night) -> Night:
-    return Night.objects.select_for_update().get(pk=night.pk)
+    found = Night.objects.select_for_update().filter(pk=night.pk).first()
+    if found is None:
+        raise NightGone(night)
+    return found
 
 
 def _bump(night: Night) -> None:
@@ -402,21 +417,25 @@ def late_arrival(night: Night, name: str, user: User | AnonymousUser | None) -> 
     did not change meanwhile (its version and the session it starts from: every change of its
     tables' seats goes through the night), else all is prepared again, and writes."""
     for _attempt in range(3):
-        night.refresh_from_db()
-        start = next_unplayed(night)
-        if start is None:
-            raise NightError("Every session has begun: a late arrival can no longer be seated.")
-        version = night.version
-        participants = list(night.participants.select_related("player"))
-        number = max((p.number for p in participants), default=0) + 1
-        plan = _plan_with(night, start, participants, number)
-        with transaction.atomic():
-            lock_club(night.club_id)  # one roster change at a time
-            (player,) = creation.players_named([name], user, night.club)
-        if any(p.player_id == player.pk for p in participants):
-            raise NightError(f"{player.name} already takes part in this night.")
-        people = {p.number: p.player for p in participants} | {number: player}
-        reseating = _Reseating.prepare(night, start, plan, people, user)
+        try:
+            night.refresh_from_db()
+        except Night.DoesNotExist:
+            raise NightGone(night) from None
+        with _gone_meanwhile(night):
+            start = next_unplayed(night)
+            if start is None:
+                raise NightError("Every session has begun: a late arrival can no longer be seated.")
+            version = night.version
+            participants = list(night.participants.select_related("player"))
+            number = max((p.number for p in participants), default=0) + 1
+            plan = _plan_with(night, start, participants, number)
+            with transaction.atomic():
+                lock_club(night.club_id)  # one roster change at a time
+                (player,) = creation.players_named([name], user, night.club)
+            if any(p.player_id == player.pk for p in participants):
+                raise NightError(f"{player.name} already takes part in this night.")
+            people = {p.number: p.player for p in participants} | {number: player}
+            reseating = _Reseating.prepare(night, start, plan, people, user)
         with transaction.atomic():
             night = _locked(night)
             if night.version != version or next_unplayed(night) != start:
@@ -439,6 +458,18 @@ def late_arrival(night: Night, name: str, user: User | AnonymousUser | None) -> 
             _bump(night)
         return late
     raise NightError("The night changed while its plan was drawn again: try again.")
+
+
+@contextmanager
+def _gone_meanwhile(night: Night) -> Iterator[None]:
+    """What is read without a lock may meet the night's deletion (its sessions, participants or tables
+    gone, a plan of nobody refused): said as the night gone when it is, else as it was raised."""
+    try:
+        yield
+    except (NightError, KeyError, Evening.DoesNotExist):
+        if not Night.objects.filter(pk=night.pk).exists():
+            raise NightGone(night) from None
+        raise
 
 
 def _plan_with(night: Night, start: int, participants: list[Participant], number: int) -> seating.Plan:

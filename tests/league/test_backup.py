@@ -120,7 +120,7 @@ def test_it_lets_members_log_in_after_a_restore_and_shows_the_same_standings(clu
     path = tmp_path / "club.json"
     call_command("export_club", "klaverboer", "-o", str(path), "--with-secrets")
     _wipe()
-    call_command("import_club", str(path))
+    call_command("import_club", str(path), "--with-secrets")
     client = Client()
     assert client.login(username="marie", password=PASSWORD)
     restored = Club.objects.get(slug="klaverboer")

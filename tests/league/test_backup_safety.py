@@ -174,3 +174,47 @@ def test_it_still_restores_a_backup_written_before_links_were_secret(db, tmp_pat
     restored = Club.objects.get()
     assert restored.evenings.count() == 21
     assert not restored.invitations.exists()  # the file's links in clear are not brought back
+
+
+# --- secrets: read only from a backup made with them, and only when told (issue 39) ------------------
+
+
+def restored_account(username: str):
+    return get_user_model().objects.get(username=username)
+
+
+@pytest.mark.both_databases
+def test_it_leaves_secrets_out_of_a_restore_unless_told_and_says_so(club, tmp_path, capsys):
+    path = export(tmp_path, "--with-secrets")
+    lose_the_site()  # the accounts too: a database elsewhere
+    call_command("import_club", str(path))
+    ada = restored_account("ada_admin")
+    assert not ada.has_usable_password() and ada.email == ""
+    assert "came in without the password hashes and e-mail addresses" in capsys.readouterr().out
+
+
+@pytest.mark.both_databases
+def test_it_reads_secrets_from_a_backup_made_with_them_when_told(club, tmp_path):
+    hashed = restored_account("ada_admin").password
+    path = export(tmp_path, "--with-secrets")
+    lose_the_site()  # the accounts too: a database elsewhere
+    call_command("import_club", str(path), "--with-secrets")
+    ada = restored_account("ada_admin")
+    assert ada.password == hashed and ada.email == "ada@example.org"
+
+
+@pytest.mark.both_databases
+def test_it_never_reads_secrets_written_into_a_backup_made_without_them(club, tmp_path, capsys):
+    """A hash and an address put into a file made without --with-secrets: not read, even when told."""
+    data = backup(tmp_path)
+    hashed = restored_account("ada_admin").password
+    ada_entry = next(a for a in data["accounts"] if a["username"] == "ada_admin")
+    ada_entry |= {"password": hashed, "email": "someone@example.org"}
+    lose_the_site()  # the accounts too: a database elsewhere
+    with pytest.raises(CommandError, match="with_secrets: this backup was not made with --with-secrets"):
+        restore(tmp_path, data, "--with-secrets")
+    assert not Club.objects.exists()
+    restore(tmp_path, data)
+    ada = restored_account("ada_admin")
+    assert not ada.has_usable_password() and ada.email == ""
+    assert "came in without the password hashes" in capsys.readouterr().out

@@ -7,6 +7,7 @@ kleurenwiezen evenings)."""
 
 import copy
 import json
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from scorebook.nights.seating import MAX_PLAYERS, MAX_SESSIONS
 
 pytestmark = pytest.mark.django_db
 
+DATES = f"Choose a date from Jan. 1, 2000 to Dec. 31, {date.today().year + 2}"
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "club-backup.json"
 
 NIGHT = {
@@ -105,7 +107,18 @@ FAULTS = [
     (lambda d: d["accounts"][0].update(password="x"), "accounts[0]: password: not a password hash this site knows."),
     (lambda d: d["accounts"][0].update(password=5), "accounts[0]: password: a text is expected."),
     (lambda d: d["accounts"][0].update(email="anne"), "accounts[0]: email: 'anne' is not an e-mail address."),
-    (lambda d: d["accounts"][1].update(username="anne"), "accounts: a user name is given twice."),
+    (
+        lambda d: d["accounts"][1].update(username="anne"),
+        "accounts[1]: username: This user name is taken, or one that looks just like it: choose another.",
+    ),
+    (  # in capitals, or with a Cyrillic а: the sign-up's refusal, in its words
+        lambda d: d["accounts"][1].update(username="ANNE"),
+        "accounts[1]: username: This user name is taken, or one that looks just like it: choose another.",
+    ),
+    (
+        lambda d: d["accounts"][1].update(username="\u0430nne"),
+        "accounts[1]: username: This user name is taken, or one that looks just like it: choose another.",
+    ),
     # members
     (lambda d: d.update(members=None), "members: a list is expected."),
     (lambda d: d["members"][0].update(club="x"), "members[0]: unknown key 'club'."),
@@ -133,7 +146,13 @@ FAULTS = [
         "players[0]: account: 'zoe' is not one of the backup's accounts.",
     ),
     (lambda d: d["players"][1].update(id=1), "players: an id is given twice."),
-    (lambda d: d["players"][1].update(name="ANNE"), "players: a name is given twice."),
+    (lambda d: d["players"][1].update(name="ANNE"), "players[1]: name: Anne is already in the roster."),
+    (
+        lambda d: d["players"][1].update(name="\u0410nne"),  # a Cyrillic А: refused as the roster's form refuses it
+        "players[1]: name: “\u0410nne” mixes letters of different alphabets that look alike: type it in one.",
+    ),
+    (lambda d: d["players"][1].update(name="CarI"), "players[2]: name: CarI is already in the roster."),  # I for l
+    (lambda d: d["players"][1].update(name="AnnE "), "players[1]: name: Anne is already in the roster."),
     (
         seq(lambda d: d["players"][0].update(account="anne"), lambda d: d["players"][1].update(account="anne")),
         "players: an account is linked to two players.",
@@ -217,6 +236,19 @@ FAULTS = [
         lambda d: d["evenings"][0]["payments"][0].update(to="Zoë"),
         "evenings[0]: payments[0]: two different players of the evening are expected.",
     ),
+    (  # an amount as the forms take it: no exponent
+        lambda d: d["evenings"][0]["payments"][0].update(amount="1e9"),
+        "evenings[0]: payments[0]: an amount from 0.01 to 9999999999.99 with at most two decimals is expected.",
+    ),
+    (
+        lambda d: d["evenings"][0]["payments"][0].update(amount="1E2"),
+        "evenings[0]: payments[0]: an amount from 0.01 to 9999999999.99 with at most two decimals is expected.",
+    ),
+    # dates as a person may type them (cleaning.DateField: 2000 to the end of the year after next)
+    (lambda d: d["seasons"][0].update(start="0001-01-01"), f"seasons[0]: start: {DATES}."),
+    (lambda d: d["seasons"][0].update(end="9999-12-31"), f"seasons[0]: end: {DATES}."),
+    (lambda d: d["evenings"][0]["file"].update(date="0001-01-01"), f"evenings[0]: {DATES}."),
+    (lambda d: d["evenings"][0]["file"].update(date="9999-12-31"), f"evenings[0]: {DATES}."),
     (
         lambda d: d["evenings"][0]["payments"][0].update(amount="0.001"),
         "evenings[0]: payments[0]: an amount from 0.01 to 9999999999.99 with at most two decimals is expected.",

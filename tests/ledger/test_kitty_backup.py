@@ -75,7 +75,7 @@ def test_the_kitty_survives_a_round_trip(club, admin, scorer, client, tmp_path):
     anne, bert = Player.objects.get(club=club, name="Anne"), Player.objects.get(club=club, name="Bert")
     ledger.record_kitty_payment(club, bert, Decimal("3.50"), "EUR", admin, into=True, note="fees")
     ledger.record_expense(club, Decimal("12.00"), "EUR", date(2025, 10, 4), "cards", admin)
-    wrong = ledger.record_expense(club, Decimal("99.00"), "EUR", date(2025, 10, 4), "typo", admin)
+    wrong, _ = ledger.record_expense(club, Decimal("99.00"), "EUR", date(2025, 10, 4), "typo", admin)
     ledger.withdraw(wrong, admin, "entered by mistake")
     season = Season.objects.create(
         club=club, name="Autumn", start=date(2025, 9, 1), end=date(2025, 10, 31), ruleset="kleurenwiezen"

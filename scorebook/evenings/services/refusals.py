@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scorebook.core.engine_messages import localized
+from scorebook.core.http import Vanished
 from scorebook.rules import evening_file
 from scorebook.rules.scoring import DealError
 
@@ -33,9 +35,13 @@ class EveningClosed(Refused):
         super().__init__(_("This evening is closed: reopen it to change a deal."))
 
 
-class EveningGone(Refused):
+class EveningGone(Refused, Vanished):
+    """The evening was deleted meanwhile: a view that does not answer it itself sends the person to the
+    list of evenings with the sentence (``core.middleware.VanishedMiddleware``)."""
+
     def __init__(self) -> None:
         super().__init__(_("This evening has been deleted."))
+        self.where = reverse("evening_list")
 
 
 class Entered(NamedTuple):

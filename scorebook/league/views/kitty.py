@@ -131,19 +131,22 @@ def kitty_fees(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def kitty_expense(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """An expense paid out of the kitty (admins)."""
+    """An expense paid out of the kitty (admins). A repeated form records nothing."""
     club, role = club_for_user(request, slug, Role.ADMIN)
     form = ExpenseForm(request.POST, prefix="expense")
     if not form.is_valid():
         return _page(request, club, role, expense=form, status=422)
     data = form.cleaned_data
     currency = books.club_currency(club)
-    services.record_expense(club, data["amount"], currency, data["day"], data["note"], request.user)
-    messages.success(
-        request,
-        _("Recorded: the kitty spent %(amount)s on %(what)s.")
-        % {"amount": money_text(data["amount"], currency), "what": data["note"]},
+    _expense, created = services.record_expense(
+        club, data["amount"], currency, data["day"], data["note"], request.user, request_key=data["key"]
     )
+    if created:
+        messages.success(
+            request,
+            _("Recorded: the kitty spent %(amount)s on %(what)s.")
+            % {"amount": money_text(data["amount"], currency), "what": data["note"]},
+        )
     return _back(club, "#kitty-records")
 
 

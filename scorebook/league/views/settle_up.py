@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -113,6 +114,14 @@ def settle_up_paid(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse
     key = request.POST.get("key") or ""
     if not re.fullmatch(r"[0-9A-Za-z_-]{0,64}", key):
         return HttpResponseBadRequest("key is the form's own")
+    with transaction.atomic():  # the lines read as the other phones' payments left them (balances that add up)
+        services.lock_club(club)
+        return _line_paid(request, club, role, with_kitty, ident, key, back)
+
+
+def _line_paid(
+    request: AuthenticatedHttpRequest, club: Club, role: Role, with_kitty: bool, ident: str, key: str, back: str
+) -> HttpResponse:
     line = next(
         (x for x in books.settle(books.balances(club), with_kitty=with_kitty).lines if line_id(x) == ident), None
     )

@@ -29,12 +29,26 @@ class Command(BaseCommand):
             "for it); without it, an account whose user name exists here stops the restore",
         )
         parser.add_argument(
+            "--with-secrets",
+            action="store_true",
+            help="read the accounts' password hashes and e-mail addresses from a backup made with "
+            "export_club --with-secrets (without it, the accounts come in without them)",
+        )
+        parser.add_argument(
             "--site",
             default="",
             help="the site's address (e.g. https://scorebook.example.org), written before the admins' links",
         )
 
-    def handle(self, *args: Any, file: str, account: list[str] | None, site: str = "", **options: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        file: str,
+        account: list[str] | None,
+        site: str = "",
+        with_secrets: bool = False,
+        **options: Any,
+    ) -> None:
         mapping = {}
         for item in account or ():
             name, sep, target = item.partition("=")
@@ -49,12 +63,18 @@ class Command(BaseCommand):
         if len(raw) > MAX_BYTES:
             raise CommandError(f"{file}: larger than {MAX_BYTES // (1024 * 1024)} MB; not a club backup.")
         try:
-            club = import_club(parse_json(raw), account_map=mapping)
+            data = parse_json(raw)
+            club = import_club(data, account_map=mapping, with_secrets=with_secrets)
         except FileError as exc:
             raise CommandError(f"{file}: {exc}") from None
         except BackupError as exc:
             raise CommandError(f"{file}: {exc} Nothing was restored.") from None
         self.stdout.write(f"{club.name}: {club.evenings.count()} evenings, {club.memberships.count()} members restored")
+        if not with_secrets and _holds_secrets(data):
+            self.stdout.write(
+                "The accounts came in without the password hashes and e-mail addresses the file holds "
+                "(import_club --with-secrets reads them, from a backup made with export_club --with-secrets)."
+            )
         self._admins_links(club, site)
 
     def _admins_links(self, club: Club, site: str) -> None:
@@ -78,3 +98,9 @@ class Command(BaseCommand):
             )
         if not admins:
             self.stdout.write("  No admin is among them: each admin logs in as before, and makes the links.")
+
+
+def _holds_secrets(data: Any) -> bool:
+    """Whether the file's accounts hold a password hash or an e-mail address (read only when told)."""
+    accounts = data.get("accounts") if isinstance(data, dict) else None
+    return any(isinstance(a, dict) and (a.get("password") or a.get("email")) for a in accounts or ())

@@ -213,7 +213,7 @@ class Command(BaseCommand):
 
         cards = (self.words["cards"], Decimal("12.50"), today - timedelta(days=20))
         for note, amount, day in (cards, cards):
-            expense = ledger.record_expense(club, amount, "EUR", day, note, demo)
+            expense, _created = ledger.record_expense(club, amount, "EUR", day, note, demo)
         ledger.withdraw(expense, demo, self.words["twice"])
         word, ruleset, starts, ends, prizes = CUP
         cup = clubs.save_season(
