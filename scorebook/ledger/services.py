@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorebook.clubs.models import Club, Player, Season
-from scorebook.clubs.services import SeasonGone
+from scorebook.clubs.services import SeasonGone, lock_club
 from scorebook.core.money import FEE_LIMIT
 from scorebook.evenings.models import Payment
 from scorebook.evenings.payments import NotDue, OutOfBounds, ReasonNeeded, check_amount, spent
@@ -33,13 +33,7 @@ __all__ = ["FEE_LIMIT", "KITTY", "NotDue", "OutOfBounds", "ReasonNeeded"]
 
 
 def _lock(club: Club) -> None:
-    Club.objects.select_for_update().filter(pk=club.pk).first()
-
-
-def lock_club(club: Club) -> None:
-    """Lock the club's row as its money's writes do, in the caller's transaction: what is read after it
-    is what the last of them left (a settle-up line read and paid under the lock)."""
-    _lock(club)
+    lock_club(club.pk)
 
 
 def _players(club: Club, *ids: int) -> dict[int, Player]:

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scorebook.clubs.access import club_for_user
 from scorebook.clubs.models import Club, Player, Role
+from scorebook.clubs.services import lock_club
 from scorebook.core import cleaning
 from scorebook.core.fields import AmountField
 from scorebook.core.formatting import money_text
@@ -115,7 +116,7 @@ def settle_up_paid(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse
     if not re.fullmatch(r"[0-9A-Za-z_-]{0,64}", key):
         return HttpResponseBadRequest("key is the form's own")
     with transaction.atomic():  # the lines read as the other phones' payments left them (balances that add up)
-        services.lock_club(club)
+        lock_club(club.pk)
         return _line_paid(request, club, role, with_kitty, ident, key, back)
 
 
