@@ -26,6 +26,7 @@ from decimal import Decimal
 
 import pytest
 
+import night_builders
 from builders import club_evening
 from scorebook.clubs.models import HouseRules, Player, Season
 from scorebook.core.collation import sort_key
@@ -34,7 +35,6 @@ from scorebook.evenings.models import Evening, Payment
 from scorebook.ledger import books
 from scorebook.ledger import services as ledger
 from scorebook.ledger.models import Prize
-from scorebook.nights import services as nights
 from scorebook.nights.models import Night
 from scorebook.rules.scoring import BETE
 
@@ -112,19 +112,17 @@ class Club:
 
 
 def _night(club, scorer, hand: Hand) -> Night:
-    night = nights.create_night(
-        club=club,
-        user=scorer,
-        name="Herfstavond",
-        date=date(2026, 3, 7),
-        ruleset="kleurenwiezen",
+    night = night_builders.night(
+        club,
+        scorer,
+        NIGHT_PLAYERS,
         sessions=1,
-        deals_per_session=1,
-        ranking="total",
-        place_points=[],
+        deals=1,
         stake=Decimal("0.10"),
-        currency="EUR",
-        players=NIGHT_PLAYERS,
+        name="Herfstavond",
+        day=date(2026, 3, 7),
+        seed=0,
+        ranking_link=False,
     )
     from scorebook.evenings import services
 
@@ -139,19 +137,18 @@ def _night(club, scorer, hand: Hand) -> Night:
 
 def _winter_night(club, scorer, hand: Hand) -> Night:
     HouseRules.objects.create(club=club, ruleset="encheres", overrides={"bete": {"end": "carry"}})
-    night = nights.create_night(
-        club=club,
-        user=scorer,
-        name="Winteravond",
-        date=date(2026, 3, 9),
-        ruleset="encheres",
+    night = night_builders.night(
+        club,
+        scorer,
+        ["Anne", "Bert", "Carl", "Dina"],
         sessions=1,
-        deals_per_session=1,
-        ranking="total",
-        place_points=[],
+        deals=1,
         stake=Decimal("0.10"),
-        currency="EUR",
-        players=["Anne", "Bert", "Carl", "Dina"],
+        name="Winteravond",
+        day=date(2026, 3, 9),
+        ruleset="encheres",
+        seed=0,
+        ranking_link=False,
     )
     from scorebook.evenings import services
 
